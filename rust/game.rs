@@ -1,0 +1,640 @@
+//! A game with turn flow: racks, bag, tracks, bonus placements, swaps and the end.
+//!
+//! `Game` is `Copy` and holds no heap memory, so search can clone it freely. `play` checks
+//! a move and leaves the game untouched when it is illegal; `play_unchecked` is the fast
+//! path for moves taken from `legal_moves`.
+
+use crate::board::{Board, BoardError};
+use crate::hex::Cell;
+use crate::moves::{Move, Placement};
+use crate::rng::Rng;
+use crate::tiles::{full_set, Bag, Rack, Tile, COLORS, TILE_COUNT};
+use crate::variants::{Config, SwapTiming, Tracks, Variant};
+use std::fmt;
+
+/// Which decision the player to move faces.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// The turn's placement.
+    Place,
+    /// A bonus placement ("Ingenious!").
+    Bonus,
+    /// After placing: take the offered swap (`Move::Swap`) or not (`Move::Keep`).
+    SwapOffer,
+    /// The game has ended.
+    Over,
+}
+
+/// Why the game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum End {
+    /// No two adjacent free cells remain in the zone.
+    BoardFull,
+    /// The player to move had no legal placement (contact rule, or no tile left).
+    NoPlacement,
+    /// A seat (or its team) completed every track and won at once.
+    ImmediateWin(u8),
+}
+
+impl End {
+    pub fn name(self) -> &'static str {
+        match self {
+            End::BoardFull => "board_full",
+            End::NoPlacement => "no_placement",
+            End::ImmediateWin(_) => "immediate_win",
+        }
+    }
+}
+
+/// Counters kept over a game.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash, Debug)]
+pub struct Stats {
+    pub placements: u16,
+    pub bonus_placements: u16,
+    pub bonuses_lost: u16,
+    pub swaps: u16,
+    pub turns: u16,
+}
+
+/// What one move did.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct Report {
+    pub player: u8,
+    /// Points of the two halves `(a, b)` of a placement, before any cap.
+    pub points: (u8, u8),
+    /// Raw points per colour, before any cap.
+    pub gains: [u8; COLORS],
+    /// Bonus placements this placement earned.
+    pub bonuses_earned: u8,
+    /// This placement was itself a bonus placement.
+    pub was_bonus: bool,
+    /// Bonus placements lost because they could not be played.
+    pub bonuses_lost: u8,
+    pub swapped: bool,
+    /// Tiles drawn by the mover when the turn ended (swaps included).
+    pub drawn: u8,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    GameOver,
+    /// A placement while the swap decision is pending.
+    SwapDecisionPending,
+    /// `keep` when no swap was offered.
+    NoSwapOffered,
+    /// `swap` when the rules do not allow it now.
+    SwapNotAllowed(String),
+    Board(BoardError),
+    TileNotInRack { player: u8, tile: Tile },
+    FirstPlacementMustTouchSymbol,
+    MustTouch,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver => f.write_str("the game is over"),
+            MoveError::SwapDecisionPending => {
+                f.write_str("a swap was offered: play \"swap\" or \"keep\" before placing again")
+            }
+            MoveError::NoSwapOffered => f.write_str("\"keep\" answers a swap offer, and none is pending"),
+            MoveError::SwapNotAllowed(why) => write!(f, "swap not allowed: {why}"),
+            MoveError::Board(e) => e.fmt(f),
+            MoveError::TileNotInRack { player, tile } => {
+                write!(f, "player {player} has no {tile} tile in the rack")
+            }
+            MoveError::FirstPlacementMustTouchSymbol => f.write_str(
+                "a player's first tile must touch a printed symbol that no tile touches yet",
+            ),
+            MoveError::MustTouch => {
+                f.write_str("with require_contact, the tile must touch a tile or a printed symbol")
+            }
+        }
+    }
+}
+
+impl From<BoardError> for MoveError {
+    fn from(e: BoardError) -> Self {
+        MoveError::Board(e)
+    }
+}
+
+/// Errors in setting up a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Game {
+    config: Config,
+    board: Board,
+    racks: [Rack; 4],
+    bag: Bag,
+    rng: Rng,
+    tracks: Tracks,
+    current: u8,
+    phase: Phase,
+    pending_bonus: u8,
+    /// Bit per seat: has placed a tile already (the first-placement rule is behind it).
+    placed: u8,
+    end: Option<End>,
+    stats: Stats,
+}
+
+/// Which extra condition a placement's cells must meet.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Touch {
+    Any,
+    UntouchedSymbol,
+    Occupied,
+}
+
+impl Game {
+    /// A new game, the bag shuffled from `seed`.
+    pub fn new(config: Config, seed: u64) -> Game {
+        let mut rng = Rng::new(seed);
+        let bag = Bag::shuffled(&mut rng);
+        Game::start(config, bag, rng)
+    }
+
+    /// A new game whose tiles are drawn in the order given (all 120, first drawn first);
+    /// `seed` drives the later mixing of swapped tiles into the bag.
+    pub fn with_bag(config: Config, order: &[Tile], seed: u64) -> Result<Game, SetupError> {
+        if order.len() != TILE_COUNT {
+            return Err(SetupError(format!(
+                "a bag must list all {TILE_COUNT} tiles, this one lists {}",
+                order.len()
+            )));
+        }
+        let mut want = full_set();
+        let mut got = order.to_vec();
+        want.sort_unstable();
+        got.sort_unstable();
+        if let Some(i) = (0..TILE_COUNT).find(|&i| want[i] != got[i]) {
+            let t = got[i].min(want[i]);
+            let have = got.iter().filter(|&&x| x == t).count();
+            return Err(SetupError(format!(
+                "a bag must hold the game's 120 tiles: it has {have} {t} tile(s), the game has {}",
+                t.copies()
+            )));
+        }
+        Ok(Game::start(config, Bag::from_draw_order(order), Rng::new(seed)))
+    }
+
+    fn start(config: Config, bag: Bag, rng: Rng) -> Game {
+        let mut g = Game {
+            config,
+            board: Board::for_players(config.players()),
+            racks: [Rack::default(); 4],
+            bag,
+            rng,
+            tracks: Tracks::default(),
+            current: 0,
+            phase: Phase::Place,
+            pending_bonus: 0,
+            placed: 0,
+            end: None,
+            stats: Stats::default(),
+        };
+        for p in 0..config.players() {
+            g.refill(p);
+        }
+        g.start_turn();
+        g
+    }
+
+    // ----- queries -------------------------------------------------------------------
+
+    #[inline]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline]
+    pub fn rack(&self, player: usize) -> &Rack {
+        &self.racks[player]
+    }
+    #[inline]
+    pub fn bag(&self) -> &Bag {
+        &self.bag
+    }
+    #[inline]
+    pub fn tracks(&self) -> &Tracks {
+        &self.tracks
+    }
+    #[inline]
+    pub fn current_player(&self) -> usize {
+        self.current as usize
+    }
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    #[inline]
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+    #[inline]
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+    /// Bonus placements still owed to the player to move after the current one.
+    #[inline]
+    pub fn pending_bonuses(&self) -> usize {
+        self.pending_bonus as usize
+    }
+    /// Whether `player` has placed a tile yet.
+    #[inline]
+    pub fn has_placed(&self, player: usize) -> bool {
+        self.placed >> player & 1 == 1
+    }
+
+    /// Ranks of the seats (0 = first; ties share a rank).
+    pub fn ranks(&self) -> [u8; 4] {
+        self.tracks.ranks(&self.config)
+    }
+
+    /// The single best seat once the game is over (`None` while running or on a tie).
+    /// In the team game this is the lower seat of the winning team.
+    pub fn winner(&self) -> Option<usize> {
+        if !self.is_over() {
+            return None;
+        }
+        let ranks = self.ranks();
+        let firsts: Vec<usize> = (0..self.config.players()).filter(|&p| ranks[p] == 0).collect();
+        match (self.config.variant, firsts.as_slice()) {
+            (_, [one]) => Some(*one),
+            (Variant::Team, [a, _]) => Some(*a),
+            _ => None,
+        }
+    }
+
+    // ----- legal moves ---------------------------------------------------------------
+
+    fn touch_rule(&self, player: usize) -> Touch {
+        if !self.has_placed(player) {
+            Touch::UntouchedSymbol
+        } else if self.config.require_contact {
+            Touch::Occupied
+        } else {
+            Touch::Any
+        }
+    }
+
+    #[inline]
+    fn cells_meet(&self, rule: Touch, a: Cell, b: Cell) -> bool {
+        match rule {
+            Touch::Any => true,
+            Touch::UntouchedSymbol => {
+                self.board.untouched_symbols_near(a) | self.board.untouched_symbols_near(b) != 0
+            }
+            Touch::Occupied => self.board.touches_occupied(a) || self.board.touches_occupied(b),
+        }
+    }
+
+    /// Whether `player` could place a tile now.
+    pub fn has_legal_placement(&self, player: usize) -> bool {
+        if self.racks[player].is_empty() || self.board.free_pairs() == 0 {
+            return false;
+        }
+        let rule = self.touch_rule(player);
+        rule == Touch::Any
+            || self
+                .board
+                .free_pair_list()
+                .any(|(a, b)| self.cells_meet(rule, a, b))
+    }
+
+    /// Calls `f` for every legal placement of the player to move (distinct placements:
+    /// identical tiles and the two orientations of a double count once).
+    #[inline]
+    pub fn for_each_placement(&self, mut f: impl FnMut(Placement)) {
+        let player = self.current as usize;
+        let mut kinds = [Tile::default(); 6];
+        let n = self.racks[player].distinct(&mut kinds);
+        let kinds = &kinds[..n];
+        let rule = self.touch_rule(player);
+        for e in &self.board.zone().edges {
+            if !(self.board.is_free(e.a) && self.board.is_free(e.b)) || !self.cells_meet(rule, e.a, e.b) {
+                continue;
+            }
+            for t in kinds {
+                let (x, y) = t.colors();
+                f(Placement { a: e.a, b: e.b, ca: x, cb: y });
+                if x != y {
+                    f(Placement { a: e.a, b: e.b, ca: y, cb: x });
+                }
+            }
+        }
+    }
+
+    /// The legal moves of the player to move, written into `out` (cleared first).
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::SwapOffer => {
+                out.push(Move::Swap);
+                out.push(Move::Keep);
+            }
+            Phase::Place | Phase::Bonus => {
+                self.for_each_placement(|p| out.push(Move::Place(p)));
+                if self.instead_swap_available() {
+                    out.push(Move::Swap);
+                }
+            }
+        }
+    }
+
+    /// Number of legal moves, without listing them.
+    pub fn legal_move_count(&self) -> usize {
+        let mut n = 0;
+        match self.phase {
+            Phase::Over => {}
+            Phase::SwapOffer => n = 2,
+            Phase::Place | Phase::Bonus => {
+                self.for_each_placement(|_| n += 1);
+                n += self.instead_swap_available() as usize;
+            }
+        }
+        n
+    }
+
+    fn instead_swap_available(&self) -> bool {
+        self.phase == Phase::Place
+            && self.config.swap_timing == SwapTiming::InsteadOfPlacement
+            && self.swap_check(self.current as usize).is_ok()
+    }
+
+    /// Tiles `player` would set aside by swapping now, or why the swap is not open.
+    fn swap_check(&self, player: usize) -> Result<u8, String> {
+        let rack = &self.racks[player];
+        let colors = self.tracks.swap_colors(&self.config, player);
+        match self.config.variant {
+            Variant::Solo => Err("the solo game has no swap".into()),
+            Variant::Duel => {
+                if colors == 0 {
+                    return Err("no marker stands on your 9".into());
+                }
+                let k = rack.tiles().iter().filter(|t| t.mask() & colors != 0).count();
+                if k == 0 {
+                    return Err("no tile in the rack shows a colour whose marker stands on your 9".into());
+                }
+                if self.bag.len() < k {
+                    return Err(format!("the bag holds {} tile(s), fewer than the {k} to exchange", self.bag.len()));
+                }
+                Ok(k as u8)
+            }
+            Variant::Standard | Variant::Team => {
+                if rack.is_empty() {
+                    return Err("the rack is empty".into());
+                }
+                if rack.color_mask() & colors != 0 {
+                    return Err("a tile in the rack shows one of your lowest colours".into());
+                }
+                if self.bag.len() < self.config.rack_size() {
+                    return Err(format!("the bag holds only {} tile(s)", self.bag.len()));
+                }
+                Ok(rack.len() as u8)
+            }
+        }
+    }
+
+    /// Checks a move without playing it.
+    pub fn check(&self, mv: &Move) -> Result<(), MoveError> {
+        let player = self.current as usize;
+        match (self.phase, mv) {
+            (Phase::Over, _) => Err(MoveError::GameOver),
+            (Phase::SwapOffer, Move::Place(_)) => Err(MoveError::SwapDecisionPending),
+            (Phase::SwapOffer, _) => Ok(()),
+            (_, Move::Keep) => Err(MoveError::NoSwapOffered),
+            (phase, Move::Swap) => {
+                if self.config.swap_timing == SwapTiming::AfterPlacement {
+                    return Err(MoveError::SwapNotAllowed(
+                        "the swap is offered after your placement, not instead of it".into(),
+                    ));
+                }
+                if phase == Phase::Bonus {
+                    return Err(MoveError::SwapNotAllowed("a bonus placement must be played".into()));
+                }
+                self.swap_check(player).map(|_| ()).map_err(MoveError::SwapNotAllowed)
+            }
+            (_, Move::Place(p)) => {
+                self.board.check_pair(p.a, p.b)?;
+                if self.racks[player].find(p.tile()).is_none() {
+                    return Err(MoveError::TileNotInRack { player: player as u8, tile: p.tile() });
+                }
+                match self.touch_rule(player) {
+                    rule if self.cells_meet(rule, p.a, p.b) => Ok(()),
+                    Touch::UntouchedSymbol => Err(MoveError::FirstPlacementMustTouchSymbol),
+                    _ => Err(MoveError::MustTouch),
+                }
+            }
+        }
+    }
+
+    // ----- playing ---------------------------------------------------------------------
+
+    /// Plays a move after checking it; on error nothing changes.
+    pub fn play(&mut self, mv: &Move) -> Result<Report, MoveError> {
+        self.check(mv)?;
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Plays a move known to be legal (from `legal_moves`).
+    pub fn play_unchecked(&mut self, mv: &Move) -> Report {
+        let mut report = Report { player: self.current, ..Report::default() };
+        match *mv {
+            Move::Place(p) => self.place(p, &mut report),
+            Move::Swap => {
+                self.swap(&mut report);
+                self.finish_turn(&mut report);
+            }
+            Move::Keep => self.finish_turn(&mut report),
+        }
+        report
+    }
+
+    fn place(&mut self, p: Placement, report: &mut Report) {
+        let player = self.current as usize;
+        let slot = self.racks[player].find(p.tile()).expect("tile checked to be in the rack");
+        self.racks[player].remove(slot);
+        let dir = p.a.direction_to(p.b).expect("cells checked to be adjacent");
+        let (pa, pb) = self.board.placement_points(p.a, p.ca, p.b, p.cb, dir);
+        self.board.place_unchecked(p.a, p.ca, p.b, p.cb);
+        self.placed |= 1 << player;
+        report.points = (pa, pb);
+        report.gains[p.ca as usize] += pa;
+        report.gains[p.cb as usize] += pb;
+        report.was_bonus = self.phase == Phase::Bonus;
+        self.stats.placements += 1;
+        self.stats.bonus_placements += report.was_bonus as u16;
+
+        let applied = self.tracks.apply(&self.config, player, &report.gains);
+        report.bonuses_earned = applied.bonuses;
+        self.pending_bonus += applied.bonuses;
+        if applied.won {
+            self.finish(End::ImmediateWin(player as u8), report);
+            return;
+        }
+        if self.board.free_pairs() == 0 {
+            self.finish(End::BoardFull, report);
+            return;
+        }
+        if self.pending_bonus > 0 {
+            if self.has_legal_placement(player) {
+                self.pending_bonus -= 1;
+                self.phase = Phase::Bonus;
+                return;
+            }
+            // Decision (RULES.md): a bonus that cannot be played is lost.
+            self.lose_pending(report);
+        }
+        if self.config.swap_timing == SwapTiming::AfterPlacement && self.swap_check(player).is_ok() {
+            self.phase = Phase::SwapOffer;
+            return;
+        }
+        self.finish_turn(report);
+    }
+
+    fn lose_pending(&mut self, report: &mut Report) {
+        report.bonuses_lost += self.pending_bonus;
+        self.stats.bonuses_lost += self.pending_bonus as u16;
+        self.pending_bonus = 0;
+    }
+
+    fn finish(&mut self, end: End, report: &mut Report) {
+        self.lose_pending(report);
+        self.end = Some(end);
+        self.phase = Phase::Over;
+    }
+
+    fn swap(&mut self, report: &mut Report) {
+        let player = self.current as usize;
+        let colors = self.tracks.swap_colors(&self.config, player);
+        let rack = &mut self.racks[player];
+        let mut aside = [Tile::default(); 6];
+        let mut n = 0;
+        let mut slot = 0;
+        while slot < rack.len() {
+            let t = rack.tiles()[slot];
+            // Base/team: the whole rack; duel: the tiles showing a colour on the mover's 9.
+            if self.config.variant != Variant::Duel || t.mask() & colors != 0 {
+                aside[n] = rack.remove(slot);
+                n += 1;
+            } else {
+                slot += 1;
+            }
+        }
+        let want = if self.config.variant == Variant::Duel { n } else { self.config.rack_size() };
+        for _ in 0..want {
+            let t = self.bag.draw().expect("swap checked against the bag size");
+            self.racks[player].push(t);
+        }
+        self.bag.put_back(&aside[..n], &mut self.rng);
+        report.swapped = true;
+        report.drawn += want as u8;
+        self.stats.swaps += 1;
+    }
+
+    fn refill(&mut self, player: usize) -> u8 {
+        let mut n = 0;
+        while self.racks[player].len() < self.config.rack_size() {
+            match self.bag.draw() {
+                Some(t) => {
+                    self.racks[player].push(t);
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        n
+    }
+
+    fn finish_turn(&mut self, report: &mut Report) {
+        let player = self.current as usize;
+        report.drawn += self.refill(player);
+        self.stats.turns += 1;
+        self.current = ((player + 1) % self.config.players()) as u8;
+        self.phase = Phase::Place;
+        self.start_turn();
+    }
+
+    fn start_turn(&mut self) {
+        if self.board.free_pairs() == 0 {
+            self.end = Some(End::BoardFull);
+            self.phase = Phase::Over;
+        } else if !self.has_legal_placement(self.current as usize) {
+            self.end = Some(End::NoPlacement);
+            self.phase = Phase::Over;
+        }
+    }
+
+    // ----- hidden information -----------------------------------------------------------
+
+    /// The tiles `observer` cannot see: the bag and the other seats' racks.
+    pub fn unseen_tiles(&self, observer: usize) -> Vec<Tile> {
+        let mut out: Vec<Tile> = self.bag.draw_order().collect();
+        for p in 0..self.config.players() {
+            if p != observer {
+                out.extend_from_slice(self.racks[p].tiles());
+            }
+        }
+        out
+    }
+
+    /// A copy in which everything `observer` cannot see (other racks, the bag's order, the
+    /// mixing of future swaps) is dealt anew from `seed`, keeping every count.
+    pub fn determinize(&self, observer: usize, seed: u64) -> Game {
+        let mut g = *self;
+        let mut rng = Rng::new(seed);
+        let mut unseen = self.unseen_tiles(observer);
+        rng.shuffle(&mut unseen);
+        let mut it = unseen.into_iter();
+        for p in 0..self.config.players() {
+            if p != observer {
+                let n = g.racks[p].len();
+                g.racks[p].clear();
+                for t in it.by_ref().take(n) {
+                    g.racks[p].push(t);
+                }
+            }
+        }
+        let rest: Vec<Tile> = it.collect();
+        g.bag.refill(&rest);
+        g.rng = rng;
+        g
+    }
+
+    /// Reseeds the generator that mixes swapped tiles into the bag.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Every tile is somewhere: board halves / 2 + racks + bag = 120.
+    pub fn tile_total(&self) -> usize {
+        let on_board = self
+            .board
+            .zone()
+            .cells
+            .iter()
+            .filter(|&&c| self.board.get(c) < COLORS as u8 && !Board::is_symbol(c))
+            .count();
+        on_board / 2
+            + (0..self.config.players()).map(|p| self.racks[p].len()).sum::<usize>()
+            + self.bag.len()
+    }
+}

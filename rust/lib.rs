@@ -1,0 +1,24 @@
+//! genial: a fast, faithful engine for Reiner Knizia's Ingenious.
+//!
+//! The pure core (no Python): geometry ([`hex`]), material ([`tiles`]), positions
+//! ([`board`]), moves and notation ([`moves`]), rule variants ([`variants`]), turn flow
+//! ([`game`]), bots ([`bots`]) and whole-game simulation ([`sim`]). The PyO3 bindings live
+//! in `python/` behind the `python` feature.
+
+pub mod board;
+pub mod game;
+pub mod hex;
+pub mod moves;
+pub mod rng;
+pub mod tiles;
+pub mod variants;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use board::Board;
+pub use game::{End, Game, MoveError, Phase, Report};
+pub use hex::Cell;
+pub use moves::{Move, Placement};
+pub use tiles::{Color, Tile};
+pub use variants::{Config, SwapTiming, Variant};

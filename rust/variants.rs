@@ -1,0 +1,400 @@
+//! Variants and edition options: which tracks exist, how points move markers, when bonuses
+//! are earned, who may swap, and how the final ranking is made.
+
+use crate::tiles::COLORS;
+use std::cmp::Ordering;
+use std::fmt;
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Variant {
+    /// Base game, 2–4 players, one track 0..18 per player.
+    Standard,
+    /// One player, no rack, one track 0..36, no bonus.
+    Solo,
+    /// Four players, seats 0+2 against 1+3, one track 0..36 per team.
+    Team,
+    /// Two players, one shared tug-of-war track −9..+9 per colour, duel tokens.
+    Duel,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 4] = [Variant::Standard, Variant::Solo, Variant::Team, Variant::Duel];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Solo => "solo",
+            Variant::Team => "team",
+            Variant::Duel => "duel",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == text)
+    }
+
+    /// Player counts the variant is played with.
+    pub fn player_counts(self) -> &'static [usize] {
+        match self {
+            Variant::Standard => &[2, 3, 4],
+            Variant::Solo => &[1],
+            Variant::Team => &[4],
+            Variant::Duel => &[2],
+        }
+    }
+
+    /// Highest value of a track, seen from its owner.
+    pub fn track_max(self) -> i8 {
+        match self {
+            Variant::Standard => 18,
+            Variant::Solo | Variant::Team => 36,
+            Variant::Duel => 9,
+        }
+    }
+
+    /// Number of separate tracks (one per player, per team, or one shared).
+    pub fn track_count(self, players: usize) -> usize {
+        match self {
+            Variant::Standard => players,
+            Variant::Solo | Variant::Duel => 1,
+            Variant::Team => 2,
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum SwapTiming {
+    /// Current books: after scoring and bonuses, before drawing.
+    AfterPlacement,
+    /// Older book (`002`): at the start of the turn, judged on the full rack; the whole turn.
+    InsteadOfPlacement,
+}
+
+impl SwapTiming {
+    pub fn name(self) -> &'static str {
+        match self {
+            SwapTiming::AfterPlacement => "after_placement",
+            SwapTiming::InsteadOfPlacement => "instead_of_placement",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SwapTiming> {
+        [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement]
+            .into_iter()
+            .find(|t| t.name() == text)
+    }
+}
+
+/// A complete choice of rules for one game.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Config {
+    pub variant: Variant,
+    pub players: u8,
+    pub swap_timing: SwapTiming,
+    pub require_contact: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Config {
+    pub fn new(
+        variant: Variant,
+        players: usize,
+        swap_timing: SwapTiming,
+        require_contact: bool,
+    ) -> Result<Config, ConfigError> {
+        if !variant.player_counts().contains(&players) {
+            return Err(ConfigError(format!(
+                "the {} variant is played by {} player(s), not {}",
+                variant.name(),
+                join(variant.player_counts()),
+                players
+            )));
+        }
+        if variant == Variant::Solo && swap_timing != SwapTiming::AfterPlacement {
+            return Err(ConfigError("the solo variant has no swap, so swap_timing does not apply".into()));
+        }
+        Ok(Config { variant, players: players as u8, swap_timing, require_contact })
+    }
+
+    /// The base game for `players` (2–4) with the current books' options.
+    pub fn standard(players: usize) -> Result<Config, ConfigError> {
+        Config::new(Variant::Standard, players, SwapTiming::AfterPlacement, false)
+    }
+
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// Tiles a player holds (the solo player holds just the tile drawn).
+    #[inline]
+    pub fn rack_size(&self) -> usize {
+        if self.variant == Variant::Solo {
+            1
+        } else {
+            6
+        }
+    }
+
+    /// The track a seat scores on.
+    #[inline]
+    pub fn track_of(&self, player: usize) -> usize {
+        match self.variant {
+            Variant::Standard => player,
+            Variant::Team => player % 2,
+            Variant::Solo | Variant::Duel => 0,
+        }
+    }
+}
+
+fn join(xs: &[usize]) -> String {
+    let v: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    v.join(" or ")
+}
+
+/// Score markers. `values[t][c]` is track `t`, colour `c`; for the duel, track 0 holds the
+/// shared markers, positive toward seat 0. `tokens[c]` is the seat holding the duel token
+/// of colour `c`, or -1 while it lies in the supply.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Tracks {
+    pub values: [[i8; COLORS]; 4],
+    pub tokens: [i8; COLORS],
+}
+
+impl Default for Tracks {
+    fn default() -> Self {
+        Tracks { values: [[0; COLORS]; 4], tokens: [-1; COLORS] }
+    }
+}
+
+/// What a placement did to the tracks.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct Applied {
+    /// Bonus placements earned.
+    pub bonuses: u8,
+    /// The mover has won at once.
+    pub won: bool,
+}
+
+impl Tracks {
+    /// The markers of seat `player` as that seat sees them (duel: distance toward its 9,
+    /// negative when the marker is on the opponent's side).
+    pub fn view(&self, config: &Config, player: usize) -> [i8; COLORS] {
+        let mut v = self.values[config.track_of(player)];
+        if config.variant == Variant::Duel && player == 1 {
+            for x in v.iter_mut() {
+                *x = -*x;
+            }
+        }
+        v
+    }
+
+    /// Moves the mover's markers by the raw points of one placement.
+    pub fn apply(&mut self, config: &Config, player: usize, gains: &[u8; COLORS]) -> Applied {
+        let mut out = Applied::default();
+        let t = config.track_of(player);
+        match config.variant {
+            Variant::Standard => {
+                let track = &mut self.values[t];
+                for c in 0..COLORS {
+                    let old = track[c];
+                    let new = (old as i16 + gains[c] as i16).min(18) as i8;
+                    if old < 18 && new == 18 {
+                        out.bonuses += 1;
+                    }
+                    track[c] = new;
+                }
+                out.won = track.iter().all(|&v| v == 18);
+            }
+            Variant::Solo | Variant::Team => {
+                let track = &mut self.values[t];
+                for c in 0..COLORS {
+                    let old = track[c];
+                    let raw = old as i16 + gains[c] as i16;
+                    // Crossing or landing on 18 stops the marker there; the rest is lost.
+                    let new = if old < 18 { raw.min(18) } else { raw.min(36) } as i8;
+                    if (old < 18 && new == 18) || (old < 36 && new == 36) {
+                        out.bonuses += 1;
+                    }
+                    track[c] = new;
+                }
+                if config.variant == Variant::Solo {
+                    out.bonuses = 0;
+                } else {
+                    out.won = track.iter().all(|&v| v == 36);
+                }
+            }
+            Variant::Duel => {
+                let sign: i16 = if player == 0 { 1 } else { -1 };
+                let track = &mut self.values[0];
+                for c in 0..COLORS {
+                    if gains[c] == 0 {
+                        continue;
+                    }
+                    let mine = track[c] as i16 * sign;
+                    let new_mine = (mine + gains[c] as i16).min(9);
+                    track[c] = (new_mine * sign) as i8;
+                    if new_mine == 9 && mine < 9 && self.tokens[c] != player as i8 {
+                        self.tokens[c] = player as i8;
+                        out.bonuses += 1;
+                    }
+                }
+                out.won = track.iter().all(|&v| v as i16 * sign > 0);
+            }
+        }
+        out
+    }
+
+    /// Colours a seat may swap away: the lowest of its track (base, team), or, in the
+    /// duel, the colours whose marker stands on its 9.
+    pub fn swap_colors(&self, config: &Config, player: usize) -> u8 {
+        let v = self.view(config, player);
+        let target = match config.variant {
+            Variant::Duel => 9,
+            _ => *v.iter().min().expect("six colours"),
+        };
+        (0..COLORS).filter(|&c| v[c] == target).fold(0, |m, c| m | 1 << c)
+    }
+
+    /// Ranks 0.. of each seat (0 = first; equal results share a rank).
+    pub fn ranks(&self, config: &Config) -> [u8; 4] {
+        let n = config.players();
+        let mut ranks = [0u8; 4];
+        for p in 0..n {
+            let better = (0..n)
+                .filter(|&o| self.compare(config, o, p) == Ordering::Greater)
+                .count();
+            ranks[p] = better as u8;
+        }
+        ranks
+    }
+
+    /// Compares the results of two seats (`Greater`: `a` did better).
+    pub fn compare(&self, config: &Config, a: usize, b: usize) -> Ordering {
+        match config.variant {
+            Variant::Duel => duel_key(&self.view(config, a)).cmp(&duel_key(&self.view(config, b))),
+            _ => sorted(self.view(config, a)).cmp(&sorted(self.view(config, b))),
+        }
+    }
+}
+
+fn sorted(mut v: [i8; COLORS]) -> [i8; COLORS] {
+    v.sort_unstable();
+    v
+}
+
+/// Duel result of one seat: markers on its side, then their distances from 0, lowest first.
+fn duel_key(v: &[i8; COLORS]) -> (usize, [i8; COLORS]) {
+    let mut mine = [i8::MAX; COLORS];
+    let mut n = 0;
+    for &x in v.iter().filter(|&&x| x > 0) {
+        mine[n] = x;
+        n += 1;
+    }
+    mine[..n].sort_unstable();
+    (n, mine)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(v: Variant, p: usize) -> Config {
+        Config::new(v, p, SwapTiming::AfterPlacement, false).unwrap()
+    }
+
+    #[test]
+    fn combinations_are_checked() {
+        assert!(Config::new(Variant::Duel, 3, SwapTiming::AfterPlacement, false).is_err());
+        assert!(Config::new(Variant::Team, 2, SwapTiming::AfterPlacement, false).is_err());
+        assert!(Config::new(Variant::Standard, 1, SwapTiming::AfterPlacement, false).is_err());
+        assert!(Config::new(Variant::Solo, 1, SwapTiming::InsteadOfPlacement, false).is_err());
+    }
+
+    #[test]
+    fn standard_caps_and_bonuses() {
+        let c = cfg(Variant::Standard, 2);
+        let mut t = Tracks::default();
+        t.values[0] = [17, 16, 0, 0, 0, 0];
+        let a = t.apply(&c, 0, &[5, 2, 1, 0, 0, 0]);
+        assert_eq!(t.values[0], [18, 18, 1, 0, 0, 0]);
+        assert_eq!(a.bonuses, 2);
+        // Already at 18: no new bonus.
+        assert_eq!(t.apply(&c, 0, &[3, 0, 0, 0, 0, 0]).bonuses, 0);
+    }
+
+    #[test]
+    fn solo_track_stops_at_18_then_counts_to_36() {
+        let c = cfg(Variant::Solo, 1);
+        let mut t = Tracks::default();
+        t.values[0] = [16, 18, 35, 0, 0, 0];
+        let a = t.apply(&c, 0, &[5, 4, 4, 0, 0, 0]);
+        assert_eq!(t.values[0][..3], [18, 22, 36]);
+        assert_eq!(a.bonuses, 0);
+    }
+
+    #[test]
+    fn team_bonus_at_18_and_36() {
+        let c = cfg(Variant::Team, 4);
+        let mut t = Tracks::default();
+        t.values[1] = [16, 33, 0, 0, 0, 0];
+        // Seat 3 scores for team B (track 1): green-like example, 2 to reach 18, 4 past 36.
+        let a = t.apply(&c, 3, &[4, 4, 0, 0, 0, 0]);
+        assert_eq!(t.values[1][..2], [18, 36]);
+        assert_eq!(a.bonuses, 2);
+        assert_eq!(t.values[0], [0; 6]);
+    }
+
+    #[test]
+    fn duel_tug_of_war_and_tokens() {
+        let c = cfg(Variant::Duel, 2);
+        let mut t = Tracks::default();
+        t.values[0] = [7, -9, 0, 0, 0, 0];
+        let a = t.apply(&c, 0, &[5, 3, 0, 0, 0, 0]);
+        assert_eq!(t.values[0][..2], [9, -6]);
+        assert_eq!(a.bonuses, 1);
+        assert_eq!(t.tokens[0], 0);
+        // Seat 1 pulls red back, seat 0 pushes it to 9 again while holding the token: no bonus.
+        t.apply(&c, 1, &[2, 0, 0, 0, 0, 0]);
+        assert_eq!(t.apply(&c, 0, &[2, 0, 0, 0, 0, 0]).bonuses, 0);
+        // Seat 1 reaches its 9 in red: takes the token from seat 0 and earns a bonus.
+        assert_eq!(t.apply(&c, 1, &[30, 0, 0, 0, 0, 0]).bonuses, 1);
+        assert_eq!(t.tokens[0], 1);
+        assert_eq!(t.values[0][0], -9);
+    }
+
+    #[test]
+    fn duel_ranking_follows_the_book_example() {
+        // Two markers each (orange, purple on 0); lowest 2 vs 2, then 4 vs 3: seat 0 wins.
+        let c = cfg(Variant::Duel, 2);
+        let mut t = Tracks::default();
+        t.values[0] = [2, 0, -3, 4, -2, 0];
+        assert_eq!(t.ranks(&c)[..2], [0, 1]);
+        t.values[0] = [2, 0, -4, 3, -2, 0];
+        assert_eq!(t.ranks(&c)[..2], [1, 0]);
+        // Same markers at the same distances: a draw.
+        t.values[0] = [2, 0, -3, 3, -2, 0];
+        assert_eq!(t.ranks(&c)[..2], [0, 0]);
+        t.values[0] = [2, 1, -4, 3, -2, 0];
+        assert_eq!(t.ranks(&c)[..2], [0, 1]);
+    }
+
+    #[test]
+    fn base_ranking_uses_sorted_scores() {
+        let c = cfg(Variant::Standard, 4);
+        let mut t = Tracks::default();
+        t.values[0] = [10, 12, 13, 14, 15, 16];
+        t.values[1] = [9, 12, 12, 14, 15, 16];
+        t.values[2] = [9, 12, 13, 14, 15, 16];
+        t.values[3] = [7, 18, 18, 18, 18, 18];
+        assert_eq!(t.ranks(&c), [0, 2, 1, 3]);
+    }
+}
