@@ -147,6 +147,12 @@ pub struct Game {
     stats: Stats,
 }
 
+/// The generator that mixes swapped tiles into the bag. Separate from the shuffle of the
+/// deal, so that a game rebuilt from its initial draw order and seed has the same future.
+fn swap_rng(seed: u64) -> Rng {
+    Rng::new(seed ^ 0x6A09_E667_F3BC_C908)
+}
+
 /// Which extra condition a placement's cells must meet.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Touch {
@@ -158,9 +164,8 @@ enum Touch {
 impl Game {
     /// A new game, the bag shuffled from `seed`.
     pub fn new(config: Config, seed: u64) -> Game {
-        let mut rng = Rng::new(seed);
-        let bag = Bag::shuffled(&mut rng);
-        Game::start(config, bag, rng)
+        let bag = Bag::shuffled(&mut Rng::new(seed));
+        Game::start(config, bag, swap_rng(seed))
     }
 
     /// A new game whose tiles are drawn in the order given (all 120, first drawn first);
@@ -184,7 +189,7 @@ impl Game {
                 t.copies()
             )));
         }
-        Ok(Game::start(config, Bag::from_draw_order(order), Rng::new(seed)))
+        Ok(Game::start(config, Bag::from_draw_order(order), swap_rng(seed)))
     }
 
     fn start(config: Config, bag: Bag, rng: Rng) -> Game {
@@ -636,5 +641,22 @@ impl Game {
         on_board / 2
             + (0..self.config.players()).map(|p| self.racks[p].len()).sum::<usize>()
             + self.bag.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_rebuilt_from_its_draw_order_is_identical() {
+        let cfg = Config::standard(2).unwrap();
+        let g = Game::new(cfg, 42);
+        let mut order: Vec<Tile> = Vec::new();
+        for p in 0..2 {
+            order.extend_from_slice(g.rack(p).tiles());
+        }
+        order.extend(g.bag().draw_order());
+        assert_eq!(Game::with_bag(cfg, &order, 42).unwrap(), g);
     }
 }

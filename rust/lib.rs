@@ -10,6 +10,7 @@ pub mod game;
 pub mod hex;
 pub mod moves;
 pub mod rng;
+pub mod sim;
 pub mod tiles;
 pub mod variants;
 

@@ -1,0 +1,32 @@
+"""genial: the fastest and most faithful engine for Reiner Knizia's Ingenious.
+
+>>> import genial
+>>> game = genial.Game(players=2, seed=1)
+>>> len(game.legal_moves()) > 0
+True
+"""
+
+from __future__ import annotations
+
+from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
+from .colors import Color
+from .game import Game, Outcome
+from .records import RecordError
+from .variants import VariantInfo, variants
+
+__all__ = [
+    "Board",
+    "Color",
+    "Game",
+    "IllegalMoveError",
+    "LegalMoves",
+    "Move",
+    "Outcome",
+    "PlayResult",
+    "RecordError",
+    "Tile",
+    "VariantInfo",
+    "variants",
+]
+
+__version__ = "0.1.0"

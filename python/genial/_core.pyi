@@ -1,0 +1,243 @@
+"""The Rust extension: core types of genial. Use them through `genial`."""
+
+from collections.abc import Iterable, Iterator
+from typing import Any, final, overload
+
+from .colors import Color
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow now; the game is left unchanged."""
+
+@final
+class Tile:
+    """A two-hex tile: two colours, unordered (``Tile(RED, BLUE) == Tile(BLUE, RED)``)."""
+
+    def __new__(cls, a: Color | int | str, b: Color | int | str) -> Tile: ...
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Reads ``"RB"``, ``"R/B"`` or ``"red/blue"``."""
+    @property
+    def colors(self) -> tuple[Color, Color]:
+        """The two colours, lower first."""
+    @property
+    def is_double(self) -> bool: ...
+    @property
+    def kind(self) -> int:
+        """Index 0..21 of the tile's kind."""
+    def shows(self, color: Color | int | str) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __lt__(self, other: Tile) -> bool: ...
+    def __le__(self, other: Tile) -> bool: ...
+    def __gt__(self, other: Tile) -> bool: ...
+    def __ge__(self, other: Tile) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+
+@final
+class Move:
+    """A move: a placement of a tile on two adjacent cells, ``swap``, or ``keep``.
+
+    Immutable and hashable; ``Move.parse(str(m)) == m``.
+    """
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Reads the text form: ``"R0,-4+B1,-4"``, ``"swap"``, ``"keep"``."""
+    @staticmethod
+    def place(
+        cell_a: tuple[int, int], color_a: Color | int | str, cell_b: tuple[int, int], color_b: Color | int | str
+    ) -> Move:
+        """The placement of ``color_a`` on ``cell_a`` and ``color_b`` on ``cell_b``."""
+    @staticmethod
+    def swap() -> Move: ...
+    @staticmethod
+    def keep() -> Move: ...
+    @property
+    def kind(self) -> str:
+        """``"place"``, ``"swap"`` or ``"keep"``."""
+    @property
+    def is_placement(self) -> bool: ...
+    @property
+    def cells(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The two cells of a placement (in canonical order), else ``None``."""
+    @property
+    def colors(self) -> tuple[Color, Color] | None:
+        """The colours put on ``cells``, in the same order, else ``None``."""
+    @property
+    def tile(self) -> Tile | None:
+        """The tile a placement uses, else ``None``."""
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __lt__(self, other: Move) -> bool: ...
+    def __le__(self, other: Move) -> bool: ...
+    def __gt__(self, other: Move) -> bool: ...
+    def __ge__(self, other: Move) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+
+class Board:
+    """A position without turn flow, for analysis and tests: the zone of a player count with
+    its printed symbols; colours can be put on any free cells and placements scored."""
+
+    def __init__(self, players: int = 2) -> None: ...
+    @property
+    def radius(self) -> int:
+        """Zone radius: 5 (1–2 players), 6 (3) or 7 (4)."""
+    def place(
+        self, cell_a: tuple[int, int], color_a: Color | int | str, cell_b: tuple[int, int], color_b: Color | int | str
+    ) -> tuple[int, int]:
+        """Puts ``color_a`` on ``cell_a`` and ``color_b`` on ``cell_b`` (two adjacent free cells of the
+        zone) and returns the points of each half, ``(points_a, points_b)``."""
+    def preview(
+        self, cell_a: tuple[int, int], color_a: Color | int | str, cell_b: tuple[int, int], color_b: Color | int | str
+    ) -> tuple[int, int]:
+        """The points ``place`` would score, without changing the board."""
+    def set(self, cell: tuple[int, int], color: Color | int | str) -> None:
+        """Puts one colour on one free cell (to build arbitrary positions)."""
+    def __getitem__(self, cell: tuple[int, int]) -> Color | None:
+        """The colour at ``cell`` (a tile half or a printed symbol), or ``None`` if it is free.
+        Raises ``ValueError`` for a cell outside the zone."""
+    def is_free(self, cell: tuple[int, int]) -> bool: ...
+    def in_zone(self, cell: tuple[int, int]) -> bool: ...
+    def cells(self) -> list[tuple[int, int]]:
+        """Every cell of the zone, by row."""
+    def free_cells(self) -> list[tuple[int, int]]: ...
+    def free_pairs(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """Pairs of adjacent free cells."""
+    @property
+    def free_pair_count(self) -> int:
+        """Number of pairs of adjacent free cells (the game ends at 0)."""
+    def occupied(self) -> dict[tuple[int, int], Color]:
+        """Occupied cells as ``{(q, r): Color}``, printed symbols included."""
+    @staticmethod
+    def symbols() -> list[tuple[tuple[int, int], Color]]:
+        """The printed symbols as ``((q, r), Color)`` pairs."""
+    def copy(self) -> Board: ...
+    def __copy__(self) -> Board: ...
+    def __deepcopy__(self, memo: Any) -> Board: ...
+    def __eq__(self, other: object) -> bool: ...
+
+@final
+class LegalMoves:
+    """The legal moves of a position: a read-only sequence (``len``, indexing, iteration, ``in``).
+    Moves are made into Python objects only when read."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+    def __contains__(self, mv: object) -> bool: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def index(self, mv: Move | str) -> int:
+        """Position of ``mv`` in the sequence."""
+    def count(self, mv: Move | str) -> int: ...
+
+@final
+class PlayResult:
+    """What a move did."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def move(self) -> Move: ...
+    @property
+    def points(self) -> tuple[int, int]: ...
+    @property
+    def gains(self) -> list[int]: ...
+    @property
+    def bonuses_earned(self) -> int: ...
+    @property
+    def was_bonus(self) -> bool: ...
+    @property
+    def bonuses_lost(self) -> int: ...
+    @property
+    def swapped(self) -> bool: ...
+    @property
+    def drawn(self) -> int: ...
+    @property
+    def next_player(self) -> int | None: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def game_over(self) -> bool: ...
+    def gains_by_color(self) -> dict[Color, int]:
+        """Raw points per colour as ``{Color: points}``, non-zero only."""
+
+class GameState:
+    """The Rust game state plus its history. ``genial.Game`` wraps one of these."""
+
+    def __init__(
+        self,
+        players: int,
+        variant: str,
+        swap_timing: str,
+        require_contact: bool,
+        seed: int,
+        bag: Iterable[Any] | None = None,
+    ) -> None: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def swap_timing(self) -> str: ...
+    @property
+    def require_contact(self) -> bool: ...
+    @property
+    def seed(self) -> int | None:
+        """The seed, or ``None`` for a determinized copy."""
+    @property
+    def initial_bag(self) -> list[Tile] | None:
+        """The initial draw order (120 tiles), or ``None`` for a determinized copy."""
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def end(self) -> str | None:
+        """Why the game ended (``board_full``, ``no_placement``, ``immediate_win``), or ``None``."""
+    @property
+    def pending_bonuses(self) -> int: ...
+    @property
+    def bag_size(self) -> int: ...
+    @property
+    def track_max(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def history(self) -> list[Move]: ...
+    def check_player(self, player: int) -> int: ...
+    def rack(self, player: int) -> list[Tile]: ...
+    def rack_size(self, player: int) -> int: ...
+    def has_placed(self, player: int) -> bool: ...
+    def tracks(self) -> list[list[int]]:
+        """The variant's own tracks: one per seat (standard), per team (team), one shared
+        signed track (duel, positive toward seat 0) or one (solo)."""
+    def score_of(self, player: int) -> list[int]:
+        """The markers as ``player`` sees them (duel: distance toward that seat's 9)."""
+    def tokens(self) -> list[int | None]:
+        """Duel tokens: for each colour the seat holding it, or ``None`` in the supply."""
+    def ranks(self) -> list[int]: ...
+    def stats(self) -> tuple[int, int, int, int, int]:
+        """``(placements, bonus_placements, bonuses_lost, swaps, turns)``."""
+    def legal_moves(self) -> LegalMoves: ...
+    def legal_move_count(self) -> int: ...
+    def is_legal(self, mv: object) -> bool: ...
+    def check(self, mv: Move | str) -> None:
+        """Raises ``IllegalMoveError`` naming why ``mv`` is not legal now."""
+    def play(self, mv: Move | str) -> PlayResult: ...
+    def history_len(self) -> int: ...
+    def clone(self) -> GameState: ...
+    def determinize(self, observer: int, seed: int) -> GameState:
+        """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
+    def unseen_tiles(self, observer: int) -> list[Tile]:
+        """The tiles ``observer`` cannot see (bag and other racks), sorted."""
+    def tile_total(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+def variant_table() -> list[tuple[str, list[int], int]]:
+    """``(name, player_counts, track_max)`` for every variant."""

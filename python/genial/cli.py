@@ -1,0 +1,47 @@
+"""The ``genial`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from .game import Game
+
+__all__ = ["main"]
+
+
+def _demo(args: argparse.Namespace) -> int:
+    game = Game(players=args.players, seed=args.seed, variant=args.variant)
+    chooser = random.Random(args.seed)  # a private generator: never the global one
+    print(f"genial demo: {game.variant} game, {game.players} random players, seed {args.seed}\n")
+    while not game.is_over:
+        moves = game.legal_moves()
+        game.play(moves[chooser.randrange(len(moves))])
+    print(game.to_str(color=args.color) if hasattr(game, "to_str") else str(game))
+    print()
+    for rank, group in enumerate(game.ranking(), start=1):
+        for p in group:
+            scores = " ".join(f"{v:>2}" for v in game.scores[p])
+            print(f"  {rank}. player {p}  scores {scores}  (lowest {min(game.scores[p])})")
+    print(f"\n{game.stats['placements']} placements, {game.stats['bonus_placements']} bonus placements, "
+          f"ended: {game.end}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="play a full game between random players and show it")
+    demo.add_argument("--players", type=int, default=2)
+    demo.add_argument("--variant", default="standard")
+    demo.add_argument("--seed", type=int, default=2026)
+    demo.add_argument("--color", action="store_true", help="ANSI colours")
+    demo.set_defaults(func=_demo)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, TypeError) as e:
+        print(f"genial: {e}", file=sys.stderr)
+        return 2

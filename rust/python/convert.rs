@@ -1,0 +1,129 @@
+//! Conversions between Python values and core types, and the one place core errors become
+//! Python exceptions.
+
+use crate::board::BoardError;
+use crate::game::MoveError;
+use crate::hex::Cell;
+use crate::tiles::{parse_color, Color, Tile, COLORS};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyTuple};
+
+pyo3::create_exception!(
+    genial,
+    IllegalMoveError,
+    PyValueError,
+    "A move that the rules do not allow now; the game is left unchanged."
+);
+
+impl From<MoveError> for PyErr {
+    fn from(e: MoveError) -> PyErr {
+        IllegalMoveError::new_err(e.to_string())
+    }
+}
+
+impl From<BoardError> for PyErr {
+    fn from(e: BoardError) -> PyErr {
+        IllegalMoveError::new_err(e.to_string())
+    }
+}
+
+/// The members of `genial.Color`, by value.
+fn color_members(py: Python<'_>) -> PyResult<&Py<PyTuple>> {
+    static MEMBERS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+    MEMBERS.get_or_try_init(py, || {
+        let cls = py.import("genial.colors")?.getattr("Color")?;
+        let members: Vec<Bound<'_, PyAny>> = (0..COLORS).map(|i| cls.call1((i,))).collect::<PyResult<_>>()?;
+        Ok(PyTuple::new(py, members)?.unbind())
+    })
+}
+
+/// `genial.Color` member for a core colour.
+pub fn color_to_py(py: Python<'_>, c: Color) -> PyResult<Py<PyAny>> {
+    Ok(color_members(py)?.bind(py).get_item(c as usize)?.unbind())
+}
+
+/// A tuple of six values as `genial.Color`-indexed tuple (plain ints).
+pub fn colors_tuple<'py>(py: Python<'py>, a: Color, b: Color) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, [color_to_py(py, a)?, color_to_py(py, b)?])
+}
+
+/// A colour from a `Color`, an int 0..5, or a name or letter.
+pub fn extract_color(obj: &Bound<'_, PyAny>) -> PyResult<Color> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_str()?;
+        return parse_color(text).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{text:?} is not a colour: use red, orange, yellow, green, blue, purple or R O Y G B P"
+            ))
+        });
+    }
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err("a colour is a genial.Color, an int 0..5 or a name, not a bool"));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) if (0..COLORS as i64).contains(&v) => Ok(v as Color),
+        Ok(v) => Err(PyValueError::new_err(format!("colour {v} is out of range 0..5"))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a colour is a genial.Color, an int 0..5 or a name, not {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+/// A cell from a `(q, r)` pair of ints; must lie on the board (distance ≤ 7).
+pub fn extract_cell(obj: &Bound<'_, PyAny>) -> PyResult<Cell> {
+    let pair: (i64, i64) = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "a cell is a (q, r) tuple of two ints, not {}",
+            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
+        ))
+    })?;
+    let (q, r) = pair;
+    if q.abs() > 64 || r.abs() > 64 {
+        return Err(PyValueError::new_err(format!("cell ({q}, {r}) is off the board")));
+    }
+    Cell::new(q as i32, r as i32)
+        .ok_or_else(|| PyValueError::new_err(format!("cell ({q}, {r}) is off the board (distance > 7)")))
+}
+
+pub fn cell_to_py(py: Python<'_>, c: Cell) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, [c.q(), c.r()])
+}
+
+/// A tile from a `Tile`, a pair of colours, or text such as `"RB"` or `"red/blue"`.
+pub fn extract_tile(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
+    if let Ok(t) = obj.cast::<super::types::PyTile>() {
+        return Ok(t.get().0);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return parse_tile(s.to_str()?);
+    }
+    if let Ok((a, b)) = obj.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        return Ok(Tile::new(extract_color(&a)?, extract_color(&b)?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a tile is a genial.Tile, a pair of colours or text like \"RB\", not {}",
+        obj.get_type().name()?
+    )))
+}
+
+pub fn parse_tile(text: &str) -> PyResult<Tile> {
+    let t = text.trim();
+    let parts: Vec<&str> = if let Some(i) = t.find(['/', '-', '+', ' ', ',']) {
+        vec![&t[..i], &t[i + 1..]]
+    } else if t.chars().count() == 2 && t.is_ascii() {
+        vec![&t[..1], &t[1..]]
+    } else {
+        vec![t]
+    };
+    if parts.len() == 2 {
+        if let (Some(a), Some(b)) = (parse_color(parts[0]), parse_color(parts[1])) {
+            return Ok(Tile::new(a, b));
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "cannot read tile {t:?}: use two colour letters like \"RB\" or names like \"red/blue\""
+    )))
+}

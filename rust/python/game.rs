@@ -1,0 +1,449 @@
+//! The game with turn flow (`GameState`, wrapped by `genial.Game`), its lazy legal-move
+//! sequence and the result of a move.
+
+use super::convert::{color_to_py, extract_tile, IllegalMoveError};
+use super::types::{PyBoard, PyMove, PyTile};
+use crate::game::{Game, Phase, Report};
+use crate::moves::Move;
+use crate::tiles::{Tile, COLORS};
+use crate::variants::{Config, SwapTiming, Variant};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PySlice, PyString};
+
+/// Where a game came from, so that it can be written as a record and replayed.
+#[derive(Clone)]
+pub struct Origin {
+    pub seed: u64,
+    pub bag: Vec<Tile>,
+}
+
+/// The Rust game state plus its history. `genial.Game` wraps one of these.
+#[pyclass(name = "GameState", module = "genial._core")]
+#[derive(Clone)]
+pub struct PyGameState {
+    pub game: Game,
+    pub history: Vec<Move>,
+    /// `None` for a determinized copy, which has no faithful record.
+    pub origin: Option<Origin>,
+}
+
+pub fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Place => "place",
+        Phase::Bonus => "bonus",
+        Phase::SwapOffer => "swap_offer",
+        Phase::Over => "over",
+    }
+}
+
+/// A move from a `Move` or its text.
+pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(m) = obj.cast::<PyMove>() {
+        return Ok(m.get().0);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s
+            .to_str()?
+            .parse::<Move>()
+            .map_err(|e| IllegalMoveError::new_err(e.0));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a move is a genial.Move or its text (like \"R0,-4+B1,-4\"), not {}",
+        obj.get_type().name()?
+    )))
+}
+
+pub fn config_from(
+    players: i64,
+    variant: &str,
+    swap_timing: &str,
+    require_contact: bool,
+) -> PyResult<Config> {
+    let v = Variant::parse(variant).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown variant {variant:?}: choose standard, solo, team or duel"
+        ))
+    })?;
+    let t = SwapTiming::parse(swap_timing).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown swap_timing {swap_timing:?}: choose after_placement or instead_of_placement"
+        ))
+    })?;
+    if !(1..=4).contains(&players) {
+        return Err(PyValueError::new_err(format!("players must be 1 to 4, not {players}")));
+    }
+    Config::new(v, players as usize, t, require_contact).map_err(|e| PyValueError::new_err(e.0))
+}
+
+impl PyGameState {
+    pub fn check_player(&self, player: i64) -> PyResult<usize> {
+        let n = self.game.config().players() as i64;
+        if (0..n).contains(&player) {
+            Ok(player as usize)
+        } else {
+            Err(PyValueError::new_err(format!("player must be 0..{}, not {player}", n - 1)))
+        }
+    }
+}
+
+#[pymethods]
+impl PyGameState {
+    #[new]
+    #[pyo3(signature = (players, variant, swap_timing, require_contact, seed, bag = None))]
+    fn new(
+        players: i64,
+        variant: &str,
+        swap_timing: &str,
+        require_contact: bool,
+        seed: u64,
+        bag: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let config = config_from(players, variant, swap_timing, require_contact)?;
+        let game = match bag {
+            None => Game::new(config, seed),
+            Some(obj) => {
+                let mut order = Vec::with_capacity(120);
+                for (i, item) in obj.try_iter()?.enumerate() {
+                    if i >= 120 {
+                        return Err(PyValueError::new_err("a bag must list exactly 120 tiles, this one lists more"));
+                    }
+                    let t = extract_tile(&item?).map_err(|e| {
+                        PyValueError::new_err(format!("bag item {i}: {}", e.value(obj.py())))
+                    })?;
+                    order.push(t);
+                }
+                Game::with_bag(config, &order, seed).map_err(|e| PyValueError::new_err(e.0))?
+            }
+        };
+        let bag = game.bag().draw_order().collect::<Vec<_>>();
+        // The deal already happened: rebuild the full draw order from racks and bag.
+        let mut full = Vec::with_capacity(120);
+        for p in 0..config.players() {
+            full.extend_from_slice(game.rack(p).tiles());
+        }
+        full.extend(bag);
+        Ok(PyGameState { game, history: Vec::new(), origin: Some(Origin { seed, bag: full }) })
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.game.config().players()
+    }
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.game.config().variant.name()
+    }
+    #[getter]
+    fn swap_timing(&self) -> &'static str {
+        self.game.config().swap_timing.name()
+    }
+    #[getter]
+    fn require_contact(&self) -> bool {
+        self.game.config().require_contact
+    }
+    /// The seed, or `None` for a determinized copy.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.origin.as_ref().map(|o| o.seed)
+    }
+    /// The initial draw order (120 tiles), or `None` for a determinized copy.
+    #[getter]
+    fn initial_bag(&self) -> Option<Vec<PyTile>> {
+        self.origin.as_ref().map(|o| o.bag.iter().map(|&t| PyTile(t)).collect())
+    }
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.game.current_player()
+    }
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.game.phase())
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+    /// Why the game ended (`board_full`, `no_placement`, `immediate_win`), or `None`.
+    #[getter]
+    fn end(&self) -> Option<&'static str> {
+        self.game.end().map(|e| e.name())
+    }
+    #[getter]
+    fn pending_bonuses(&self) -> usize {
+        self.game.pending_bonuses()
+    }
+    #[getter]
+    fn bag_size(&self) -> usize {
+        self.game.bag().len()
+    }
+    #[getter]
+    fn track_max(&self) -> i8 {
+        self.game.config().variant.track_max()
+    }
+
+    fn rack(&self, player: i64) -> PyResult<Vec<PyTile>> {
+        let p = self.check_player(player)?;
+        Ok(self.game.rack(p).tiles().iter().map(|&t| PyTile(t)).collect())
+    }
+
+    fn rack_size(&self, player: i64) -> PyResult<usize> {
+        Ok(self.game.rack(self.check_player(player)?).len())
+    }
+
+    fn has_placed(&self, player: i64) -> PyResult<bool> {
+        Ok(self.game.has_placed(self.check_player(player)?))
+    }
+
+    /// The variant's own tracks: one per seat (standard), per team (team), one shared
+    /// signed track (duel, positive toward seat 0) or one (solo).
+    fn tracks(&self) -> Vec<[i8; COLORS]> {
+        let c = self.game.config();
+        (0..c.variant.track_count(c.players())).map(|t| self.game.tracks().values[t]).collect()
+    }
+
+    /// The markers as `player` sees them (duel: distance toward that seat's 9).
+    fn score_of(&self, player: i64) -> PyResult<[i8; COLORS]> {
+        let p = self.check_player(player)?;
+        Ok(self.game.tracks().view(self.game.config(), p))
+    }
+
+    /// Duel tokens: for each colour the seat holding it, or `None` in the supply.
+    fn tokens(&self) -> Vec<Option<u8>> {
+        self.game.tracks().tokens.iter().map(|&t| if t < 0 { None } else { Some(t as u8) }).collect()
+    }
+
+    fn ranks(&self) -> Vec<u8> {
+        self.game.ranks()[..self.game.config().players()].to_vec()
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.game.winner()
+    }
+
+    /// `(placements, bonus_placements, bonuses_lost, swaps, turns)`.
+    fn stats(&self) -> (u16, u16, u16, u16, u16) {
+        let s = self.game.stats();
+        (s.placements, s.bonus_placements, s.bonuses_lost, s.swaps, s.turns)
+    }
+
+    #[getter]
+    fn board(&self) -> PyBoard {
+        PyBoard(*self.game.board())
+    }
+
+    fn legal_moves(&self) -> LegalMoves {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        LegalMoves { moves }
+    }
+
+    fn legal_move_count(&self) -> usize {
+        self.game.legal_move_count()
+    }
+
+    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> bool {
+        extract_move(mv).map(|m| self.game.check(&m).is_ok()).unwrap_or(false)
+    }
+
+    /// Raises `IllegalMoveError` naming why `mv` is not legal now.
+    fn check(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = extract_move(mv)?;
+        self.game.check(&m)?;
+        Ok(())
+    }
+
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<PlayResult> {
+        let m = extract_move(mv)?;
+        let report = self.game.play(&m)?;
+        self.history.push(m);
+        Ok(PlayResult::new(report, m, &self.game))
+    }
+
+    #[getter]
+    fn history(&self) -> Vec<PyMove> {
+        self.history.iter().map(|&m| PyMove(m)).collect()
+    }
+
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    /// A copy in which what `observer` cannot see is dealt anew from `seed`.
+    fn determinize(&self, observer: i64, seed: u64) -> PyResult<Self> {
+        let p = self.check_player(observer)?;
+        Ok(PyGameState { game: self.game.determinize(p, seed), history: self.history.clone(), origin: None })
+    }
+
+    /// The tiles `observer` cannot see (bag and other racks), sorted.
+    fn unseen_tiles(&self, observer: i64) -> PyResult<Vec<PyTile>> {
+        let p = self.check_player(observer)?;
+        let mut v = self.game.unseen_tiles(p);
+        v.sort();
+        Ok(v.into_iter().map(PyTile).collect())
+    }
+
+    fn tile_total(&self) -> usize {
+        self.game.tile_total()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGameState>()
+            .map(|o| o.borrow().game == self.game)
+            .unwrap_or(false)
+    }
+}
+
+/// The legal moves of a position: a read-only sequence (`len`, indexing, iteration, `in`).
+/// Moves are made into Python objects only when read.
+#[pyclass(name = "LegalMoves", module = "genial", frozen, sequence)]
+pub struct LegalMoves {
+    pub moves: Vec<Move>,
+}
+
+#[pymethods]
+impl LegalMoves {
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let ind = slice.indices(self.moves.len() as isize)?;
+            let mut out = Vec::with_capacity(ind.slicelength);
+            let mut i = ind.start;
+            for _ in 0..ind.slicelength {
+                out.push(PyMove(self.moves[i as usize]));
+                i += ind.step;
+            }
+            return Ok(PyList::new(py, out)?.into_any().unbind());
+        }
+        let i: isize = index.extract().map_err(|_| PyTypeError::new_err("legal moves are indexed by int or slice"))?;
+        let n = self.moves.len() as isize;
+        let j = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&j) {
+            return Err(PyIndexError::new_err(format!("legal move index {i} out of range (len {n})")));
+        }
+        Ok(Py::new(py, PyMove(self.moves[j as usize]))?.into_any())
+    }
+
+    fn __contains__(&self, mv: &Bound<'_, PyAny>) -> bool {
+        extract_move(mv).map(|m| self.moves.contains(&m)).unwrap_or(false)
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> LegalMovesIter {
+        LegalMovesIter { moves: slf.unbind(), next: 0 }
+    }
+
+    /// Position of `mv` in the sequence.
+    fn index(&self, mv: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let m = extract_move(mv)?;
+        self.moves
+            .iter()
+            .position(|&x| x == m)
+            .ok_or_else(|| PyValueError::new_err(format!("{m} is not a legal move here")))
+    }
+
+    fn count(&self, mv: &Bound<'_, PyAny>) -> usize {
+        self.__contains__(mv) as usize
+    }
+
+    fn __repr__(&self) -> String {
+        let head: Vec<String> = self.moves.iter().take(4).map(|m| m.to_string()).collect();
+        let more = if self.moves.len() > 4 { ", ..." } else { "" };
+        format!("<LegalMoves {} [{}{}]>", self.moves.len(), head.join(", "), more)
+    }
+}
+
+#[pyclass(module = "genial._core")]
+pub struct LegalMovesIter {
+    moves: Py<LegalMoves>,
+    next: usize,
+}
+
+#[pymethods]
+impl LegalMovesIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> Option<PyMove> {
+        let moves = &self.moves.bind(py).get().moves;
+        let m = moves.get(self.next).copied()?;
+        self.next += 1;
+        Some(PyMove(m))
+    }
+}
+
+/// What a move did.
+#[pyclass(name = "PlayResult", module = "genial", frozen, get_all)]
+pub struct PlayResult {
+    /// The seat that moved.
+    pub player: u8,
+    #[pyo3(name = "move")]
+    pub mv: PyMove,
+    /// Points of the placement's two halves in `move.cells` order, before any cap.
+    pub points: (u8, u8),
+    /// Raw points per colour (index by `Color`), before any cap.
+    pub gains: [u8; COLORS],
+    /// Bonus placements this placement earned ("Ingenious!").
+    pub bonuses_earned: u8,
+    /// This placement was itself a bonus placement.
+    pub was_bonus: bool,
+    /// Bonus placements lost because they could not be played.
+    pub bonuses_lost: u8,
+    pub swapped: bool,
+    /// Tiles drawn when the turn ended.
+    pub drawn: u8,
+    /// Whose move it is now (`None` once the game is over).
+    pub next_player: Option<usize>,
+    /// `place`, `bonus`, `swap_offer` or `over`.
+    pub phase: &'static str,
+    pub game_over: bool,
+}
+
+impl PlayResult {
+    fn new(r: Report, mv: Move, game: &Game) -> PlayResult {
+        PlayResult {
+            player: r.player,
+            mv: PyMove(mv),
+            points: r.points,
+            gains: r.gains,
+            bonuses_earned: r.bonuses_earned,
+            was_bonus: r.was_bonus,
+            bonuses_lost: r.bonuses_lost,
+            swapped: r.swapped,
+            drawn: r.drawn,
+            next_player: (!game.is_over()).then(|| game.current_player()),
+            phase: phase_name(game.phase()),
+            game_over: game.is_over(),
+        }
+    }
+}
+
+#[pymethods]
+impl PlayResult {
+    /// Raw points per colour as `{Color: points}`, non-zero only.
+    fn gains_by_color<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let d = pyo3::types::PyDict::new(py);
+        for (c, &g) in self.gains.iter().enumerate() {
+            if g > 0 {
+                d.set_item(color_to_py(py, c as u8)?, g)?;
+            }
+        }
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<PlayResult player={} move={} gains={:?} bonuses_earned={} next_player={:?} phase={}>",
+            self.player, self.mv.0, self.gains, self.bonuses_earned, self.next_player, self.phase
+        )
+    }
+}
