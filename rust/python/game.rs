@@ -76,7 +76,9 @@ pub fn config_from(
     Config::new(v, players as usize, t, require_contact).map_err(|e| PyValueError::new_err(e.0))
 }
 
+#[pymethods]
 impl PyGameState {
+    /// The seat number checked against the player count.
     pub fn check_player(&self, player: i64) -> PyResult<usize> {
         let n = self.game.config().players() as i64;
         if (0..n).contains(&player) {
