@@ -6,6 +6,7 @@
 //! in `python/` behind the `python` feature.
 
 pub mod board;
+pub mod bots;
 pub mod game;
 pub mod hex;
 pub mod moves;

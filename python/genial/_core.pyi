@@ -243,3 +243,13 @@ class GameState:
 
 def variant_table() -> list[tuple[str, list[int], int]]:
     """``(name, player_counts, track_max)`` for every variant."""
+
+@final
+class BuiltinBot:
+    """A built-in bot running in Rust."""
+
+    def __new__(cls, name: str, seed: int = 0) -> BuiltinBot: ...
+    @property
+    def name(self) -> str: ...
+    def choose(self, state: GameState) -> Move:
+        """The bot's move for the seat to move in ``state``."""

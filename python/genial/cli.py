@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Sequence
 
+from .bots import RandomBot
 from .game import Game
+from .render import text
 
 __all__ = ["main"]
 
 
 def _demo(args: argparse.Namespace) -> int:
     game = Game(players=args.players, seed=args.seed, variant=args.variant)
-    chooser = random.Random(args.seed)  # a private generator: never the global one
+    bots = [RandomBot(seed=args.seed + seat) for seat in range(game.players)]
     print(f"genial demo: {game.variant} game, {game.players} random players, seed {args.seed}\n")
     while not game.is_over:
-        moves = game.legal_moves()
-        game.play(moves[chooser.randrange(len(moves))])
-    print(game.to_str(color=args.color) if hasattr(game, "to_str") else str(game))
+        game.play(bots[game.current_player].choose(game))
+    print(text(game, color=args.color))
     print()
     for rank, group in enumerate(game.ranking(), start=1):
         for p in group:

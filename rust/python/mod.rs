@@ -3,6 +3,7 @@
 //! Thin wrappers over the core; `convert` is the one place core errors become Python
 //! exceptions. The public API is re-exported by `python/genial/__init__.py`.
 
+mod bots;
 mod convert;
 mod game;
 mod types;
@@ -28,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGameState>()?;
     m.add_class::<game::LegalMoves>()?;
     m.add_class::<game::PlayResult>()?;
+    m.add_class::<bots::PyBuiltinBot>()?;
     m.add_function(wrap_pyfunction!(variant_table, m)?)?;
     Ok(())
 }

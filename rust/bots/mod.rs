@@ -1,0 +1,20 @@
+//! Built-in players. A bot sees only what its seat may see: the board, every track, its own
+//! rack (through the legal moves), tile counts. Search bots get hidden information only by
+//! resampling it (`Game::determinize`).
+
+mod greedy;
+mod random;
+
+pub use greedy::GreedyBot;
+pub use random::RandomBot;
+
+use crate::game::Game;
+use crate::moves::Move;
+
+/// A player: picks one of the legal moves of the seat to move.
+pub trait Bot: Send + Sync {
+    /// Index into `moves` (the legal moves of `game`, never empty).
+    fn choose(&mut self, game: &Game, moves: &[Move]) -> usize;
+    /// Short name for tables (`random`, `greedy`, ...).
+    fn name(&self) -> &'static str;
+}
