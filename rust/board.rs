@@ -1,12 +1,18 @@
 //! The board: which colour each cell shows, the printed symbols, and the free pairs left.
 
-use crate::hex::{zone, Cell, Zone, GRID, STEP};
+use crate::hex::{zone, Cell, Zone, GRID, SIDE, STEP};
 use crate::tiles::{Color, COLORS};
 use std::sync::OnceLock;
 
 /// Cell content: a colour `0..6`, or one of these.
 pub const EMPTY: u8 = 6;
 pub const BLOCKED: u8 = 7;
+
+const FREE_WORDS: usize = GRID.div_ceil(64);
+
+/// Grid steps of the three directions that lead to a higher index (0, 4 and 5), in the
+/// order the zone's edge list uses for each cell.
+const FORWARD_STEPS: [usize; 3] = [1, SIDE - 1, SIDE];
 
 /// The printed symbols: `(q, r, colour)`, the same for every player count.
 pub const SYMBOLS: [(i32, i32, Color); 6] = [
@@ -48,6 +54,8 @@ pub fn radius_for_players(players: usize) -> i32 {
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Board {
     cells: [u8; GRID],
+    /// Bit per grid index: the cell is free (in the zone and empty). Drives move generation.
+    free: [u64; FREE_WORDS],
     radius: u8,
     /// Number of pairs of adjacent free cells in the zone.
     free_pairs: u16,
@@ -88,7 +96,13 @@ impl Board {
         for &(q, r, col) in &SYMBOLS {
             cells[Cell::new(q, r).expect("symbols lie on the board").index()] = col;
         }
-        let mut b = Board { cells, radius: radius as u8, free_pairs: 0, touched_symbols: 0 };
+        let mut free = [0u64; FREE_WORDS];
+        for (i, &v) in cells.iter().enumerate() {
+            if v == EMPTY {
+                free[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut b = Board { cells, free, radius: radius as u8, free_pairs: 0, touched_symbols: 0 };
         b.free_pairs = z.edges.iter().filter(|e| b.is_free(e.a) && b.is_free(e.b)).count() as u16;
         b
     }
@@ -191,6 +205,7 @@ impl Board {
     fn occupy(&mut self, c: Cell, color: Color) {
         self.free_pairs -= self.free_neighbours(c);
         self.cells[c.index()] = color;
+        self.free[c.index() / 64] &= !(1 << (c.index() % 64));
         self.touched_symbols |= symbol_neighbours()[c.index()];
     }
 
@@ -236,6 +251,36 @@ impl Board {
         (pa, pb)
     }
 
+    /// Calls `f` on each pair of adjacent free cells `(a, b)`, `a < b`, in the order of the
+    /// zone's edge list, until `f` returns `true`; tells whether it did.
+    #[inline]
+    pub fn free_pairs_until(&self, mut f: impl FnMut(Cell, Cell) -> bool) -> bool {
+        // Free pairs along a forward step s: free cells whose cell s further is free too.
+        let mut along = [[0u64; FREE_WORDS]; 3];
+        for (k, &s) in FORWARD_STEPS.iter().enumerate() {
+            for w in 0..FREE_WORDS {
+                let next = if w + 1 < FREE_WORDS { self.free[w + 1] << (64 - s) } else { 0 };
+                along[k][w] = self.free[w] & ((self.free[w] >> s) | next);
+            }
+        }
+        for w in 0..FREE_WORDS {
+            let mut any = along[0][w] | along[1][w] | along[2][w];
+            while any != 0 {
+                let bit = any.trailing_zeros() as usize;
+                any &= any - 1;
+                let a = w * 64 + bit;
+                for (k, &s) in FORWARD_STEPS.iter().enumerate() {
+                    if along[k][w] >> bit & 1 == 1
+                        && f(Cell::from_index(a as u16), Cell::from_index((a + s) as u16))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Iterates over the free cells of the zone.
     pub fn free_cells(&self) -> impl Iterator<Item = Cell> + '_ {
         self.zone().cells.iter().copied().filter(move |&c| self.is_free(c))
@@ -276,6 +321,28 @@ mod tests {
         b.place_unchecked(c(0, 0), 1, c(1, 0), 2);
         b.set(c(0, 1), 3).unwrap();
         assert_eq!(b.free_pairs(), b.free_pair_list().count());
+    }
+
+    #[test]
+    fn bit_scan_of_free_pairs_matches_the_edge_list() {
+        for radius in [5, 6, 7] {
+            let mut b = Board::new(radius);
+            let mut rng = crate::rng::Rng::new(radius as u64);
+            loop {
+                let mut scanned = Vec::new();
+                b.free_pairs_until(|a, c| {
+                    scanned.push((a, c));
+                    false
+                });
+                assert_eq!(scanned, b.free_pair_list().collect::<Vec<_>>());
+                assert_eq!(scanned.len(), b.free_pairs());
+                if scanned.is_empty() {
+                    break;
+                }
+                let (a, c) = scanned[rng.below(scanned.len() as u32) as usize];
+                b.place_unchecked(a, 0, c, 1);
+            }
+        }
     }
 
     #[test]

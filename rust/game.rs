@@ -75,6 +75,39 @@ pub struct Report {
     pub drawn: u8,
 }
 
+/// Why a swap is not open now.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SwapBlocked {
+    Solo,
+    /// Timing `after_placement`: the swap comes as an offer after the placement.
+    AfterPlacement,
+    BonusPending,
+    EmptyRack,
+    RackShowsLowest,
+    NoMarkerOnNine,
+    NothingToExchange,
+    BagTooSmall { have: u8, need: u8 },
+}
+
+impl fmt::Display for SwapBlocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SwapBlocked::Solo => f.write_str("the solo game has no swap"),
+            SwapBlocked::AfterPlacement => f.write_str("the swap is offered after your placement, not instead of it"),
+            SwapBlocked::BonusPending => f.write_str("a bonus placement must be played"),
+            SwapBlocked::EmptyRack => f.write_str("the rack is empty"),
+            SwapBlocked::RackShowsLowest => f.write_str("a tile in the rack shows one of your lowest colours"),
+            SwapBlocked::NoMarkerOnNine => f.write_str("no marker stands on your 9"),
+            SwapBlocked::NothingToExchange => {
+                f.write_str("no tile in the rack shows a colour whose marker stands on your 9")
+            }
+            SwapBlocked::BagTooSmall { have, need } => {
+                write!(f, "the bag holds {have} tile(s), fewer than the {need} needed")
+            }
+        }
+    }
+}
+
 /// Why a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -84,7 +117,7 @@ pub enum MoveError {
     /// `keep` when no swap was offered.
     NoSwapOffered,
     /// `swap` when the rules do not allow it now.
-    SwapNotAllowed(String),
+    SwapNotAllowed(SwapBlocked),
     Board(BoardError),
     TileNotInRack { player: u8, tile: Tile },
     FirstPlacementMustTouchSymbol,
@@ -316,11 +349,7 @@ impl Game {
             return false;
         }
         let rule = self.touch_rule(player);
-        rule == Touch::Any
-            || self
-                .board
-                .free_pair_list()
-                .any(|(a, b)| self.cells_meet(rule, a, b))
+        rule == Touch::Any || self.board.free_pairs_until(|a, b| self.cells_meet(rule, a, b))
     }
 
     /// Calls `f` for every legal placement of the player to move (distinct placements:
@@ -332,21 +361,25 @@ impl Game {
         let n = self.racks[player].distinct(&mut kinds);
         let kinds = &kinds[..n];
         let rule = self.touch_rule(player);
-        for e in &self.board.zone().edges {
-            if !(self.board.is_free(e.a) && self.board.is_free(e.b)) || !self.cells_meet(rule, e.a, e.b) {
-                continue;
-            }
-            for t in kinds {
-                let (x, y) = t.colors();
-                f(Placement { a: e.a, b: e.b, ca: x, cb: y });
-                if x != y {
-                    f(Placement { a: e.a, b: e.b, ca: y, cb: x });
+        self.board.free_pairs_until(|a, b| {
+            if self.cells_meet(rule, a, b) {
+                for t in kinds {
+                    let (x, y) = t.colors();
+                    f(Placement { a, b, ca: x, cb: y });
+                    if x != y {
+                        f(Placement { a, b, ca: y, cb: x });
+                    }
                 }
             }
-        }
+            false
+        });
     }
 
     /// The legal moves of the player to move, written into `out` (cleared first).
+    ///
+    /// Order: placements by edge (cells in row order), then by rack tile (first
+    /// appearance), lower colour on the lower cell first; then `swap` if open. With `out`
+    /// reused, no allocation happens once it has grown to fit.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         match self.phase {
@@ -356,12 +389,54 @@ impl Game {
                 out.push(Move::Keep);
             }
             Phase::Place | Phase::Bonus => {
-                self.for_each_placement(|p| out.push(Move::Place(p)));
+                self.push_placements(out);
                 if self.instead_swap_available() {
                     out.push(Move::Swap);
                 }
             }
         }
+    }
+
+    /// The hot loop: one block of moves per free edge, written straight into `out`.
+    #[inline]
+    fn push_placements(&self, out: &mut Vec<Move>) {
+        let player = self.current as usize;
+        // The colour pairs (a-half, b-half) the rack can put on an edge.
+        let mut pairs = [0u64; 12];
+        let mut np = 0;
+        let mut kinds = [Tile::default(); 6];
+        let distinct = self.racks[player].distinct(&mut kinds);
+        for t in &kinds[..distinct] {
+            let (x, y) = t.colors();
+            pairs[np] = Move::colors_word(x, y);
+            np += 1;
+            if x != y {
+                pairs[np] = Move::colors_word(y, x);
+                np += 1;
+            }
+        }
+        if np == 0 {
+            return;
+        }
+        let pairs = &pairs[..np];
+        let rule = self.touch_rule(player);
+        // The zone has exactly `free_pairs` free edges: an upper bound on blocks written.
+        out.reserve(self.board.free_pairs() * np);
+        let spare = out.spare_capacity_mut();
+        let mut n = 0;
+        self.board.free_pairs_until(|a, b| {
+            if rule == Touch::Any || self.cells_meet(rule, a, b) {
+                let edge = Move::edge_word(a, b);
+                // Slicing is checked: a broken free-pair count panics here, never overflows.
+                for (slot, &colors) in spare[n..n + np].iter_mut().zip(pairs) {
+                    slot.write(Move::from_place_word(edge | colors));
+                }
+                n += np;
+            }
+            false
+        });
+        // SAFETY: the first `n` slots of the spare capacity were initialised just above.
+        unsafe { out.set_len(n) };
     }
 
     /// Number of legal moves, without listing them.
@@ -385,33 +460,34 @@ impl Game {
     }
 
     /// Tiles `player` would set aside by swapping now, or why the swap is not open.
-    fn swap_check(&self, player: usize) -> Result<u8, String> {
+    fn swap_check(&self, player: usize) -> Result<u8, SwapBlocked> {
         let rack = &self.racks[player];
         let colors = self.tracks.swap_colors(&self.config, player);
         match self.config.variant {
-            Variant::Solo => Err("the solo game has no swap".into()),
+            Variant::Solo => Err(SwapBlocked::Solo),
             Variant::Duel => {
                 if colors == 0 {
-                    return Err("no marker stands on your 9".into());
+                    return Err(SwapBlocked::NoMarkerOnNine);
                 }
                 let k = rack.tiles().iter().filter(|t| t.mask() & colors != 0).count();
                 if k == 0 {
-                    return Err("no tile in the rack shows a colour whose marker stands on your 9".into());
+                    return Err(SwapBlocked::NothingToExchange);
                 }
                 if self.bag.len() < k {
-                    return Err(format!("the bag holds {} tile(s), fewer than the {k} to exchange", self.bag.len()));
+                    return Err(SwapBlocked::BagTooSmall { have: self.bag.len() as u8, need: k as u8 });
                 }
                 Ok(k as u8)
             }
             Variant::Standard | Variant::Team => {
                 if rack.is_empty() {
-                    return Err("the rack is empty".into());
+                    return Err(SwapBlocked::EmptyRack);
                 }
                 if rack.color_mask() & colors != 0 {
-                    return Err("a tile in the rack shows one of your lowest colours".into());
+                    return Err(SwapBlocked::RackShowsLowest);
                 }
-                if self.bag.len() < self.config.rack_size() {
-                    return Err(format!("the bag holds only {} tile(s)", self.bag.len()));
+                let need = self.config.rack_size();
+                if self.bag.len() < need {
+                    return Err(SwapBlocked::BagTooSmall { have: self.bag.len() as u8, need: need as u8 });
                 }
                 Ok(rack.len() as u8)
             }
@@ -428,12 +504,10 @@ impl Game {
             (_, Move::Keep) => Err(MoveError::NoSwapOffered),
             (phase, Move::Swap) => {
                 if self.config.swap_timing == SwapTiming::AfterPlacement {
-                    return Err(MoveError::SwapNotAllowed(
-                        "the swap is offered after your placement, not instead of it".into(),
-                    ));
+                    return Err(MoveError::SwapNotAllowed(SwapBlocked::AfterPlacement));
                 }
                 if phase == Phase::Bonus {
-                    return Err(MoveError::SwapNotAllowed("a bonus placement must be played".into()));
+                    return Err(MoveError::SwapNotAllowed(SwapBlocked::BonusPending));
                 }
                 self.swap_check(player).map(|_| ()).map_err(MoveError::SwapNotAllowed)
             }

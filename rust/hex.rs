@@ -37,6 +37,7 @@ pub const fn opposite(d: usize) -> usize {
 
 /// A cell of the board: an index into the padded grid. Always a board cell (distance ≤ 7).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(transparent)]
 pub struct Cell(u16);
 
 impl Cell {
@@ -46,6 +47,13 @@ impl Cell {
             return None;
         }
         Some(Cell(((r + OFFSET) as usize * SIDE + (q + OFFSET) as usize) as u16))
+    }
+
+    /// The cell at grid index `i`; the caller guarantees it is a board cell.
+    #[inline]
+    pub(crate) fn from_index(i: u16) -> Cell {
+        debug_assert!((i as usize) < GRID);
+        Cell(i)
     }
 
     /// The grid index (0..GRID).

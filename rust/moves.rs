@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 /// A tile put on two adjacent cells; halves ordered by cell (`a < b`).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(C)]
 pub struct Placement {
     pub a: Cell,
     pub b: Cell,
@@ -36,12 +37,55 @@ impl Placement {
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(C, u8)]
 pub enum Move {
     Place(Placement),
     /// Exchange tiles as the rules allow (base, team or duel swap).
     Swap,
     /// Decline an offered swap.
     Keep,
+}
+
+// The move generator builds placements as one 64-bit word (see `Move::place_word`).
+const _: () = assert!(std::mem::size_of::<Move>() == 8 && std::mem::align_of::<Move>() == 2);
+
+impl Move {
+    /// The edge part of a placement's machine word: cells `a` and `b` (tag 0 = `Place`).
+    #[inline(always)]
+    pub(crate) fn edge_word(a: Cell, b: Cell) -> u64 {
+        (a.index() as u64) << 16 | (b.index() as u64) << 32
+    }
+
+    /// The colour part of a placement's machine word.
+    #[inline(always)]
+    pub(crate) fn colors_word(ca: Color, cb: Color) -> u64 {
+        (ca as u64) << 48 | (cb as u64) << 56
+    }
+
+    /// The placement whose word is `edge_word(a, b) | colors_word(ca, cb)`.
+    ///
+    /// `Move` is `repr(C, u8)`: byte 0 the tag (0 for `Place`), byte 1 padding, then the
+    /// `repr(C)` `Placement` at offset 2 (`a` u16, `b` u16, `ca` u8, `cb` u8). Built from
+    /// the words above the value is `Move::Place(Placement { a, b, ca, cb })`, as the test
+    /// `place_word_matches_the_enum` checks for every cell pair and colour.
+    #[inline(always)]
+    pub(crate) fn from_place_word(word: u64) -> Move {
+        #[cfg(target_endian = "little")]
+        {
+            // SAFETY: the layout is fixed by the reprs above; the tag byte is 0 (`Place`),
+            // the cell bytes come from valid `Cell`s and the colour bytes are colours.
+            unsafe { std::mem::transmute::<u64, Move>(word) }
+        }
+        #[cfg(not(target_endian = "little"))]
+        {
+            Move::Place(Placement {
+                a: Cell::from_index((word >> 16) as u16),
+                b: Cell::from_index((word >> 32) as u16),
+                ca: (word >> 48) as u8,
+                cb: (word >> 56) as u8,
+            })
+        }
+    }
 }
 
 impl fmt::Display for Placement {
@@ -157,6 +201,19 @@ fn split_on_space_between_halves(t: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn place_word_matches_the_enum() {
+        let zone = crate::hex::zone(7);
+        for e in &zone.edges {
+            for ca in 0..6u8 {
+                for cb in 0..6u8 {
+                    let m = Move::from_place_word(Move::edge_word(e.a, e.b) | Move::colors_word(ca, cb));
+                    assert_eq!(m, Move::Place(Placement { a: e.a, b: e.b, ca, cb }));
+                }
+            }
+        }
+    }
 
     #[test]
     fn text_round_trips() {

@@ -1,0 +1,56 @@
+//! Criterion benchmarks of the pure core: whole random games and single decisions.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use genial::bots::{Bot, GreedyBot};
+use genial::sim::random_game;
+use genial::{Config, Game, Move};
+use std::hint::black_box;
+
+/// Full games where every decision enumerates all legal moves and picks one uniformly.
+fn random_games(c: &mut Criterion) {
+    for players in [2usize, 3, 4] {
+        let config = Config::standard(players).unwrap();
+        let mut buf = Vec::with_capacity(8192);
+        let mut seed = 0u64;
+        c.bench_function(&format!("random_game_{players}p"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(random_game(config, seed, &mut buf))
+            })
+        });
+    }
+}
+
+/// A 4-player position after `plies` random decisions.
+fn midgame(players: usize, plies: usize) -> Game {
+    let mut g = Game::new(Config::standard(players).unwrap(), 11);
+    let mut moves = Vec::new();
+    let mut rng = genial::rng::Rng::new(5);
+    for _ in 0..plies {
+        g.legal_moves(&mut moves);
+        let m = moves[rng.below(moves.len() as u32) as usize];
+        g.play_unchecked(&m);
+    }
+    g
+}
+
+fn decisions(c: &mut Criterion) {
+    let g = midgame(4, 30);
+    let mut buf: Vec<Move> = Vec::with_capacity(8192);
+    c.bench_function("legal_moves_4p_midgame", |b| {
+        b.iter(|| {
+            black_box(&g).legal_moves(&mut buf);
+            black_box(buf.len())
+        })
+    });
+    g.legal_moves(&mut buf);
+    let m = buf[buf.len() / 2];
+    c.bench_function("play_unchecked_4p_midgame", |b| {
+        b.iter_batched(|| g, |mut g| black_box(g.play_unchecked(&m)), BatchSize::SmallInput)
+    });
+    let mut greedy = GreedyBot::new(1);
+    c.bench_function("greedy_choose_4p_midgame", |b| b.iter(|| black_box(greedy.choose(&g, &buf))));
+}
+
+criterion_group!(benches, random_games, decisions);
+criterion_main!(benches);
