@@ -92,6 +92,14 @@ def test_help_hint_board_and_list_by_tile(monkeypatch: pytest.MonkeyPatch, capsy
     assert listed and all(str(tile)[0] in line and str(tile)[1] in line for line in listed)
     assert len(listed) == sum(1 for m in game.legal_moves() if m.tile == tile)
     assert out.count("your rack: ") == 2  # the turn's view and `board`
+    cell = game.legal_moves()[0].cells
+    assert cell is not None
+    q, r = cell[0]
+    code, out, _ = play(["--seed", "12", "--seats", "human,greedy,random"], f"list {q},{r}\nquit\n",
+                        monkeypatch, capsys)
+    listed = out.split(f"player 0> list {q},{r}\n", 1)[1].split("player 0>")[0].splitlines()
+    assert len(listed) == sum(1 for m in game.legal_moves() if m.cells is not None and (q, r) in m.cells) > 0
+    assert all(f"{q},{r}" in line for line in listed)
 
 
 def test_save_and_resume_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -178,6 +186,7 @@ def test_a_human_finishes_a_game_by_numbers(monkeypatch: pytest.MonkeyPatch, cap
     assert code == 0
     assert "game over (" in out
     assert "may swap" in out  # seed 2 offers swaps; answering by number works there too
+    assert "swapped: new rack" in out  # 1 is swap in the offer's list [swap, keep]
 
 
 def test_a_real_process_reads_stdin() -> None:

@@ -12,6 +12,7 @@ import argparse
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,13 +29,15 @@ from .variants import variants
 __all__ = ["register", "run_play", "rank_choices", "Choice", "Table", "closed_pipe_safe"]
 
 HUMAN = "human"
+_CELL = re.compile(r"\s*-?\d+\s*,\s*-?\d+\s*")
 _SEED_MASK = (1 << 64) - 1
 _HELP = """\
 Enter one of:
   3                    play move number 3 of the list
   R0,-4+B1,-4          play a move by its text: colour letter and cell q,r of each half
   swap | keep          answer a swap offer
-  list [N|all|TILE]    show the N best moves (default 30), all of them, or those with a tile (list RB)
+  list [N|all]         show the N best moves (default 30) or all of them
+  list TILE | list q,r the moves with a tile of your rack (list RB) or covering a cell (list 2,-3)
   hint                 what the greedy bot would play
   board                show the board again
   save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
@@ -163,6 +166,8 @@ class Table:
         self.say(f"your rack: {rack_text(game.rack(seat), color=self.color)}")
         if game.phase in ("place", "bonus") and not game._state.has_placed(seat):
             self.say("first placement: the tile must touch a printed symbol that no tile touches yet")
+        if game.phase == "place" and Move.swap() in game.legal_moves():
+            self.say("you may swap your rack instead of placing: type swap")
         if game.phase == "swap_offer":
             lowest = self._lowest(seat)
             self.say(f"your rack shows none of your lowest colour{'s' if len(lowest) > 1 else ''} "
@@ -181,6 +186,13 @@ class Table:
             limit = None
         elif which.isdigit():
             limit = max(1, int(which))
+        elif _CELL.fullmatch(which):
+            q, r = (int(v) for v in which.split(","))
+            picked = [(i, c) for i, c in picked if c.move.cells is not None and (q, r) in c.move.cells]
+            limit = None
+            if not picked:
+                self.say(f"no legal move covers cell {q},{r}")
+                return
         elif which:
             try:
                 tile = Tile.parse(which)
@@ -197,7 +209,7 @@ class Table:
         for i, choice in shown:
             self.say(f"  {i:>{width}}. {choice.describe()}")
         if len(shown) < len(picked):
-            self.say(f"  ... {len(picked) - len(shown)} more (list all, list N, or list TILE like list RB)")
+            self.say(f"  ... {len(picked) - len(shown)} more (list N, list all, list TILE like list RB, list q,r)")
 
     # ----- turns -----------------------------------------------------------------------
 
@@ -421,6 +433,16 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
         return 130
 
 
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is negative")
+    return n
+
+
 def _seed(text: str) -> int:
     try:
         return check_seed(int(text, 0))
@@ -445,7 +467,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--require-contact", action="store_const", const=True,
                    help="edition option: every tile after a player's first must touch a tile or symbol")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
-    p.add_argument("--show", type=int, default=8, metavar="N", help="moves listed at each turn (default 8)")
+    p.add_argument("--show", type=_count, default=8, metavar="N", help="moves listed at each turn (default 8)")
     p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
                    help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)")
     p.set_defaults(func=run_play)

@@ -10,8 +10,8 @@ True
 
 Cells are pointy-top hexagons in axial coordinates: ``x = sqrt(3)·(q + r/2)``, ``y = 1.5·r``
 (in cell radii), so ``(0, -5)`` (the printed red) is the upper-left corner of the zone. A tile
-half is its colour with the colour's symbol in white (red asterisk, orange hexagon, yellow
-sun, green circle, blue star, purple ring); a printed symbol is a pale cell with the symbol
+half is its colour with the colour's symbol in white (dark amber on yellow): red asterisk,
+orange hexagon, yellow sun, green circle, blue star, purple ring; a printed symbol is a pale cell with the symbol
 in colour and a coloured rim; free cells are pale; the rings of the full board outside the
 zone are dimmed (``outside=True``) or left out.
 
@@ -23,8 +23,9 @@ by programs as well as by eye.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, SupportsIndex, Union
 from xml.sax.saxutils import escape
 
 from ._core import Board, Move, Tile
@@ -50,7 +51,7 @@ _SQRT3 = math.sqrt(3.0)
 _FULL_RADIUS = 7  # the printed board; smaller player counts use a central zone of it
 
 Cell = tuple[int, int]
-Racks = Union[bool, int, Iterable[int]]
+Racks = Union[bool, SupportsIndex, Iterable[SupportsIndex]]
 
 
 def _n(v: float) -> str:
@@ -225,10 +226,6 @@ def _svg(width: float, height: float, title: str, body: list[str]) -> str:
     ) + "\n"
 
 
-def _cell_pairs(moves: Iterable[Move]) -> list[tuple[Cell, Cell]]:
-    return [m.cells for m in moves if m.cells is not None]
-
-
 def board_svg(
     board: Board,
     *,
@@ -399,15 +396,17 @@ def _rack_seats(game: Game, racks: Racks) -> list[int]:
         return []
     if racks is True:
         return list(range(game.players))
-    if isinstance(racks, int):
-        seats = [racks]
-    else:
-        seats = list(racks)
-    for p in seats:
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise TypeError(f"racks lists seats as ints, not {type(p).__name__}")
-        if not 0 <= p < game.players:
-            raise ValueError(f"no seat {p} in a {game.players}-player game")
+    if not isinstance(racks, (SupportsIndex, Iterable)):
+        raise TypeError(f"racks is False, True, a seat or seats, not {type(racks).__name__}")
+    items: list[object] = [racks] if isinstance(racks, SupportsIndex) else list(racks)  # one seat or several
+    seats = []
+    for p in items:
+        if isinstance(p, bool) or not isinstance(p, SupportsIndex):
+            raise TypeError(f"racks are seats given as ints, not {type(p).__name__}")
+        seat = operator.index(p)
+        if not 0 <= seat < game.players:
+            raise ValueError(f"no seat {seat} in a {game.players}-player game")
+        seats.append(seat)
     return sorted(set(seats))
 
 
@@ -447,7 +446,7 @@ def game_svg(
     board = game.board
     margin = size * 0.5
     layout = _Layout(_FULL_RADIUS if outside else board.radius, size, margin, margin)
-    placements = _cell_pairs(game.moves)
+    placements = _pairs(game.moves)
     highlight = placements[-1:] if last_move and game.moves and game.moves[-1].is_placement else []
     body = _board_group(board, layout, outside=outside, coords=coords, tiles=placements, highlight=highlight)
 
