@@ -321,6 +321,16 @@ class Game:
 
         return text(self)
 
+    def to_svg(self, racks: bool | int | Iterable[int] = False, **options: Any) -> str:
+        """An SVG picture: board, score tracks and the racks asked for (none by default:
+        racks are hidden information). Options as for `genial.svg.game_svg`."""
+        from .svg import game_svg
+
+        return game_svg(self, racks, **options)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
     def __repr__(self) -> str:
         state = f"over ({self.end})" if self.is_over else f"player {self.current_player} to {self.phase}"
         return f"<Game {self.variant} players={self.players} seed={self.seed} moves={len(self._state.history)} {state}>"

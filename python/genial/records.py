@@ -12,8 +12,11 @@ Format ``genial.game`` version 1::
       "seed": 12345,                    # drives the mixing of swapped tiles into the bag
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)
       "moves": ["Y5,-1+P4,-1", "keep", ...],
-      "result": {...}                   # informational: end, scores, ranking (ignored on read)
-    }
+      "result": {...},                  # informational: end, scores, ranking (ignored on read)
+      "seats": ["human", "greedy"]      # optional, informational: who sat where (written by
+    }                                   # `genial play`, read by `genial play --resume`)
+
+Unknown fields are ignored on read, so tools may add informational fields like ``seats``.
 
 Reading replays every move through the rules; any inconsistency raises `RecordError`
 naming the field or the move at fault.
@@ -22,6 +25,7 @@ naming the field or the move at fault.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +34,7 @@ from ._core import IllegalMoveError
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["FORMAT", "VERSION", "RecordError", "to_record", "from_record", "to_json", "from_json"]
+__all__ = ["FORMAT", "VERSION", "RecordError", "to_record", "from_record", "to_json", "from_json", "read_record"]
 
 FORMAT = "genial.game"
 VERSION = 1
@@ -112,7 +116,7 @@ def from_record(data: Mapping[str, Any]) -> Game:
             raise RecordError(f"bag item {i} must be a tile text like 'RB', not {type(t).__name__}")
     try:
         game = Game(players, seed, bag, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, OverflowError) as e:  # OverflowError: an int too large for the core
         raise RecordError(f"record cannot be set up: {e}") from None
     for i, m in enumerate(moves):
         if not isinstance(m, str):
@@ -126,6 +130,26 @@ def from_record(data: Mapping[str, Any]) -> Game:
 
 def from_json(text: str | bytes) -> Game:
     """Replays a JSON record; raises `RecordError` naming what is wrong."""
+    return from_record(_parse(text))
+
+
+def read_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The JSON object of a record file, read no further than the size limit (a huge file
+    costs no memory). Raises `RecordError` for content that is not a record's JSON object,
+    `OSError` when the file cannot be read. Replay it with `from_record`."""
+    with open(path, "rb") as f:
+        # UTF-8 takes at most 4 bytes a character: reading one more than the limit's worth
+        # is enough to tell an oversized record.
+        raw = f.read(4 * MAX_RECORD_CHARS + 1)
+    if len(raw) > 4 * MAX_RECORD_CHARS:
+        raise RecordError(f"record file is larger than {4 * MAX_RECORD_CHARS} bytes: not a game record")
+    data = _parse(raw)
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _parse(text: str | bytes) -> Any:
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text.decode("utf-8")
@@ -136,7 +160,10 @@ def from_json(text: str | bytes) -> Game:
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError(f"record is {len(text)} characters long, more than the {MAX_RECORD_CHARS} accepted")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"record is not valid JSON: {e}") from None
-    return from_record(data)
+    except RecursionError:
+        raise RecordError("record is nested too deeply to be a game record") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"record has an unreadable value: {e}") from None

@@ -2,32 +2,51 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ._core import Board
+from ._core import Board, Tile
 from .colors import Color
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_text", "text"]
+__all__ = ["board_text", "rack_text", "text", "tracks_text"]
 
-_ANSI = {
-    Color.RED: "\x1b[31m",
-    Color.ORANGE: "\x1b[38;5;208m",
-    Color.YELLOW: "\x1b[33m",
-    Color.GREEN: "\x1b[32m",
-    Color.BLUE: "\x1b[34m",
-    Color.PURPLE: "\x1b[35m",
+# 256-colour codes close to the pieces' colours (orange has no 8-colour equivalent).
+_ANSI_CODE = {
+    Color.RED: 196,
+    Color.ORANGE: 208,
+    Color.YELLOW: 220,
+    Color.GREEN: 34,
+    Color.BLUE: 33,
+    Color.PURPLE: 129,
 }
+_ANSI = {c: f"\x1b[38;5;{n}m" for c, n in _ANSI_CODE.items()}
+# Letters on a tile: black on the light colours, white on the dark ones.
+_ON = {c: "\x1b[30m" if c in (Color.ORANGE, Color.YELLOW, Color.GREEN) else "\x1b[97m" for c in Color}
 _RESET = "\x1b[0m"
+_DIM = "\x1b[2m"
+_BOLD = "\x1b[1m"
 
 
-def board_text(board: Board, *, color: bool = False) -> str:
+def _cell_text(ch: str, color: Color | None, printed: bool, ansi: bool) -> str:
+    if not ansi:
+        return ch
+    if color is None:
+        return f"{_DIM}{ch}{_RESET}"
+    if printed:  # the board's own symbol: the colour on the board, not on a tile
+        return f"{_BOLD}{_ANSI[color]}{ch}{_RESET}"
+    return f"\x1b[48;5;{_ANSI_CODE[color]}m{_BOLD}{_ON[color]}{ch}{_RESET}"
+
+
+def board_text(board: Board, *, color: bool = False, coords: bool = False) -> str:
     """The zone as a hexagon of characters, one row per ``r``.
 
     ``.`` free cell, a capital letter (R O Y G B P) a tile half, a lowercase letter a
-    printed symbol.
+    printed symbol. ``color`` paints tile halves on ANSI background colours (printed
+    symbols in the colour, free cells dim); ``coords`` labels each row with its ``r`` and
+    the range of ``q`` from its first cell to its last.
     """
     radius = board.radius
     occupied = board.occupied()
@@ -39,37 +58,66 @@ def board_text(board: Board, *, color: bool = False) -> str:
         for q in range(q_lo, q_hi + 1):
             c = occupied.get((q, r))
             if c is None:
-                chars.append(".")
+                chars.append(_cell_text(".", None, False, color))
                 continue
-            ch = Color(c).letter.lower() if (q, r) in symbols else Color(c).letter
-            chars.append(f"{_ANSI[Color(c)]}{ch}{_RESET}" if color else ch)
+            printed = (q, r) in symbols
+            ch = Color(c).letter.lower() if printed else Color(c).letter
+            chars.append(_cell_text(ch, Color(c), printed, color))
         # Axial x = 2q + r; shift so the widest row starts at column 0.
-        lines.append(" " * (2 * q_lo + r + 2 * radius) + " ".join(chars))
+        indent = 2 * q_lo + r + 2 * radius
+        line = " " * indent + " ".join(chars)
+        if coords:
+            width = 4 * radius + 1  # the widest row
+            line = f"r{r:>3} " + line + " " * (width - indent - (2 * (q_hi - q_lo) + 1)) + f"  q {q_lo}..{q_hi}"
+        lines.append(line)
     return "\n".join(lines)
 
 
-def _scores_line(game: Game, track: tuple[int, ...]) -> str:
-    return " ".join(f"{Color(i).letter}{v:>3}" for i, v in enumerate(track))
+def _scores_line(track: tuple[int, ...], color: bool = False) -> str:
+    if not color:
+        return " ".join(f"{Color(i).letter}{v:>3}" for i, v in enumerate(track))
+    low = min(track)
+    return " ".join(
+        f"{_ANSI[Color(i)]}{Color(i).letter}{_RESET}{_BOLD if v == low else ''}{v:>3}{_RESET if v == low else ''}"
+        for i, v in enumerate(track)
+    )
 
 
-def text(game: Game, *, color: bool = False) -> str:
-    """Board, tracks, the rack of the player to move, and the game's state."""
-    out = [board_text(game.board, color=color), ""]
+def rack_text(tiles: Iterable[Tile], *, color: bool = False) -> str:
+    """Tiles as two letters each (``RB YY``), coloured like the board with ``color``."""
+    parts = []
+    for t in tiles:
+        a, b = t.colors
+        parts.append(_cell_text(a.letter, a, False, color) + _cell_text(b.letter, b, False, color) if color else str(t))
+    return " ".join(parts)
+
+
+def tracks_text(game: Game, *, color: bool = False) -> list[str]:
+    """One line per track (per player, per team, the duel's shared track or the solo's),
+    then the duel tokens."""
     names = {
         "standard": [f"player {p}" for p in range(game.players)],
         "team": ["team A (0+2)", "team B (1+3)"],
         "duel": ["duel (+ toward 0)"],
         "solo": ["solo"],
     }[game.variant]
-    for name, track in zip(names, game.tracks):
-        out.append(f"{name:>18}: {_scores_line(game, track)}")
+    out = [f"{name:>18}: {_scores_line(track, color)}" for name, track in zip(names, game.tracks)]
     if game.variant == "duel":
         tokens = " ".join(f"{Color(i).letter}:{'-' if s is None else s}" for i, s in enumerate(game.duel_tokens))
         out.append(f"{'tokens':>18}: {tokens}")
+    return out
+
+
+def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = False) -> str:
+    """Board, tracks, the rack of the player to move (unless ``rack=False``: racks are
+    hidden information), and the game's state. ``color`` uses ANSI colours; ``coords``
+    labels the board's rows (see `board_text`)."""
+    out = [board_text(game.board, color=color, coords=coords), ""]
+    out.extend(tracks_text(game, color=color))
     if game.is_over:
         ranking = " > ".join("=".join(str(p) for p in group) for group in game.ranking())
         out.append(f"game over ({game.end}); ranking {ranking}")
     else:
-        rack = " ".join(str(t) for t in game.rack())
-        out.append(f"player {game.current_player} to {game.phase.replace('_', ' ')}; rack {rack}; bag {game.bag_size}")
+        shown = f"; rack {rack_text(game.rack(), color=color)}" if rack else ""
+        out.append(f"player {game.current_player} to {game.phase.replace('_', ' ')}{shown}; bag {game.bag_size}")
     return "\n".join(out)

@@ -7,6 +7,7 @@ mod bots;
 mod convert;
 mod game;
 mod types;
+mod svg;
 
 use crate::variants::Variant;
 use pyo3::prelude::*;

@@ -1,0 +1,473 @@
+"""``genial play``: a game at the terminal for 1–4 seats, any mix of humans and bots.
+
+A human sees the board (rows labelled with ``r`` and the range of ``q``), the tracks, their
+own rack and a short list of legal moves, best first, and answers with a number from the
+list, a move's text (``R0,-4+B1,-4``, ``swap``, ``keep``) or a command (``help``). Input
+is read line by line from stdin and everything is written to stdout, so a script can play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from . import bots
+from ._core import IllegalMoveError, Move, Tile
+from .colors import Color
+from .game import Game, check_seed
+from .records import RecordError, from_record, read_record, to_record
+from .render import board_text, rack_text, tracks_text
+from .variants import variants
+
+__all__ = ["register", "run_play", "rank_choices", "Choice", "Table", "closed_pipe_safe"]
+
+HUMAN = "human"
+_CELL = re.compile(r"\s*-?\d+\s*,\s*-?\d+\s*")
+_SEED_MASK = (1 << 64) - 1
+_HELP = """\
+Enter one of:
+  3                    play move number 3 of the list
+  R0,-4+B1,-4          play a move by its text: colour letter and cell q,r of each half
+  swap | keep          answer a swap offer
+  list [N|all]         show the N best moves (default 30) or all of them
+  list TILE | list q,r the moves with a tile of your rack (list RB) or covering a cell (list 2,-3)
+  hint                 what the greedy bot would play
+  board                show the board again
+  save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
+  quit                 leave the game
+Cells are (q, r): each board row is one r (labelled on the left), q grows to the right
+(its range is given on the right). Neighbours of (q, r): (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1).
+Moves are listed best first: the lowest colours after the move (then points) decide."""
+
+
+def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
+    """Wraps a command so that a reader going away (``genial replay x | head``) ends it
+    quietly, as Unix tools do, instead of with a traceback."""
+
+    @functools.wraps(run)
+    def wrapped(*args: Any, **kwargs: Any) -> int:
+        try:
+            return run(*args, **kwargs)
+        except BrokenPipeError:
+            try:  # keep the interpreter's final flush of stdout from failing again
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            return 1
+
+    return wrapped
+
+
+class _Quit(Exception):
+    """The human left (``quit`` or end of input)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal move with what it would do for the mover."""
+
+    move: Move
+    gains: dict[Color, int]
+    bonuses: int
+    key: tuple[Any, ...]
+
+    def describe(self) -> str:
+        if not self.move.is_placement:
+            return str(self.move)
+        pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(self.gains.items())) or "0 points"
+        bonus = "  Ingenious!" if self.bonuses else ""
+        return f"{self.move!s:<14} {pts}{bonus}"
+
+
+def rank_choices(game: Game) -> list[Choice]:
+    """Every legal move, best first for the player to move.
+
+    Each placement is played on a copy: the rules (scoring, caps, bonuses) stay in the core.
+    Best means: the mover's scores after the move, lowest first, compared as the ranking
+    does; then bonus placements earned; then raw points; then the move's text, so the
+    order is fully determined.
+    """
+    player = game.current_player
+    choices = []
+    for index, move in enumerate(game.legal_moves()):
+        if not move.is_placement:  # swap and keep: after the placements, in the rules' order
+            choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
+            continue
+        copy = game.clone()
+        result = copy.play(move)
+        after = tuple(sorted(copy._state.score_of(player)))
+        gains = result.gains_by_color()
+        neg = tuple(-v for v in after)
+        choices.append(Choice(move, gains, result.bonuses_earned,
+                              (0, neg, -result.bonuses_earned, -sum(gains.values()), str(move))))
+    choices.sort(key=lambda c: c.key)
+    return choices
+
+
+class Table:
+    """The seats, the game and the terminal; `run` plays until the game ends or a human quits."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        *,
+        bot_seed: int,
+        inp: IO[str],
+        out: IO[str],
+        color: bool = False,
+        show: int = 8,
+    ) -> None:
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats given for a {game.players}-player game")
+        self.game = game
+        self.seats = list(seats)
+        self.bots = {
+            seat: bots.make(name, (bot_seed + 1 + seat) & _SEED_MASK)
+            for seat, name in enumerate(seats)
+            if name != HUMAN
+        }
+        self.inp = inp
+        self.out = out
+        self.color = color
+        self.show = show
+        self.echo = not (hasattr(inp, "isatty") and inp.isatty())
+
+    # ----- output ----------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def seat_name(self, seat: int) -> str:
+        kind = self.seats[seat]
+        return f"player {seat} ({'you' if kind == HUMAN and self._one_human() else kind})"
+
+    def _one_human(self) -> bool:
+        return self.seats.count(HUMAN) == 1
+
+    def show_board(self, seat: int) -> None:
+        game = self.game
+        self.say(board_text(game.board, color=self.color, coords=True))
+        self.say()
+        for line in tracks_text(game, color=self.color):
+            self.say(line)
+        phase = {"place": "to place a tile", "bonus": "to place a BONUS tile (Ingenious!)",
+                 "swap_offer": "may swap"}.get(game.phase, game.phase)
+        self.say(f"{self.seat_name(seat)} {phase}; bag {game.bag_size}")
+        self.say(f"your rack: {rack_text(game.rack(seat), color=self.color)}")
+        if game.phase in ("place", "bonus") and not game._state.has_placed(seat):
+            self.say("first placement: the tile must touch a printed symbol that no tile touches yet")
+        if game.phase == "place" and Move.swap() in game.legal_moves():
+            self.say("you may swap your rack instead of placing: type swap")
+        if game.phase == "swap_offer":
+            lowest = self._lowest(seat)
+            self.say(f"your rack shows none of your lowest colour{'s' if len(lowest) > 1 else ''} "
+                     f"({', '.join(str(c) for c in lowest)}): swap the whole rack, or keep it?")
+
+    def _lowest(self, seat: int) -> list[Color]:
+        scores = self.game.scores[seat]
+        low = min(scores)
+        return [Color(i) for i, v in enumerate(scores) if v == low]
+
+    def list_choices(self, choices: Sequence[Choice], which: str = "", limit: int | None = None) -> None:
+        """Numbered moves: the first ``limit``, ``all``, a number of them, or those with a tile."""
+        picked: list[tuple[int, Choice]] = list(enumerate(choices, start=1))
+        which = which.strip()
+        if which.lower() == "all":
+            limit = None
+        elif which.isdigit():
+            limit = max(1, int(which))
+        elif _CELL.fullmatch(which):
+            q, r = (int(v) for v in which.split(","))
+            picked = [(i, c) for i, c in picked if c.move.cells is not None and (q, r) in c.move.cells]
+            limit = None
+            if not picked:
+                self.say(f"no legal move covers cell {q},{r}")
+                return
+        elif which:
+            try:
+                tile = Tile.parse(which)
+            except ValueError as e:
+                self.say(f"cannot list {which!r}: {e}")
+                return
+            picked = [(i, c) for i, c in picked if c.move.tile == tile]
+            limit = None
+            if not picked:
+                self.say(f"no legal move uses a {tile} tile")
+                return
+        shown = picked if limit is None else picked[:limit]
+        width = len(str(len(choices)))
+        for i, choice in shown:
+            self.say(f"  {i:>{width}}. {choice.describe()}")
+        if len(shown) < len(picked):
+            self.say(f"  ... {len(picked) - len(shown)} more (list N, list all, list TILE like list RB, list q,r)")
+
+    # ----- turns -----------------------------------------------------------------------
+
+    def run(self) -> int:
+        game = self.game
+        self.say(f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
+                 f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn")
+        if game.moves:
+            self.say(f"resuming after {len(game.moves)} moves")
+        try:
+            while not game.is_over:
+                seat = game.current_player
+                if seat in self.bots:
+                    move = self.bots[seat].choose(game)
+                    self._report(seat, move, game.play(move).gains_by_color())
+                else:
+                    self.human_turn(seat)
+        except _Quit as e:
+            self.say(str(e))
+            return 0
+        self.finish()
+        return 0
+
+    def _report(self, seat: int, move: Move, gains: dict[Color, int]) -> None:
+        pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(gains.items()))
+        self.say(f"{self.seat_name(seat)}: {move}" + (f"  {pts}" if pts else ""))
+
+    def _read(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            raise _Quit("end of input: game left unfinished (type save FILE first to keep it)")
+        if not self.echo:
+            return line.strip()
+        # Input from a file or a pipe is not echoed by a terminal: echo it so that the
+        # transcript reads like a session.
+        self.say(line.rstrip("\r\n"))
+        return line.strip()
+
+    def human_turn(self, seat: int) -> None:
+        game = self.game
+        self.say()
+        self.show_board(seat)
+        choices = rank_choices(game)
+        self.list_choices(choices, limit=self.show)
+        while True:
+            line = self._read(f"player {seat}> ")
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            command = word.lower()
+            if command in ("help", "?", "h"):
+                self.say(_HELP)
+            elif command in ("quit", "exit", "q"):
+                raise _Quit("game left unfinished")
+            elif command in ("list", "ls", "l"):
+                self.list_choices(choices, rest, limit=30)
+            elif command == "board":
+                self.show_board(seat)
+            elif command == "hint":
+                suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
+                number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
+                self.say(f"hint: {number}. {choices[number - 1].describe()}")
+            elif command == "save":
+                self.save(rest.strip())
+            elif line.isdigit():
+                number = int(line)
+                if not 1 <= number <= len(choices):
+                    self.say(f"no move number {number}: pick 1 to {len(choices)} (list all shows them)")
+                    continue
+                self._play(seat, choices[number - 1].move)
+                return
+            else:
+                try:
+                    move = Move.parse(line)
+                    game.check(move)
+                except (IllegalMoveError, ValueError) as e:
+                    self.say(f"not a legal move: {e}")
+                    self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
+                    continue
+                self._play(seat, move)
+                return
+
+    def _play(self, seat: int, move: Move) -> None:
+        result = self.game.play(move)
+        self._report(seat, move, result.gains_by_color())
+        if result.bonuses_earned:
+            self.say(f"Ingenious! {result.bonuses_earned} bonus placement{'s' if result.bonuses_earned > 1 else ''}")
+        if result.bonuses_lost:
+            self.say(f"{result.bonuses_lost} bonus placement(s) lost: no legal placement")
+        if result.swapped:
+            self.say(f"swapped: new rack {rack_text(self.game.rack(seat), color=self.color)}")
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("save needs a file name: save FILE")
+            return
+        record = to_record(self.game)
+        record["seats"] = list(self.seats)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(record, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            self.say(f"cannot save to {path}: {e.strerror or e}")
+            return
+        self.say(f"saved to {path} (resume with: genial play --resume {path})")
+
+    def finish(self) -> None:
+        game = self.game
+        self.say()
+        self.say(board_text(game.board, color=self.color))
+        self.say()
+        for line in tracks_text(game, color=self.color):
+            self.say(line)
+        self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
+        if game.variant == "solo":
+            self.say(f"result: {game.result()} (your lowest colour)")
+            return
+        if game.variant == "team":
+            team = {0: "team A (seats 0+2)", 1: "team B (seats 1+3)"}
+            for rank, group in enumerate(game.ranking(), start=1):
+                teams = sorted({p % 2 for p in group})
+                self.say(f"  {rank}. " + " = ".join(team[t] for t in teams))
+            return
+        for rank, group in enumerate(game.ranking(), start=1):
+            for p in group:
+                self.say(f"  {rank}. {self.seat_name(p)}  lowest {min(game.scores[p])}")
+
+
+def _default_players(variant: str) -> int:
+    for info in variants():
+        if info.name == variant:
+            return 2 if 2 in info.player_counts else info.player_counts[0]
+    names = ", ".join(v.name for v in variants())
+    raise ValueError(f"unknown variant {variant!r}: choose from {names}")
+
+
+def _parse_seats(text: str | None, players: int | None) -> list[str] | None:
+    if text is None:
+        return None
+    seats = [s.strip().lower() for s in text.split(",")]
+    if any(not s for s in seats):
+        raise ValueError(f"--seats {text!r}: give one name per seat, like human,greedy")
+    if players is not None and len(seats) != players:
+        raise ValueError(f"--seats lists {len(seats)} seats but --players is {players}")
+    return seats
+
+
+def _check_seats(seats: Sequence[str]) -> None:
+    for name in seats:
+        if name != HUMAN:
+            bots.make(name, 0)  # raises ValueError naming the known bots
+
+
+def _color_wanted(flag: bool | None, out: IO[str]) -> bool:
+    if flag is not None:
+        return flag
+    return "NO_COLOR" not in os.environ and hasattr(out, "isatty") and out.isatty()
+
+
+def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
+    clashing = [name for name in ("variant", "players", "seed", "swap_timing", "require_contact")
+                if getattr(args, name) is not None]
+    if clashing:
+        flags = ", ".join("--" + n.replace("_", "-") for n in clashing)
+        raise ValueError(f"{flags}: the rules come from the record when resuming")
+    data = read_record(args.resume)
+    game = from_record(data)
+    seats = _parse_seats(args.seats, game.players)
+    if seats is None:
+        saved = data.get("seats")
+        if saved is None:
+            seats = [HUMAN] * game.players
+        elif (not isinstance(saved, list) or len(saved) != game.players
+              or not all(isinstance(s, str) for s in saved)):
+            raise RecordError(f"record field 'seats' must list {game.players} seat names")
+        else:
+            seats = [s.lower() for s in saved]
+    return game, seats
+
+
+@closed_pipe_safe
+def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    try:
+        if args.resume is not None:
+            game, seats = _resume(args)
+        else:
+            variant = args.variant or "standard"
+            seats_given = _parse_seats(args.seats, args.players)
+            players = args.players or (len(seats_given) if seats_given else _default_players(variant))
+            seats = seats_given or [HUMAN] + ["greedy"] * (players - 1)
+            game = Game(
+                players,
+                args.seed,
+                variant=variant,
+                swap_timing=args.swap_timing or "after_placement",
+                require_contact=bool(args.require_contact),
+            )
+        _check_seats(seats)
+    except RecordError as e:
+        print(f"genial play: bad record {args.resume}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"genial play: cannot read {args.resume}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as e:
+        print(f"genial play: {e}", file=sys.stderr)
+        return 2
+    seed = game.seed if game.seed is not None else 0
+    table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=_color_wanted(args.color, out),
+                  show=args.show)
+    try:
+        return table.run()
+    except KeyboardInterrupt:
+        out.write("\ninterrupted: game left unfinished\n")
+        return 130
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is negative")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        return check_seed(int(text, 0))
+    except (ValueError, TypeError) as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def register(subparsers: Any) -> None:
+    """Adds ``genial play`` to the command line's subcommands."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a game at the terminal: humans and bots, any variant",
+        description="Play Ingenious at the terminal. Each seat is a human or a bot "
+        f"({', '.join(bots.BUILTIN_BOTS)}). Type help at your turn.",
+    )
+    p.add_argument("--variant", choices=[v.name for v in variants()], help="default standard")
+    p.add_argument("--players", type=int, help="1-4 (default: from --seats, else 2; team 4, solo 1)")
+    p.add_argument("--seats", help="comma-separated, one per seat: human or a bot name "
+                   "(default: human then greedy bots)")
+    p.add_argument("--seed", type=_seed, help="the game's seed (default: random, printed)")
+    p.add_argument("--swap-timing", choices=["after_placement", "instead_of_placement"])
+    p.add_argument("--require-contact", action="store_const", const=True,
+                   help="edition option: every tile after a player's first must touch a tile or symbol")
+    p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
+    p.add_argument("--show", type=_count, default=8, metavar="N", help="moves listed at each turn (default 8)")
+    p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
+                   help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)")
+    p.set_defaults(func=run_play)

@@ -1,0 +1,136 @@
+"""``genial replay`` and ``genial render``: look at recorded games (see `genial.records`).
+
+A record is checked in full (format, version, types, every move through the rules) before
+anything is shown; a bad one is reported in one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import IO, Any
+
+from .cli_play import closed_pipe_safe
+from .game import Game
+from .records import RecordError, from_record, read_record
+from .render import text
+from .svg import game_svg
+
+__all__ = ["register", "load_positions"]
+
+
+def load_positions(path: str) -> tuple[Game, Game]:
+    """The recorded game replayed in full, and the same game before its first move."""
+    data = read_record(path)
+    game = from_record(data)
+    start = from_record({**data, "moves": []})
+    return game, start
+
+
+def _load(path: str, command: str) -> tuple[Game, Game] | None:
+    try:
+        return load_positions(path)
+    except RecordError as e:
+        print(f"genial {command}: bad record {path}: {e}", file=sys.stderr)
+    except OSError as e:
+        print(f"genial {command}: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+    return None
+
+
+@closed_pipe_safe
+def _replay(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    loaded = _load(args.file, "replay")
+    if loaded is None:
+        return 2
+    game, position = loaded
+    moves = game.moves
+
+    def show(header: str, shown: Game) -> None:
+        out.write(f"{header}\n{text(shown, color=args.color)}\n\n")
+        out.flush()
+
+    out.write(f"{game.variant} game, {game.players} player{'s' if game.players > 1 else ''}, seed {game.seed}, "
+              f"{len(moves)} moves\n\n")
+    if args.final:
+        show(f"after move {len(moves)}", game)
+        return 0
+    show("start", position)
+    for number, move in enumerate(moves, start=1):
+        if args.step:
+            out.write("[Enter: next move, q: stop] ")
+            out.flush()
+            line = inp.readline()
+            if not line or line.strip().lower() in ("q", "quit"):
+                out.write("\n")
+                return 0
+        mover = position.current_player
+        result = position.play(move)
+        gains = " ".join(f"{c.letter}+{v}" for c, v in sorted(result.gains_by_color().items()))
+        extra = "  Ingenious!" * result.bonuses_earned
+        show(f"move {number}: player {mover} {move}" + (f"  {gains}" if gains else "") + extra, position)
+    return 0
+
+
+@closed_pipe_safe
+def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
+    out = sys.stdout if out is None else out
+    loaded = _load(args.file, "render")
+    if loaded is None:
+        return 2
+    game, position = loaded
+    count = len(game.moves)
+    n = count if args.move is None else args.move
+    if not 0 <= n <= count:
+        print(f"genial render: --move {n} is outside the record's 0..{count} moves", file=sys.stderr)
+        return 2
+    for move in game.moves[:n]:
+        position.play(move)
+    if args.svg is None:
+        out.write(text(position, color=args.color, rack=args.racks is not None) + "\n")
+        return 0
+    racks: Any = False
+    if args.racks is not None:
+        racks = True if args.racks == "all" else [int(s) for s in args.racks.split(",")]
+    try:
+        picture = game_svg(position, racks, coords=args.coords)
+    except ValueError as e:
+        print(f"genial render: {e}", file=sys.stderr)
+        return 2
+    try:
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(picture)
+    except OSError as e:
+        print(f"genial render: cannot write {args.svg}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    out.write(f"wrote {args.svg}: position after {n} of {count} moves\n")
+    return 0
+
+
+def _racks(text: str) -> str:
+    if text == "all" or all(part.strip().isdigit() for part in text.split(",")):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: give all or seats like 0 or 0,2")
+
+
+def register(subparsers: Any) -> None:
+    """Adds ``genial replay`` and ``genial render`` to the command line's subcommands."""
+    p = subparsers.add_parser("replay", help="step through a recorded game",
+                              description="Print the positions of a recorded game (a JSON record).")
+    p.add_argument("file", help="a JSON game record (genial.game version 1)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--step", action="store_true", help="wait for Enter before each move")
+    how.add_argument("--final", action="store_true", help="print only the final position")
+    p.add_argument("--color", action="store_true", help="ANSI colours")
+    p.set_defaults(func=_replay)
+
+    p = subparsers.add_parser("render", help="draw a recorded game (SVG or text)",
+                              description="Draw a position of a recorded game: as SVG with --svg, else as text.")
+    p.add_argument("file", help="a JSON game record (genial.game version 1)")
+    p.add_argument("--svg", metavar="OUT", help="write an SVG picture to OUT")
+    p.add_argument("--move", type=int, metavar="N", help="the position after N moves (default: the last)")
+    p.add_argument("--racks", type=_racks, metavar="SEATS", help="show racks: all, or seats like 0 or 0,2")
+    p.add_argument("--coords", action="store_true", help="write q,r in free cells (SVG)")
+    p.add_argument("--color", action="store_true", help="ANSI colours (text)")
+    p.set_defaults(func=_render)

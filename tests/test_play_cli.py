@@ -1,0 +1,204 @@
+"""`genial play` driven through its real input and output."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from genial import Game
+from genial.cli import main
+from genial.cli_play import rank_choices
+
+
+def play(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+         ) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bad_entries_then_a_numbered_pick(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    first = rank_choices(Game(players=2, seed=3))[0].move
+    stdin = "R0,0+B9,9\nhello\n9999\n1\nquit\n"
+    code, out, err = play(["--seed", "3", "--seats", "human,greedy"], stdin, monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert 'not a legal move: cannot read move "R0,0+B9,9": cell (9,9) is off the board' in out
+    assert 'cannot read move "hello"' in out
+    assert "no move number 9999" in out
+    assert f"player 0 (you): {first}" in out
+    # The game went on: the greedy bot answered, then the human was asked again and left.
+    after = out.split(f"player 0 (you): {first}", 1)[1]
+    assert "player 1 (greedy): " in after
+    assert after.rstrip().endswith("game left unfinished")
+    assert "Traceback" not in out
+
+
+def test_numbered_list_is_best_first_with_points(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(players=2, seed=9)
+    game.play(rank_choices(game)[0].move)
+    choices = rank_choices(game)
+    assert len(choices) == game.legal_move_count()
+    assert {c.move for c in choices} == set(game.legal_moves())
+    keys = [c.key for c in choices]
+    assert keys == sorted(keys)
+    # The list shows the number, the move and its points; `list N` shows more.
+    code, out, _ = play(["--seed", "9", "--seats", "human,human", "--show", "4"], "1\nlist 12\nquit\n",
+                        monkeypatch, capsys)
+    assert code == 0
+    for i, choice in enumerate(choices[:12], start=1):
+        assert f"{i}. {choice.describe()}" in out
+    before, after = out.split("player 1> list 12")
+    turn = before.split("player 0> 1")[1]
+    assert f"  4. {choices[3].describe()}" in turn and f"  5. {choices[4].describe()}" not in turn
+    assert f"  5. {choices[4].describe()}" in after
+
+
+def test_a_move_typed_as_text_and_an_illegal_one(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(players=2, seed=5)
+    legal = game.legal_moves()[len(game.legal_moves()) // 2]
+    # A placement away from every printed symbol is not a legal first placement.
+    rack = game.rack()
+    a, b = rack[0].colors
+    illegal = f"{a.letter}0,0+{b.letter}1,0"
+    assert not game.is_legal(illegal)
+    code, out, _ = play(["--seed", "5", "--seats", "human,random"], f"{illegal}\n{legal}\nquit\n", monkeypatch, capsys)
+    assert code == 0
+    assert f"player 0> {illegal}\nnot a legal move: " in out
+    assert f"player 0 (you): {legal}" in out
+
+
+def test_help_hint_board_and_list_by_tile(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(players=3, seed=12)
+    tile = game.rack()[0]
+    code, out, _ = play(["--seed", "12", "--seats", "human,greedy,random"], f"help\nhint\nboard\nlist {tile}\nquit\n",
+                        monkeypatch, capsys)
+    assert code == 0
+    assert "save FILE" in out and "swap | keep" in out
+    assert "hint: " in out
+    hint_line = next(line for line in out.splitlines() if line.startswith("hint: "))
+    number = int(hint_line.split()[1].rstrip("."))
+    assert rank_choices(game)[number - 1].move == game.legal_moves()[game.legal_moves().index(
+        hint_line.split()[2])]
+    listed = out.split(f"player 0> list {tile}\n", 1)[1].split("player 0>")[0].splitlines()
+    assert listed and all(str(tile)[0] in line and str(tile)[1] in line for line in listed)
+    assert len(listed) == sum(1 for m in game.legal_moves() if m.tile == tile)
+    assert out.count("your rack: ") == 2  # the turn's view and `board`
+    cell = game.legal_moves()[0].cells
+    assert cell is not None
+    q, r = cell[0]
+    code, out, _ = play(["--seed", "12", "--seats", "human,greedy,random"], f"list {q},{r}\nquit\n",
+                        monkeypatch, capsys)
+    listed = out.split(f"player 0> list {q},{r}\n", 1)[1].split("player 0>")[0].splitlines()
+    assert len(listed) == sum(1 for m in game.legal_moves() if m.cells is not None and (q, r) in m.cells) > 0
+    assert all(f"{q},{r}" in line for line in listed)
+
+
+def test_save_and_resume_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "game.json"
+    code, out, _ = play(["--seed", "77", "--seats", "human,greedy"], f"1\n2\nsave {saved}\nquit\n", monkeypatch, capsys)
+    assert code == 0 and f"saved to {saved}" in out
+    record = json.loads(saved.read_text())
+    assert record["seats"] == ["human", "greedy"] and record["seed"] == 77
+    first = Game.from_json(saved.read_text())
+    assert len(first.moves) >= 4 and first.current_player == 0
+
+    again = tmp_path / "again.json"
+    code, out, _ = play(["--resume", str(saved)], f"1\nsave {again}\nquit\n", monkeypatch, capsys)
+    assert code == 0
+    assert f"resuming after {len(first.moves)} moves" in out
+    second = Game.from_json(again.read_text())
+    assert second.moves[: len(first.moves)] == first.moves
+    assert len(second.moves) > len(first.moves)
+    assert json.loads(again.read_text())["seats"] == ["human", "greedy"]
+
+    # Resuming with other seats: the bots take over and finish the same game.
+    code, out, _ = play(["--resume", str(saved), "--seats", "greedy,greedy"], "", monkeypatch, capsys)
+    assert code == 0 and "game over" in out
+
+
+def test_resume_rejects_rule_options_and_bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "game.json"
+    saved.write_text(Game(players=2, seed=1).to_json())
+    code, _, err = play(["--resume", str(saved), "--variant", "duel"], "", monkeypatch, capsys)
+    assert code == 2 and "--variant" in err
+    broken = tmp_path / "broken.json"
+    broken.write_text(saved.read_text()[:100])
+    code, _, err = play(["--resume", str(broken)], "", monkeypatch, capsys)
+    assert code == 2 and "bad record" in err and "not valid JSON" in err
+    record = json.loads(saved.read_text())
+    record["seats"] = ["human"]
+    broken.write_text(json.dumps(record))
+    code, _, err = play(["--resume", str(broken)], "", monkeypatch, capsys)
+    assert code == 2 and "'seats'" in err
+    code, _, err = play(["--resume", str(tmp_path / "missing.json")], "", monkeypatch, capsys)
+    assert code == 2 and "cannot read" in err
+
+
+def test_bad_options_are_reported(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = play(["--seats", "human,chess"], "", monkeypatch, capsys)
+    assert code == 2 and "unknown bot 'chess'" in err
+    code, _, err = play(["--players", "3", "--seats", "human,greedy"], "", monkeypatch, capsys)
+    assert code == 2 and "--seats lists 2 seats but --players is 3" in err
+    code, _, err = play(["--variant", "team", "--seats", "greedy,greedy"], "", monkeypatch, capsys)
+    assert code == 2 and "team" in err
+
+
+def test_end_of_input_leaves_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play(["--seed", "2"], "", monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert "end of input: game left unfinished" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--seats", "greedy,random"],
+        ["--seats", "random,greedy,random"],
+        ["--variant", "team", "--seats", "greedy,random,greedy,random"],
+        ["--variant", "duel", "--seats", "greedy,greedy"],
+        ["--variant", "solo", "--seats", "greedy"],
+        ["--seats", "greedy,greedy", "--swap-timing", "instead_of_placement", "--require-contact"],
+    ],
+)
+def test_bots_only_games_finish_the_same_way_twice(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play(["--seed", "31", *argv], "", monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert "game over (" in out
+    assert ("result: " in out) if "solo" in argv else ("  1. " in out)
+    assert play(["--seed", "31", *argv], "", monkeypatch, capsys)[1] == out
+
+
+def test_a_human_finishes_a_game_by_numbers(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Always the first listed move, through swap offers and bonus placements, to the end."""
+    code, out, _ = play(["--seed", "2", "--seats", "human,human", "--show", "2"], "1\n" * 400, monkeypatch, capsys)
+    assert code == 0
+    assert "game over (" in out
+    assert "may swap" in out  # seed 2 offers swaps; answering by number works there too
+    assert "swapped: new rack" in out  # 1 is swap in the offer's list [swap, keep]
+
+
+def test_a_real_process_reads_stdin() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "genial", "play", "--seed", "4", "--seats", "human,greedy"],
+        input="nonsense\n1\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not a legal move" in proc.stdout
+    assert "player 0 (you): " in proc.stdout and "player 1 (greedy): " in proc.stdout
+    assert "\x1b[" not in proc.stdout  # no colours when not writing to a terminal

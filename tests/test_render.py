@@ -1,0 +1,51 @@
+"""Text rendering: the plain form is stable; the coloured form adds only ANSI codes."""
+
+from __future__ import annotations
+
+import re
+
+from genial import Board, Game
+from genial.bots import make
+from genial.render import board_text, text
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def midgame() -> Game:
+    game = Game(players=2, seed=21)
+    bots = [make("greedy", 1), make("greedy", 2)]
+    for _ in range(16):
+        game.play(bots[game.current_player].choose(game))
+    return game
+
+
+def test_plain_board_form() -> None:
+    board = Board(2)
+    board.place((1, 0), "B", (1, -1), "R")
+    rows = board_text(board).splitlines()
+    assert len(rows) == 11
+    assert rows[0] == "     r . . . . g"
+    assert rows[5] == "p . . . . . B . . . b"
+    assert rows[4] == " . . . . . R . . . ."
+    assert "\x1b" not in text(midgame())
+
+
+def test_colour_adds_only_escape_codes() -> None:
+    game = midgame()
+    plain, coloured = text(game), text(game, color=True)
+    assert coloured != plain
+    assert ANSI.sub("", coloured) == plain
+    # Tile halves sit on background colours, one per colour on the board.
+    backgrounds = set(re.findall(r"\x1b\[48;5;(\d+)m", coloured))
+    on_board = {c for cell, c in game.board.occupied().items() if cell not in dict(Board.symbols())}
+    assert len(backgrounds) == len(on_board) >= 3
+
+
+def test_rack_can_be_hidden_and_rows_labelled() -> None:
+    game = midgame()
+    rack = " ".join(str(t) for t in game.rack())
+    assert f"rack {rack}" in text(game)
+    assert "rack" not in text(game, rack=False)
+    labelled = board_text(game.board, coords=True).splitlines()
+    assert labelled[0].startswith("r -5") and labelled[0].endswith("q 0..5")
+    assert labelled[5].startswith("r  0") and labelled[5].endswith("q -5..5")
