@@ -22,6 +22,8 @@ TileLike = Union[Tile, str, tuple[Union[Color, int, str], Union[Color, int, str]
 Sequence.register(LegalMoves)
 
 _SEED_LIMIT = 1 << 64
+# Seats when `players` is not given: the variant's only (or smallest) player count.
+_DEFAULT_PLAYERS = {"standard": 2, "solo": 1, "team": 4, "duel": 2}
 
 
 def check_seed(seed: object) -> int:
@@ -57,7 +59,8 @@ class Game:
     >>> result.player, game.current_player in (0, 1)
     (0, True)
 
-    ``bag`` fixes the full draw order (all 120 tiles, first drawn first; the deal gives six
+    ``players`` defaults to the variant's count (2 for standard and duel, 1 for solo, 4 for
+    team). ``bag`` fixes the full draw order (all 120 tiles, first drawn first; the deal gives six
     to each seat in seat order) to replay games from elsewhere; ``seed`` then only drives
     the mixing of swapped tiles back into the bag.
     """
@@ -68,7 +71,7 @@ class Game:
 
     def __init__(
         self,
-        players: int = 2,
+        players: int | None = None,
         seed: int | None = None,
         bag: Iterable[TileLike] | None = None,
         *,
@@ -76,10 +79,12 @@ class Game:
         swap_timing: str = "after_placement",
         require_contact: bool = False,
     ) -> None:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TypeError(f"players must be an int, not {type(players).__name__}")
         if not isinstance(variant, str):
             raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+        if players is None:
+            players = _DEFAULT_PLAYERS.get(variant, 2)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be an int, not {type(players).__name__}")
         if not isinstance(swap_timing, str):
             raise TypeError(f"swap_timing must be a str, not {type(swap_timing).__name__}")
         if not isinstance(require_contact, bool):
@@ -226,6 +231,16 @@ class Game:
         Raises `IllegalMoveError` (a `ValueError`) and leaves the game unchanged when the
         move is not legal now."""
         return self._state.play(move)
+
+    def pop(self) -> Move:
+        """Takes back the last move and returns it (python-chess style). The game is rebuilt
+        from its start, so the position, racks and bag are exactly as before that move."""
+        return self._state.pop()
+
+    def peek(self) -> Move | None:
+        """The last move played, or ``None``."""
+        history = self._state.history
+        return history[-1] if history else None
 
     # ----- results -----------------------------------------------------------------------
 

@@ -272,6 +272,22 @@ impl PyGameState {
         self.history.len()
     }
 
+    /// Takes back the last move (replaying the game from its start) and returns it.
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let origin = self.origin.as_ref().ok_or_else(|| {
+            PyValueError::new_err("a determinized copy cannot take moves back: it has no record of its start")
+        })?;
+        let last = *self.history.last().ok_or_else(|| PyIndexError::new_err("no move to take back"))?;
+        let mut game = Game::with_bag(*self.game.config(), &origin.bag, origin.seed)
+            .map_err(|e| PyValueError::new_err(e.0))?;
+        for m in &self.history[..self.history.len() - 1] {
+            game.play_unchecked(m);
+        }
+        self.game = game;
+        self.history.pop();
+        Ok(PyMove(last))
+    }
+
     fn clone(&self) -> Self {
         Clone::clone(self)
     }
