@@ -139,4 +139,7 @@ def from_json(text: str | bytes) -> Game:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"record is not valid JSON: {e}") from None
+    except RecursionError:
+        # json's decoder recurses once per level of nesting; no record nests beyond three.
+        raise RecordError("record is not a game record: its JSON is nested too deeply") from None
     return from_record(data)
