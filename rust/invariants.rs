@@ -152,10 +152,20 @@ pub fn check_state(g: &Game) -> Result<(), String> {
     Ok(())
 }
 
-/// Move generation against the checker: every placement of every tile kind on every pair
-/// of adjacent board cells (outside the zone too), both orientations, plus `swap` and
-/// `keep`, is accepted by `check` exactly when `legal_moves` lists it.
+/// Move generation against the checker: every placement of every tile in the mover's rack
+/// (and of `extra`, a tile kind usually not in it) on every pair of adjacent board cells
+/// (outside the zone too), both orientations and both cell orders, plus `swap` and `keep`,
+/// is accepted by `check` exactly when `legal_moves` lists it.
 pub fn check_generation(g: &Game) -> Result<(), String> {
+    check_generation_with(g, Tile::from_kind(g.stats().placements as usize % TILE_KINDS))
+}
+
+/// `check_generation` trying `extra` besides the rack's tiles.
+pub fn check_generation_with(g: &Game, extra: Tile) -> Result<(), String> {
+    let mut kinds: Vec<Tile> = g.rack(g.current_player()).tiles().to_vec();
+    kinds.push(extra);
+    kinds.sort_unstable();
+    kinds.dedup();
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let mut sorted = moves.clone();
@@ -163,8 +173,8 @@ pub fn check_generation(g: &Game) -> Result<(), String> {
     let listed = |m: &Move| sorted.binary_search(m).is_ok();
     let mut found = 0usize;
     for e in &zone(BOARD_RADIUS).edges {
-        for k in 0..TILE_KINDS {
-            let (x, y) = Tile::from_kind(k).colors();
+        for t in &kinds {
+            let (x, y) = t.colors();
             // A double has one orientation; the other tiles two.
             let orientations: &[(u8, u8)] = if x == y { &[(x, y)] } else { &[(x, y), (y, x)] };
             for &(ca, cb) in orientations {
@@ -259,29 +269,27 @@ fn coordinate(bytes: &mut Bytes<'_>) -> i32 {
     }
 }
 
-/// Move text built from bytes: raw bytes, or the notation with arbitrary parts.
-fn move_text(bytes: &mut Bytes<'_>) -> String {
+/// Move text built from bytes: raw bytes, or the notation with arbitrary parts; for the
+/// latter, the two `(q, r)` it names.
+fn move_text(bytes: &mut Bytes<'_>) -> (String, Option<[(i32, i32); 2]>) {
     const LETTERS: [&str; 10] = ["R", "o", "Y", "green", "B", "P", "X", "", "purple ", "é"];
     const JOINS: [&str; 6] = ["+", "/", ";", " ", "++", ""];
     match bytes.u8() % 3 {
         0 => {
             let n = bytes.u8() as usize % 80;
-            String::from_utf8_lossy(bytes.take(n)).into_owned()
+            (String::from_utf8_lossy(bytes.take(n)).into_owned(), None)
         }
         _ => {
             let half = |bytes: &mut Bytes<'_>| {
                 let l = LETTERS[bytes.u8() as usize % LETTERS.len()];
                 let (q, r) = (coordinate(bytes), coordinate(bytes));
-                if bytes.u8() % 4 == 0 {
-                    format!("{l}({q},{r})")
-                } else {
-                    format!("{l}{q},{r}")
-                }
+                let text = if bytes.u8() % 4 == 0 { format!("{l}({q},{r})") } else { format!("{l}{q},{r}") };
+                (text, (q, r))
             };
-            let a = half(bytes);
+            let (a, qa) = half(bytes);
             let j = JOINS[bytes.u8() as usize % JOINS.len()];
-            let b = half(bytes);
-            format!("{a}{j}{b}")
+            let (b, qb) = half(bytes);
+            (format!("{a}{j}{b}"), Some([qa, qb]))
         }
     }
 }
@@ -362,8 +370,13 @@ pub fn run_actions(data: &[u8]) -> Result<(), String> {
                 }
             }
             5 => {
-                let text = move_text(&mut bytes);
+                let (text, cells) = move_text(&mut bytes);
                 if let Ok(m) = text.parse::<Move>() {
+                    // Text reads as the very cells it names (none wrapped onto the board).
+                    if let (Move::Place(p), Some([x, y])) = (m, cells) {
+                        let (a, b) = (p.a.axial(), p.b.axial());
+                        ensure!((a, b) == (x, y) || (a, b) == (y, x), "{text:?} reads as {m}");
+                    }
                     let again: Move = m.to_string().parse().map_err(|e| format!("{m} does not read back: {e:?}"))?;
                     ensure!(again == m, "{text:?} reads as {m}, which reads back as {again}");
                     try_move(&mut g, &m)?;
@@ -395,7 +408,7 @@ pub fn run_actions(data: &[u8]) -> Result<(), String> {
             }
         }
     }
-    check_generation(&g)
+    check_state(&g)
 }
 
 /// A determinized copy keeps everything `observer` sees and every count, and is itself a
