@@ -9,6 +9,11 @@ use genial::rng::{derive_seed, Rng};
 use genial::{Game, Move, Placement};
 use std::path::PathBuf;
 
+/// Games per rule set, and driver inputs: fewer in unoptimized builds, which run them 20x
+/// slower (`make test` uses `--release`).
+const GAMES_PER_RULE_SET: u64 = if cfg!(debug_assertions) { 4 } else { 14 };
+const DRIVER_INPUTS: usize = if cfg!(debug_assertions) { 200 } else { 1500 };
+
 fn random_cell(rng: &mut Rng) -> Cell {
     loop {
         let q = rng.below(2 * BOARD_RADIUS as u32 + 1) as i32 - BOARD_RADIUS;
@@ -31,7 +36,7 @@ fn seeded_random_games_of_every_rule_set_keep_every_invariant() {
     let mut games = 0;
     let mut moves = Vec::new();
     for (ci, config) in all_configs().into_iter().enumerate() {
-        for i in 0..14u64 {
+        for i in 0..GAMES_PER_RULE_SET {
             let seed = derive_seed(0xF022, ci as u64 * 1000 + i);
             let mut g = Game::new(config, seed);
             let mut bot = RandomBot::new(seed);
@@ -59,13 +64,13 @@ fn seeded_random_games_of_every_rule_set_keep_every_invariant() {
             games += 1;
         }
     }
-    assert_eq!(games, 22 * 14);
+    assert_eq!(games, 22 * GAMES_PER_RULE_SET);
 }
 
 #[test]
 fn the_fuzz_driver_holds_on_seeded_random_inputs() {
     let mut rng = Rng::new(2026);
-    for _ in 0..1500 {
+    for _ in 0..DRIVER_INPUTS {
         let len = rng.below(700) as usize;
         let data: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
         if let Err(e) = run_actions(&data) {
