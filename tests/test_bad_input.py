@@ -8,6 +8,7 @@ unchanged-state check covers them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 from collections.abc import Callable
@@ -168,6 +169,7 @@ CASES = [
     Case("bag short", "start", lambda g: Game(2, bag=_bag()[:119]), ValueError, "lists 119"),
     Case("bag empty", "start", lambda g: Game(2, bag=[]), ValueError, "lists 0"),
     Case("bag long", "start", lambda g: Game(2, bag=_bag() + ["RB"]), ValueError, "lists more"),
+    Case("bag endless", "start", lambda g: Game(2, bag=itertools.repeat("RB")), ValueError, "lists more"),
     Case("bag distribution", "start", lambda g: Game(2, bag=_bag(i0="RR", i1="RR")), ValueError, "the game has"),
     Case("bag all one tile", "start", lambda g: Game(2, bag=["RB"] * 120), ValueError, "has 0 RR tile(s), the game has 5"),
     Case("bag item None", "start", lambda g: Game(2, bag=_bag(i7=None)), TypeError, "bag item 7: a tile is"),

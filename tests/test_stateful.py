@@ -2,18 +2,20 @@
 ones (wrong types, cells off the zone, non-adjacent cells, tiles not in the rack, moves after
 the end, swap and keep when not offered), copies, records and pickles the game, and checks
 the invariants after every step. A refused move must leave the game exactly as it was.
+Last, records mangled at random must replay or raise `RecordError`, nothing else.
 """
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from genial import Color, Game, IllegalMoveError, Move, Tile
+from genial import Color, Game, IllegalMoveError, Move, RecordError, Tile
 
 RULE_SETS = [
     ("standard", 2, "after_placement", False),
@@ -204,3 +206,58 @@ GameMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestGameMachine = GameMachine.TestCase
+
+
+# ----- records from anywhere ---------------------------------------------------------------------
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+
+
+def _base_record() -> dict[str, Any]:
+    game = Game(2, seed=12)
+    for _ in range(5):
+        game.play(game.legal_moves()[0])
+    record: dict[str, Any] = json.loads(game.to_json())
+    return record
+
+
+_BASE = _base_record()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    field=st.sampled_from(sorted(_BASE) + ["extra"]),
+    value=_json_values,
+    move_at=st.integers(0, 20),
+    move_text=st.text(max_size=20),
+    bag_at=st.integers(0, 119),
+    bag_item=_json_values,
+    cut=st.integers(0, 4000),
+)
+def test_a_mangled_record_is_read_or_refused_with_record_error(
+    field: str, value: Any, move_at: int, move_text: str, bag_at: int, bag_item: Any, cut: int
+) -> None:
+    """Any field replaced by any JSON value, a move by any text, a bag item by any value, or
+    the text cut anywhere: the record replays or raises `RecordError`, nothing else."""
+    variants = []
+    for change in ("field", "move", "bag", "cut"):
+        data = json.loads(json.dumps(_BASE))
+        if change == "field":
+            data[field] = value
+        elif change == "move":
+            data["moves"].insert(min(move_at, len(data["moves"])), move_text)
+        elif change == "bag":
+            data["bag"][bag_at] = bag_item
+        text = json.dumps(data)
+        variants.append(text[:cut] if change == "cut" else text)
+    for text in variants:
+        try:
+            game = Game.from_json(text)
+        except RecordError:
+            continue
+        assert game._state.tile_total() == 120
+        assert Game.from_json(game.to_json()) == game
