@@ -58,9 +58,11 @@ def test_the_table_covers_every_variant_and_option() -> None:
         assert (variant, players, "after_placement", True) in kinds
         if variant != "solo":
             assert (variant, players, "instead_of_placement", False) in kinds
-    # Bonus placements, lost bonuses and swaps all occur somewhere in the table.
+    # Bonus placements, lost bonuses, swaps and immediate wins all occur in the table.
     for counter in ("bonus_placements", "bonuses_lost", "swaps"):
         assert any(g["stats"][counter] > 0 for g in GOLDEN["games"]), counter
+    assert any(g["end"] == "immediate_win" for g in GOLDEN["games"] if g["variant"] == "duel")
+    assert any(g["stats"]["bonuses_lost"] > 0 for g in GOLDEN["games"] if g["variant"] == "standard")
 
 
 @pytest.mark.parametrize("row", GOLDEN["games"], ids=_label)

@@ -55,7 +55,7 @@ fn golden_games_replay_exactly() {
     let doc = golden();
     let offset = doc["policy_seed_offset"].as_u64().unwrap();
     let rows = doc["games"].as_array().unwrap();
-    assert!(rows.len() >= 36);
+    assert!(rows.len() >= 75);
     let mut moves = Vec::new();
     for row in rows {
         let cfg = config(row);

@@ -52,6 +52,13 @@ CONFIGS: list[tuple[str, int, str, bool]] = [
 ]
 SEEDS = (1, 2026)
 POLICIES = ("random", "points")
+# Rarer paths, found by scanning seeds 0..59 of these rule sets once: immediate wins in the
+# duel (all six markers on one side) and a bonus lost because the board filled up.
+EXTRA: list[tuple[tuple[str, int, str, bool], int, str]] = [
+    (("duel", 2, "after_placement", False), 50, "points"),
+    (("duel", 2, "after_placement", True), 23, "random"),
+    (("standard", 2, "after_placement", False), 16, "points"),
+]
 #: The random policy's bot seed is derived from the game seed this way.
 POLICY_SEED_OFFSET = 1_000_003
 PERFT_SEED = 7
@@ -131,6 +138,7 @@ def perft(game: Game, depth: int) -> int:
 
 def main() -> None:
     games = [play(c, s, p) for c in CONFIGS for s in SEEDS for p in POLICIES]
+    games += [play(c, s, p) for c, s, p in EXTRA]
     perfts = []
     for variant, players, swap_timing, require_contact, depth in PERFT:
         game = new_game(variant, players, swap_timing, require_contact, PERFT_SEED)
