@@ -41,3 +41,27 @@ bench: $(BUILD)
 
 clean:
 	rm -rf $(VENV) target
+
+# Coverage-guided fuzzing of the Rust core (cargo-fuzz + libFuzzer). cargo-fuzz passes -Z
+# flags: nightly if installed, else stable with RUSTC_BOOTSTRAP=1 (both work here).
+# No sanitizer: the crate has no unsafe code. FUZZ_TARGET: actions or move_text.
+# Findings land in fuzz/artifacts/; keep each fixed one in fuzz/regressions/ (cargo test
+# replays them).
+.PHONY: fuzz fuzz-build bench-memory
+FUZZ_TIME   ?= 600
+FUZZ_TARGET ?= actions
+FUZZ_CARGO  ?= $(if $(shell rustup toolchain list 2>/dev/null | grep nightly),cargo +nightly,RUSTC_BOOTSTRAP=1 cargo)
+
+fuzz-build:
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd fuzz && $(FUZZ_CARGO) fuzz build -O -s none $(FUZZ_TARGET)
+
+fuzz: fuzz-build
+	mkdir -p fuzz/corpus/$(FUZZ_TARGET)
+	cd fuzz && $(FUZZ_CARGO) fuzz run -O -s none $(FUZZ_TARGET) corpus/$(FUZZ_TARGET) regressions -- \
+		-max_total_time=$(FUZZ_TIME) -max_len=4096
+
+# Resident memory over long runs (BENCHMARKS.md, "Memory over long runs").
+bench-memory: $(BUILD)
+	cargo bench --bench memory
+	$(PY) benches/memory_python.py

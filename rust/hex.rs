@@ -108,10 +108,12 @@ impl Cell {
     }
 }
 
-/// Distance of axial `(q, r)` from the centre.
+/// Distance of axial `(q, r)` from the centre (saturating at `i32::MAX` for coordinates
+/// far off the board, which text and Python callers can supply).
 #[inline]
 pub fn distance(q: i32, r: i32) -> i32 {
-    q.abs().max(r.abs()).max((q + r).abs())
+    let (q, r) = (q as i64, r as i64);
+    q.abs().max(r.abs()).max((q + r).abs()).min(i32::MAX as i64) as i32
 }
 
 /// An edge: two adjacent cells with `a < b`, and the direction from `a` to `b`.
@@ -216,5 +218,21 @@ mod tests {
         }
         assert_eq!(Cell::new(8, 0), None);
         assert_eq!(Cell::new(4, 4), None);
+    }
+}
+
+#[cfg(test)]
+mod far_coordinates {
+    use super::*;
+
+    #[test]
+    fn coordinates_far_off_the_board_are_refused_not_wrapped() {
+        // Found by the fuzz driver: i32::MIN overflowed the distance (a panic in debug
+        // builds, a bogus in-board cell after wrapping in release builds).
+        for (q, r) in [(i32::MIN, 0), (0, i32::MIN), (i32::MIN, i32::MAX), (i32::MAX, i32::MAX), (i32::MAX, 1)] {
+            assert_eq!(Cell::new(q, r), None, "({q}, {r})");
+        }
+        assert_eq!(distance(i32::MIN, 0), i32::MAX);
+        assert_eq!(distance(3, -7), 7);
     }
 }

@@ -24,3 +24,6 @@ pub use hex::Cell;
 pub use moves::{Move, Placement};
 pub use tiles::{Color, Tile};
 pub use variants::{Config, SwapTiming, Variant};
+
+/// State invariants and the byte-driven game driver shared by the fuzzer and the tests.
+pub mod invariants;

@@ -164,7 +164,9 @@ impl FromStr for Move {
             return Ok(Move::Keep);
         }
         if t.len() > 64 {
-            return Err(err(&t[..64], "too long"));
+            // Cut on a character boundary: the text may be any Unicode.
+            let cut = t.char_indices().nth(32).map_or(t.len(), |(i, _)| i);
+            return Err(err(&t[..cut], "too long"));
         }
         // Halves are separated by '+', '/', ';' or whitespace after a cell.
         let halves: Vec<&str> = if let Some(i) = t.find(['+', '/', ';']) {
@@ -233,7 +235,8 @@ mod tests {
 
     #[test]
     fn bad_text_is_rejected_with_a_reason() {
-        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0"] {
+        let long = "é".repeat(40);
+        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0", &long] {
             let e = bad.parse::<Move>().unwrap_err();
             assert!(e.0.contains("cannot read move"), "{bad}: {e}");
         }

@@ -63,6 +63,17 @@ class Game:
     team). ``bag`` fixes the full draw order (all 120 tiles, first drawn first; the deal gives six
     to each seat in seat order) to replay games from elsewhere; ``seed`` then only drives
     the mixing of swapped tiles back into the bag.
+
+    Games pickle (as their record, replayed on loading), so they can be sent to
+    `multiprocessing` workers; a determinized copy has no record and does not pickle.
+
+    Threads: every call on a game runs whole while holding the GIL, so a game shared by
+    threads stays consistent, but which thread moves first is up to the scheduler: a move
+    read from `legal_moves` may be stale when played, and is then refused with
+    `IllegalMoveError`, leaving the game unchanged. Built-in bots copy the position and
+    release the GIL while they think, so other threads may use the game meanwhile. A bot
+    is not to be shared: calling ``choose`` on a bot that is thinking in another thread
+    raises ``RuntimeError`` ("Already borrowed").
     """
 
     __slots__ = ("_state", "__weakref__")

@@ -164,6 +164,7 @@ def _parse(text: str | bytes) -> Any:
     except json.JSONDecodeError as e:
         raise RecordError(f"record is not valid JSON: {e}") from None
     except RecursionError:
-        raise RecordError("record is nested too deeply to be a game record") from None
+        # json's decoder recurses once per level of nesting; no record nests beyond three.
+        raise RecordError("record is not a game record: its JSON is nested too deeply") from None
     except ValueError as e:  # e.g. an integer with more digits than Python converts
         raise RecordError(f"record has an unreadable value: {e}") from None

@@ -40,8 +40,10 @@ impl PyBuiltinBot {
     }
 
     /// The bot's move for the seat to move in `state`.
-    fn choose(&mut self, py: Python<'_>, state: &PyGameState) -> PyResult<PyMove> {
-        let game = state.game;
+    fn choose(&mut self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
+        // Copy the position and let go of the state before releasing the GIL, so that other
+        // threads may use the game while the bot thinks.
+        let game = state.borrow().game;
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }

@@ -5,7 +5,7 @@ use crate::board::BoardError;
 use crate::game::MoveError;
 use crate::hex::Cell;
 use crate::tiles::{parse_color, Color, Tile, COLORS};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
@@ -72,13 +72,45 @@ pub fn extract_color(obj: &Bound<'_, PyAny>) -> PyResult<Color> {
     }
 }
 
+/// An int argument that must lie in `lo..=hi` (`range` says so in words): a `TypeError`
+/// naming `what` for anything but an int (bools included), a `ValueError` for an int out of
+/// range, however large (PyO3's own conversion would raise `OverflowError` past 64 bits).
+pub fn extract_int_in(obj: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64, range: &str) -> PyResult<i64> {
+    let out_of_range = || {
+        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        PyValueError::new_err(format!("{what} must be {range}, not {shown}"))
+    };
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!("{what} must be an int, not bool")));
+    }
+    match obj.extract::<i64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        Ok(_) => Err(out_of_range()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
+        Err(_) => Err(PyTypeError::new_err(format!("{what} must be an int, not {}", obj.get_type().name()?))),
+    }
+}
+
+/// A seat number `0..players`.
+pub fn extract_seat(obj: &Bound<'_, PyAny>, players: usize) -> PyResult<usize> {
+    let n = players as i64;
+    extract_int_in(obj, "player", 0, n - 1, &format!("0..{}", n - 1)).map(|v| v as usize)
+}
+
+/// A player count 1..4.
+pub fn extract_players(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    extract_int_in(obj, "players", 1, 4, "1 to 4").map(|v| v as usize)
+}
+
 /// A cell from a `(q, r)` pair of ints; must lie on the board (distance ≤ 7).
 pub fn extract_cell(obj: &Bound<'_, PyAny>) -> PyResult<Cell> {
-    let pair: (i64, i64) = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "a cell is a (q, r) tuple of two ints, not {}",
-            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
-        ))
+    let pair: (i64, i64) = obj.extract().map_err(|e: PyErr| {
+        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        if e.is_instance_of::<PyOverflowError>(obj.py()) {
+            PyValueError::new_err(format!("cell {shown} is off the board"))
+        } else {
+            PyTypeError::new_err(format!("a cell is a (q, r) tuple of two ints, not {shown}"))
+        }
     })?;
     let (q, r) = pair;
     if q.abs() > 64 || r.abs() > 64 {

@@ -1,7 +1,7 @@
 //! The game with turn flow (`GameState`, wrapped by `genial.Game`), its lazy legal-move
 //! sequence and the result of a move.
 
-use super::convert::{color_to_py, extract_tile, IllegalMoveError};
+use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError};
 use super::types::{PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, Report};
 use crate::moves::Move;
@@ -79,13 +79,8 @@ pub fn config_from(
 #[pymethods]
 impl PyGameState {
     /// The seat number checked against the player count.
-    pub fn check_player(&self, player: i64) -> PyResult<usize> {
-        let n = self.game.config().players() as i64;
-        if (0..n).contains(&player) {
-            Ok(player as usize)
-        } else {
-            Err(PyValueError::new_err(format!("player must be 0..{}, not {player}", n - 1)))
-        }
+    pub fn check_player(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
+        extract_seat(player, self.game.config().players())
     }
 }
 
@@ -94,24 +89,30 @@ impl PyGameState {
     #[new]
     #[pyo3(signature = (players, variant, swap_timing, require_contact, seed, bag = None))]
     fn new(
-        players: i64,
+        players: &Bound<'_, PyAny>,
         variant: &str,
         swap_timing: &str,
         require_contact: bool,
         seed: u64,
         bag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let config = config_from(players, variant, swap_timing, require_contact)?;
+        let config = config_from(extract_players(players)? as i64, variant, swap_timing, require_contact)?;
         let game = match bag {
             None => Game::new(config, seed),
             Some(obj) => {
                 let mut order = Vec::with_capacity(120);
-                for (i, item) in obj.try_iter()?.enumerate() {
+                let items = obj.try_iter().map_err(|_| {
+                    let kind = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                    PyTypeError::new_err(format!("bag must be an iterable of 120 tiles, not {kind}"))
+                })?;
+                for (i, item) in items.enumerate() {
                     if i >= 120 {
                         return Err(PyValueError::new_err("a bag must list exactly 120 tiles, this one lists more"));
                     }
+                    // Keep the error's class (TypeError for a non-tile, ValueError for bad text).
                     let t = extract_tile(&item?).map_err(|e| {
-                        PyValueError::new_err(format!("bag item {i}: {}", e.value(obj.py())))
+                        let py = obj.py();
+                        PyErr::from_type(e.get_type(py), format!("bag item {i}: {}", e.value(py)))
                     })?;
                     order.push(t);
                 }
@@ -184,16 +185,16 @@ impl PyGameState {
         self.game.config().variant.track_max()
     }
 
-    fn rack(&self, player: i64) -> PyResult<Vec<PyTile>> {
+    fn rack(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
         let p = self.check_player(player)?;
         Ok(self.game.rack(p).tiles().iter().map(|&t| PyTile(t)).collect())
     }
 
-    fn rack_size(&self, player: i64) -> PyResult<usize> {
+    fn rack_size(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
         Ok(self.game.rack(self.check_player(player)?).len())
     }
 
-    fn has_placed(&self, player: i64) -> PyResult<bool> {
+    fn has_placed(&self, player: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.game.has_placed(self.check_player(player)?))
     }
 
@@ -205,7 +206,7 @@ impl PyGameState {
     }
 
     /// The markers as `player` sees them (duel: distance toward that seat's 9).
-    fn score_of(&self, player: i64) -> PyResult<[i8; COLORS]> {
+    fn score_of(&self, player: &Bound<'_, PyAny>) -> PyResult<[i8; COLORS]> {
         let p = self.check_player(player)?;
         Ok(self.game.tracks().view(self.game.config(), p))
     }
@@ -293,13 +294,13 @@ impl PyGameState {
     }
 
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.
-    fn determinize(&self, observer: i64, seed: u64) -> PyResult<Self> {
+    fn determinize(&self, observer: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let p = self.check_player(observer)?;
         Ok(PyGameState { game: self.game.determinize(p, seed), history: self.history.clone(), origin: None })
     }
 
     /// The tiles `observer` cannot see (bag and other racks), sorted.
-    fn unseen_tiles(&self, observer: i64) -> PyResult<Vec<PyTile>> {
+    fn unseen_tiles(&self, observer: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
         let p = self.check_player(observer)?;
         let mut v = self.game.unseen_tiles(p);
         v.sort();
@@ -342,8 +343,14 @@ impl LegalMoves {
             }
             return Ok(PyList::new(py, out)?.into_any().unbind());
         }
-        let i: isize = index.extract().map_err(|_| PyTypeError::new_err("legal moves are indexed by int or slice"))?;
         let n = self.moves.len() as isize;
+        let i: isize = index.extract().map_err(|e: PyErr| {
+            if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+                PyIndexError::new_err(format!("legal move index {index} out of range (len {n})"))
+            } else {
+                PyTypeError::new_err("legal moves are indexed by int or slice")
+            }
+        })?;
         let j = if i < 0 { i + n } else { i };
         if !(0..n).contains(&j) {
             return Err(PyIndexError::new_err(format!("legal move index {i} out of range (len {n})")));

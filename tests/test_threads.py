@@ -1,0 +1,151 @@
+"""Games, bots and the API used from several Python threads at once.
+
+Independent games give the same results as one after another. A game shared between
+threads is used one call at a time (each call holds the GIL, and built-in bots let go of
+the game before they release it), so it stays consistent whatever the interleaving; a
+*bot* shared between threads that think at once refuses with ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from _workers import finish, play_seed
+from genial import Game, IllegalMoveError
+from genial.bots import GreedyBot, RandomBot
+
+
+def _run_together(workers: list[Callable[[], None]]) -> list[BaseException]:
+    """Runs the workers in threads started together; returns what they raised."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(workers))
+
+    def run(work: Callable[[], None]) -> None:
+        start.wait()
+        try:
+            work()
+        except BaseException as e:  # noqa: BLE001 - reported to the test
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
+def test_independent_games_in_threads_match_sequential_play() -> None:
+    seeds = list(range(12))
+    sequential = [play_seed(s) for s in seeds]
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(play_seed, seeds))
+    assert threaded == sequential
+
+
+def test_bots_in_threads_match_sequential_play() -> None:
+    def greedy_game(seed: int) -> tuple[str, ...]:
+        game, bots = Game(3, seed=seed), [GreedyBot(seed), GreedyBot(seed + 1), RandomBot(seed)]
+        while not game.is_over:
+            game.play(bots[game.current_player].choose(game))
+        return tuple(str(m) for m in game.moves)
+
+    sequential = [greedy_game(s) for s in range(6)]
+    with ThreadPoolExecutor(3) as pool:
+        assert list(pool.map(greedy_game, range(6))) == sequential
+
+
+def test_a_game_shared_by_two_players_stays_consistent() -> None:
+    game = Game(2, seed=17)
+    played: list[int] = [0, 0]
+
+    def player(index: int) -> Callable[[], None]:
+        def work() -> None:
+            k = index
+            while not game.is_over:
+                legal = game.legal_moves()
+                if not legal:
+                    break
+                try:
+                    game.play(legal[k % len(legal)])
+                    played[index] += 1
+                except IllegalMoveError:
+                    pass  # the other thread moved first: the move read is stale
+                k += 3
+
+        return work
+
+    assert _run_together([player(0), player(1)]) == []
+    assert game.is_over
+    assert sum(played) == len(game.moves)
+    assert game._state.tile_total() == 120
+    # The history replays to the very same state: nothing was half-applied.
+    assert Game.from_json(game.to_json()) == game
+
+
+def test_a_bot_may_think_while_another_thread_plays_on_the_same_game() -> None:
+    game = Game(4, seed=23)
+    bot = GreedyBot(1)
+    stop = threading.Event()
+
+    def think() -> None:
+        while not stop.is_set() and not game.is_over:
+            try:
+                bot.choose(game)
+            except ValueError:
+                break  # the game ended between the check and the call
+
+    def play() -> None:
+        mover = RandomBot(2)
+        try:
+            while not game.is_over:
+                try:
+                    game.play(mover.choose(game))
+                except IllegalMoveError:
+                    pass
+        finally:
+            stop.set()
+
+    assert _run_together([think, play]) == []
+    assert game.is_over and game._state.tile_total() == 120
+    assert Game.from_json(game.to_json()) == game
+
+
+def test_one_bot_shared_by_threads_works_or_refuses_clearly() -> None:
+    bot = GreedyBot(3)
+    games = [Game(4, seed=s) for s in (1, 2)]
+    refusals: list[BaseException] = []
+
+    def work(game: Game) -> Callable[[], None]:
+        def run() -> None:
+            while not game.is_over:
+                try:
+                    move = bot.choose(game)
+                except RuntimeError as e:
+                    refusals.append(e)  # the bot is busy in the other thread
+                    continue
+                game.play(move)
+
+        return run
+
+    assert _run_together([work(g) for g in games]) == []
+    assert all("borrow" in str(e).lower() for e in refusals), refusals
+    for game in games:
+        assert game.is_over and Game.from_json(game.to_json()) == game
+
+
+def test_clones_and_determinizations_from_many_threads() -> None:
+    game = Game(3, seed=5)
+    for _ in range(20):
+        game.play(game.legal_moves()[0])
+
+    def work(seed: int) -> tuple[str, ...]:
+        copies = [game.clone() for _ in range(50)] + [game.determinize(seed % 3, seed) for _ in range(50)]
+        assert all(c.legal_move_count() == len(c.legal_moves()) for c in copies)
+        return finish(game.clone(), seed)[0]
+
+    sequential = [work(s) for s in range(8)]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(work, range(8))) == sequential
