@@ -129,7 +129,7 @@ class Case:
 
 CASES = [
     # Set-up: players.
-    Case("players None", "start", lambda g: Game(None), TypeError, "players must be an int"),  # type: ignore[arg-type]
+    Case("players str", "start", lambda g: Game("2"), TypeError, "players must be an int"),  # type: ignore[arg-type]
     Case("players float", "start", lambda g: Game(2.0), TypeError, "players must be an int"),  # type: ignore[arg-type]
     Case("players bool", "start", lambda g: Game(True), TypeError, "players must be an int"),
     Case("players bytes", "start", lambda g: Game(b"2"), TypeError, "players must be an int"),  # type: ignore[arg-type]
