@@ -76,10 +76,24 @@ pub fn config_from(
     Config::new(v, players as usize, t, require_contact).map_err(|e| PyValueError::new_err(e.0))
 }
 
+impl PyGameState {
+    /// The seat number checked against the player count (for Rust callers).
+    pub fn check_player(&self, player: i64) -> PyResult<usize> {
+        let n = self.game.config().players() as i64;
+        if (0..n).contains(&player) {
+            Ok(player as usize)
+        } else {
+            Err(PyValueError::new_err(format!("player must be 0..{}, not {player}", n - 1)))
+        }
+    }
+}
+
 #[pymethods]
 impl PyGameState {
-    /// The seat number checked against the player count.
-    pub fn check_player(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// The seat number checked against the player count: any Python object, so that a
+    /// non-int is a `TypeError` and an int of any size out of range a `ValueError`.
+    #[pyo3(name = "check_player")]
+    pub fn check_seat(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
         extract_seat(player, self.game.config().players())
     }
 }
@@ -186,16 +200,16 @@ impl PyGameState {
     }
 
     fn rack(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
-        let p = self.check_player(player)?;
+        let p = self.check_seat(player)?;
         Ok(self.game.rack(p).tiles().iter().map(|&t| PyTile(t)).collect())
     }
 
     fn rack_size(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
-        Ok(self.game.rack(self.check_player(player)?).len())
+        Ok(self.game.rack(self.check_seat(player)?).len())
     }
 
     fn has_placed(&self, player: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.game.has_placed(self.check_player(player)?))
+        Ok(self.game.has_placed(self.check_seat(player)?))
     }
 
     /// The variant's own tracks: one per seat (standard), per team (team), one shared
@@ -207,7 +221,7 @@ impl PyGameState {
 
     /// The markers as `player` sees them (duel: distance toward that seat's 9).
     fn score_of(&self, player: &Bound<'_, PyAny>) -> PyResult<[i8; COLORS]> {
-        let p = self.check_player(player)?;
+        let p = self.check_seat(player)?;
         Ok(self.game.tracks().view(self.game.config(), p))
     }
 
@@ -295,13 +309,13 @@ impl PyGameState {
 
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.
     fn determinize(&self, observer: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
-        let p = self.check_player(observer)?;
+        let p = self.check_seat(observer)?;
         Ok(PyGameState { game: self.game.determinize(p, seed), history: self.history.clone(), origin: None })
     }
 
     /// The tiles `observer` cannot see (bag and other racks), sorted.
     fn unseen_tiles(&self, observer: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
-        let p = self.check_player(observer)?;
+        let p = self.check_seat(observer)?;
         let mut v = self.game.unseen_tiles(p);
         v.sort();
         Ok(v.into_iter().map(PyTile).collect())
