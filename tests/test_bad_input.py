@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from genial import Color, Game, IllegalMoveError, Move, RecordError, Tile
+from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile
 from genial.bots import GreedyBot, RandomBot
 from genial.records import from_record, to_record
 
@@ -134,6 +134,9 @@ CASES = [
     Case("players bool", "start", lambda g: Game(True), TypeError, "players must be an int"),
     Case("players bytes", "start", lambda g: Game(b"2"), TypeError, "players must be an int"),  # type: ignore[arg-type]
     Case("players 0", "start", lambda g: Game(0), ValueError, "players must be 1 to 4, not 0"),
+    Case("board players huge", "start", lambda g: Board(2**70), ValueError, "players must be 1 to 4"),
+    Case("board players str", "start", lambda g: Board("2"), TypeError, "players must be an int"),  # type: ignore[arg-type]
+    Case("board players bool", "start", lambda g: Board(True), TypeError, "players must be an int"),
     Case("players 5", "start", lambda g: Game(5), ValueError, "players must be 1 to 4, not 5"),
     Case("players -1", "start", lambda g: Game(-1), ValueError, "players must be 1 to 4"),
     Case("players 2**70", "start", lambda g: Game(2**70), ValueError, "players must be 1 to 4"),

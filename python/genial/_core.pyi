@@ -79,7 +79,8 @@ class Board:
     """A position without turn flow, for analysis and tests: the zone of a player count with
     its printed symbols; colours can be put on any free cells and placements scored."""
 
-    def __new__(cls, players: int = 2) -> Board: ...
+    def __new__(cls, players: int | None = None) -> Board:
+        """The empty zone for ``players`` (1–4, default 2) with its printed symbols."""
     @property
     def radius(self) -> int:
         """Zone radius: 5 (1–2 players), 6 (3) or 7 (4)."""

@@ -219,12 +219,13 @@ fn placement_args(
 #[pymethods]
 impl PyBoard {
     #[new]
-    #[pyo3(signature = (players = 2))]
-    fn new(players: i64) -> PyResult<Self> {
-        if !(1..=4).contains(&players) {
-            return Err(PyValueError::new_err(format!("players must be 1 to 4, not {players}")));
-        }
-        Ok(PyBoard(Board::for_players(players as usize)))
+    #[pyo3(signature = (players = None))]
+    fn new(players: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let players = match players {
+            None => 2,
+            Some(obj) => super::convert::extract_players(obj)?,
+        };
+        Ok(PyBoard(Board::for_players(players)))
     }
 
     /// Zone radius: 5 (1–2 players), 6 (3) or 7 (4).
