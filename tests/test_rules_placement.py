@@ -4,6 +4,7 @@ orientations, and how legal placements are counted."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from genial import Board, Color, Game, IllegalMoveError, Move
 from conftest import ROOT
 
-from rules_oracle import distance, make_bag, neighbours
+from rules_oracle import distance, full_set, make_bag, neighbours
 
 RULES_DIR = ROOT.parent / "shared" / "rules"
 SYMBOLS = {(0, -5): Color.RED, (5, -5): Color.GREEN, (5, 0): Color.BLUE, (0, 5): Color.ORANGE, (-5, 5): Color.YELLOW, (-5, 0): Color.PURPLE}
@@ -46,6 +47,20 @@ def test_printed_symbols_are_never_free(players: int) -> None:
     for cell in SYMBOLS:
         with pytest.raises(ValueError, match="not free"):
             board.set(cell, Color.RED)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("standard", 3), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)])
+def test_setup_deals_six_each_in_seat_order_and_markers_start_at_0(variant: str, players: int) -> None:
+    order = [str(t) for t in full_set()]
+    random.Random(players).shuffle(order)
+    game = Game(players, 0, order, variant=variant)
+    size = 1 if variant == "solo" else 6
+    for p in range(players):
+        assert [str(t) for t in game.rack(p)] == order[size * p : size * (p + 1)]
+    assert game.bag_size == 120 - size * players
+    assert all(v == 0 for track in game.tracks for v in track)
+    assert game.duel_tokens == (None,) * 6, "duel tokens start in the supply"
+    assert (game.current_player, game.phase) == (0, "place")
 
 
 def _first_round(players: int, seed: int = 5) -> Game:

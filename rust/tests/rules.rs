@@ -125,6 +125,29 @@ fn the_tile_set_has_120_tiles() {
     }
 }
 
+#[test]
+fn setup_deals_six_each_in_seat_order_and_markers_start_at_0() {
+    let mut order = full_set().to_vec();
+    Rng::new(5).shuffle(&mut order);
+    for config in [
+        standard(2),
+        standard(3),
+        standard(4),
+        cfg(Variant::Team, 4, SwapTiming::AfterPlacement, false),
+        cfg(Variant::Duel, 2, SwapTiming::AfterPlacement, false),
+        cfg(Variant::Solo, 1, SwapTiming::AfterPlacement, false),
+    ] {
+        let g = Game::with_bag(config, &order, 0).unwrap();
+        let size = config.rack_size();
+        for p in 0..config.players() {
+            assert_eq!(g.rack(p).tiles(), &order[size * p..size * (p + 1)]);
+        }
+        assert_eq!(g.bag().len(), 120 - size * config.players());
+        assert_eq!(*g.tracks(), Tracks::default(), "markers at 0, duel tokens in the supply");
+        assert_eq!((g.current_player(), g.phase()), (0, Phase::Place));
+    }
+}
+
 // ----- scoring: the books' worked examples -------------------------------------------------
 
 #[test]
