@@ -430,7 +430,7 @@ pub struct PlayResult {
     /// Points of the placement's two halves in `move.cells` order, before any cap.
     pub points: (u8, u8),
     /// Raw points per colour (index by `Color`), before any cap.
-    pub gains: [u8; COLORS],
+    pub gains: [u16; COLORS],
     /// Bonus placements this placement earned ("Ingenious!").
     pub bonuses_earned: u8,
     /// This placement was itself a bonus placement.
@@ -453,7 +453,7 @@ impl PlayResult {
             player: r.player,
             mv: PyMove(mv),
             points: r.points,
-            gains: r.gains,
+            gains: r.gains.map(u16::from),
             bonuses_earned: r.bonuses_earned,
             was_bonus: r.was_bonus,
             bonuses_lost: r.bonuses_lost,
