@@ -4,21 +4,34 @@
 use genial::bots::{Bot, GreedyBot, RandomBot};
 use genial::{Config, Game};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    // Per thread: the test harness's own threads allocate while a test runs. A `const`
+    // initialiser without destructor needs no allocation itself.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    ALLOCATIONS.with(|c| c.set(c.get() + 1));
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|c| c.get())
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -28,6 +41,11 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn decisions_allocate_nothing() {
+    // The counter sees this thread's allocations (else the test below could not fail).
+    let before = allocations();
+    drop(std::hint::black_box(Vec::<u64>::with_capacity(16)));
+    assert!(allocations() > before);
+
     for players in [2, 3, 4] {
         let config = Config::standard(players).unwrap();
         // Room for the largest move list of the whole board: 462 edges x 12 orientations + swap.
@@ -35,7 +53,7 @@ fn decisions_allocate_nothing() {
         let mut bots: Vec<Box<dyn Bot>> = vec![Box::new(RandomBot::new(1)), Box::new(GreedyBot::new(2))];
         for seed in 0..20 {
             let mut game = Game::new(config, seed);
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             let mut decisions = 0;
             while !game.is_over() {
                 game.legal_moves(&mut moves);
@@ -43,7 +61,7 @@ fn decisions_allocate_nothing() {
                 game.play_unchecked(&moves[i]);
                 decisions += 1;
             }
-            let after = ALLOCATIONS.load(Ordering::Relaxed);
+            let after = allocations();
             assert_eq!(after - before, 0, "{players}p seed {seed}: {decisions} decisions allocated");
         }
     }
