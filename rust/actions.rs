@@ -29,6 +29,8 @@ use std::fmt;
 pub const SLOTS: usize = 6;
 /// Directions an action can name.
 pub const DIRS: usize = 6;
+/// Placement actions of one rack slot: `169 * 6`.
+pub const PLACEMENTS_PER_SLOT: usize = BOARD_CELLS * DIRS;
 /// Number of placement actions: `6 * 169 * 6`.
 pub const PLACEMENT_ACTIONS: usize = SLOTS * BOARD_CELLS * DIRS;
 /// The action for [`Move::Swap`].
@@ -200,44 +202,54 @@ pub fn move_actions(game: &Game, mv: &Move) -> MoveActions {
 }
 
 /// Calls `f` with every legal action of the player to move, each once (placements edge by
-/// edge in the order of [`Game::for_each_placement`], then swap / keep).
-///
-/// Whether a tile may lie on two cells never depends on its colours, so every edge that
-/// takes a legal placement takes every rack tile both ways round: per edge and slot, the
-/// actions `(slot, a, a→b)` and `(slot, b, b→a)` (for a double, the same placement twice).
+/// edge in the order of [`Game::for_each_placement_cells`], slot by slot; then swap / keep).
 #[inline]
 pub fn for_each_legal_action(game: &Game, mut f: impl FnMut(usize)) {
+    let slots = game.rack(game.current_player()).len();
+    let mut g = |a: usize| f(a);
+    let mut edge = |ia: usize, ib: usize| {
+        for slot in 0..slots {
+            let base = slot * PLACEMENTS_PER_SLOT;
+            g(base + ia);
+            g(base + ib);
+        }
+    };
+    let mut extras = [0usize; 2];
+    let mut n = 0;
+    for_each_legal_edge(game, &mut edge, |a| {
+        extras[n] = a;
+        n += 1;
+    });
+    for &a in &extras[..n] {
+        g(a);
+    }
+}
+
+/// The legal actions in compact form. Whether a tile may lie on two cells never depends on
+/// its colours, so every edge that takes a legal placement takes every rack tile both ways
+/// round: `edge(ia, ib)` is called once per such edge `a < b` with `ia = dense(a) * 6 +
+/// dir(a→b)` and `ib = dense(b) * 6 + dir(b→a)`, and the legal placement actions are
+/// `slot * PLACEMENTS_PER_SLOT + ia` and `... + ib` for every slot of the rack (for a
+/// double, the same placement twice). `other` gets the swap / keep actions that are legal.
+#[inline]
+pub fn for_each_legal_edge(game: &Game, mut edge: impl FnMut(usize, usize), mut other: impl FnMut(usize)) {
     match game.phase() {
         Phase::Over => {}
         Phase::SwapOffer => {
-            f(SWAP_ACTION);
-            f(KEEP_ACTION);
+            other(SWAP_ACTION);
+            other(KEEP_ACTION);
         }
         Phase::Place | Phase::Bonus => {
-            let slots = game.rack(game.current_player()).len();
-            // Edges already seen, by `dense(a) * 6 + dir` (placements of one edge repeat it).
-            let mut seen = [0u64; (BOARD_CELLS * DIRS).div_ceil(64)];
-            game.for_each_placement(|p| {
-                let dir = p.a.direction_to(p.b).expect("legal placements lie on neighbours");
-                let ia = p.a.dense() * DIRS + dir;
-                let (word, bit) = (ia / 64, 1u64 << (ia % 64));
-                if seen[word] & bit != 0 {
-                    return;
-                }
-                seen[word] |= bit;
-                let ib = p.b.dense() * DIRS + opposite(dir);
-                for slot in 0..slots {
-                    let base = slot * BOARD_CELLS * DIRS;
-                    f(base + ia);
-                    f(base + ib);
-                }
+            game.for_each_placement_cells(|a, b| {
+                let dir = a.direction_to(b).expect("placement cells are neighbours");
+                edge(a.dense() * DIRS + dir, b.dense() * DIRS + opposite(dir));
             });
             // The older edition's swap, taken instead of a placement (never in a bonus).
             if game.phase() == Phase::Place
                 && game.config().swap_timing == SwapTiming::InsteadOfPlacement
                 && game.check(&Move::Swap).is_ok()
             {
-                f(SWAP_ACTION);
+                other(SWAP_ACTION);
             }
         }
     }

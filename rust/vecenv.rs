@@ -5,7 +5,7 @@
 //! `derive_seed(derive_seed(seed, i), k)` for `k = 0, 1, ...`, and samples random actions
 //! from its own generator, so no result depends on how envs are spread over threads.
 
-use crate::actions::{action_to_move, for_each_legal_action, ACTION_COUNT};
+use crate::actions::{action_to_move, for_each_legal_edge, ACTION_COUNT, PLACEMENTS_PER_SLOT};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
@@ -17,7 +17,7 @@ use std::fmt;
 /// place, −1 for the last place, linear between, 0 for everyone when all tie (OpenSpiel's
 /// convention; team partners share their team's reward). Solo: the game's result, the
 /// lowest of the six scores, ÷ 36 (0..1).
-pub fn returns(game: &Game) -> [f32; 4] {
+pub fn returns(game: &Game) -> [f64; 4] {
     let mut out = [0.0; 4];
     if !game.is_over() {
         return out;
@@ -26,14 +26,14 @@ pub fn returns(game: &Game) -> [f32; 4] {
     let n = config.players();
     if config.variant == Variant::Solo {
         let view = game.tracks().view(config, 0);
-        out[0] = *view.iter().min().expect("six colours") as f32 / config.variant.track_max() as f32;
+        out[0] = *view.iter().min().expect("six colours") as f64 / config.variant.track_max() as f64;
         return out;
     }
     let ranks = game.ranks();
-    let worst = *ranks[..n].iter().max().expect("at least one seat") as f32;
+    let worst = *ranks[..n].iter().max().expect("at least one seat") as f64;
     if worst > 0.0 {
         for p in 0..n {
-            out[p] = 1.0 - 2.0 * ranks[p] as f32 / worst;
+            out[p] = 1.0 - 2.0 * ranks[p] as f64 / worst;
         }
     }
     out
@@ -60,8 +60,60 @@ struct Slot {
     env_seed: u64,
     episode: u64,
     sampler: Rng,
-    /// Legal actions of the current position (kept for sampling).
-    legal: Vec<u16>,
+    legal: Legal,
+}
+
+/// The legal actions of a position in compact form, for sampling: the placement edges
+/// (as the dense action offsets of their two ways round), the rack size, and the swap /
+/// keep actions.
+#[derive(Clone, Debug, Default)]
+struct Legal {
+    edges: Vec<(u16, u16)>,
+    slots: u16,
+    extra: [u16; 2],
+    extras: u8,
+}
+
+impl Legal {
+    /// Reads the legal actions of `game`, writing its mask as it goes.
+    #[inline]
+    fn read(&mut self, game: &Game, mask: &mut [bool]) {
+        self.edges.clear();
+        self.extras = 0;
+        self.slots = game.rack(game.current_player()).len() as u16;
+        let edges = &mut self.edges;
+        let (extra, extras) = (&mut self.extra, &mut self.extras);
+        for_each_legal_edge(game, |ia, ib| edges.push((ia as u16, ib as u16)), |a| {
+            extra[*extras as usize] = a as u16;
+            *extras += 1;
+        });
+        for &(ia, ib) in &self.edges {
+            for slot in 0..self.slots as usize {
+                let base = slot * PLACEMENTS_PER_SLOT;
+                mask[base + ia as usize] = true;
+                mask[base + ib as usize] = true;
+            }
+        }
+        for &a in &self.extra[..self.extras as usize] {
+            mask[a as usize] = true;
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.edges.len() * self.slots as usize * 2 + self.extras as usize
+    }
+
+    /// The `k`-th legal action (`k < count()`), edges first.
+    fn nth(&self, k: usize) -> usize {
+        let per_edge = self.slots as usize * 2;
+        let placements = self.edges.len() * per_edge;
+        if k >= placements {
+            return self.extra[k - placements] as usize;
+        }
+        let (ia, ib) = self.edges[k / per_edge];
+        let r = k % per_edge;
+        (r / 2) * PLACEMENTS_PER_SLOT + if r % 2 == 0 { ia } else { ib } as usize
+    }
 }
 
 /// Where one step's results go: row `i` of each belongs to env `i`.
@@ -150,8 +202,8 @@ impl VecEnv {
         for i in 0..n {
             let env_seed = derive_seed(seed, i as u64);
             let game = Game::new(self.config, derive_seed(env_seed, 0));
-            let mut legal = Vec::with_capacity(256);
-            for_each_legal_action(&game, |a| legal.push(a as u16));
+            let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
+            legal.read(&game, &mut vec![false; ACTION_COUNT]);
             self.slots.push(Slot { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
         }
     }
@@ -223,8 +275,8 @@ impl VecEnv {
     pub fn sample_actions(&mut self, out: &mut [i64]) {
         assert_eq!(out.len(), self.slots.len(), "one action per env");
         for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
-            let n = slot.legal.len() as u32;
-            *a = slot.legal[slot.sampler.below(n) as usize] as i64;
+            let n = slot.legal.count() as u32;
+            *a = slot.legal.nth(slot.sampler.below(n) as usize) as i64;
         }
     }
 
@@ -266,7 +318,9 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
             slot.game.play_unchecked(mv);
             let done = slot.game.is_over();
             let reward = returns(&slot.game);
-            out.rewards[i * seats..(i + 1) * seats].copy_from_slice(&reward[..seats]);
+            for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
+                *o = r as f32;
+            }
             out.dones[i] = done;
             if done {
                 slot.episode += 1;
@@ -279,12 +333,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
         observe(game, player, &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE]);
         let mask = &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT];
         mask.fill(false);
-        slot.legal.clear();
-        let legal = &mut slot.legal;
-        for_each_legal_action(game, |a| {
-            mask[a] = true;
-            legal.push(a as u16);
-        });
+        slot.legal.read(game, mask);
     }
 }
 
@@ -368,7 +417,7 @@ mod tests {
                     let mut g = before[i];
                     g.play(&action_to_move(&g, actions[i] as usize).unwrap()).unwrap();
                     assert!(g.is_over());
-                    assert_eq!(b.rewards[2 * i..2 * i + 2], returns(&g)[..2]);
+                    assert_eq!(b.rewards[2 * i..2 * i + 2], returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]);
                     assert_eq!(env.game(i).stats().placements, 0, "a fresh game");
                     assert_eq!(*env.game(i), Game::new(config, derive_seed(derive_seed(1, i as u64), env.episodes(i))));
                 } else {
@@ -396,19 +445,42 @@ mod tests {
     }
 
     #[test]
+    fn the_compact_legal_list_is_the_mask() {
+        let mut buf = Vec::new();
+        let mut mask = vec![false; ACTION_COUNT];
+        let mut listed = Vec::new();
+        for config in [Config::standard(2).unwrap(), Config::new(Variant::Team, 4, SwapTiming::InsteadOfPlacement, true).unwrap()] {
+            let mut g = Game::new(config, 2);
+            let mut rng = Rng::new(2);
+            while !g.is_over() {
+                let mut legal = Legal::default();
+                mask.fill(false);
+                legal.read(&g, &mut mask);
+                crate::actions::legal_actions(&g, &mut listed);
+                let mut nth: Vec<u16> = (0..legal.count()).map(|k| legal.nth(k) as u16).collect();
+                nth.sort_unstable();
+                assert_eq!(nth, listed);
+                assert_eq!(mask.iter().filter(|&&m| m).count(), listed.len());
+                g.legal_moves(&mut buf);
+                g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+            }
+        }
+    }
+
+    #[test]
     fn solo_and_rank_returns() {
         let mut buf = Vec::new();
         let solo = Config::new(Variant::Solo, 1, SwapTiming::AfterPlacement, false).unwrap();
         let g = crate::sim::random_game(solo, 4, &mut buf);
         let low = *g.tracks().view(&solo, 0).iter().min().unwrap();
-        assert_eq!(returns(&g)[0], low as f32 / 36.0);
+        assert_eq!(returns(&g)[0], low as f64 / 36.0);
         let four = Config::standard(4).unwrap();
         let g = crate::sim::random_game(four, 4, &mut buf);
         let r = returns(&g);
         let ranks = g.ranks();
         let worst = *ranks.iter().max().unwrap();
         for p in 0..4 {
-            assert_eq!(r[p], 1.0 - 2.0 * ranks[p] as f32 / worst as f32);
+            assert_eq!(r[p], 1.0 - 2.0 * ranks[p] as f64 / worst as f64);
         }
     }
 }

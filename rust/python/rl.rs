@@ -240,7 +240,7 @@ fn observe_batch(
 /// Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
 /// −1 last, linear between, shared on ties; solo: the lowest score ÷ 36.
 #[pyfunction]
-fn rewards(state: &PyGameState) -> Vec<f32> {
+fn rewards(state: &PyGameState) -> Vec<f64> {
     returns(&state.game)[..state.game.config().players()].to_vec()
 }
 
