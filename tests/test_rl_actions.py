@@ -169,3 +169,26 @@ def test_mask_outputs_and_batches() -> None:
         legal_action_mask_batch(games, np.zeros((2, ACTION_COUNT), np.bool_))
     with pytest.raises(ValueError, match="C-contiguous"):
         legal_action_mask_batch(games[:2], np.zeros((ACTION_COUNT, 2), np.bool_).T)
+
+
+def test_play_action_and_observe_with_mask() -> None:
+    """The two one-call helpers the environments use."""
+    from genial import _core
+    from genial.observation import observe
+
+    game = genial.Game(players=2, seed=6)
+    obs, mask = _core.observe_with_mask(game._state, 0)
+    assert mask.dtype == np.int8 and np.array_equal(mask.astype(bool), legal_action_mask(game))
+    np.testing.assert_array_equal(obs, observe(game, 0))
+    _, other = _core.observe_with_mask(game._state, 1)
+    assert not other.any()
+    a = int(legal_actions(game)[-1])
+    move = action_to_move(game, a)
+    before = game.clone()
+    with pytest.raises(IllegalMoveError):
+        _core.play_action(game._state, KEEP_ACTION)
+    with pytest.raises(ValueError, match="out of range"):
+        _core.play_action(game._state, -3)
+    assert game == before and game.moves == ()
+    assert _core.play_action(game._state, np.int64(a)) is False
+    assert game.moves == (move,) and game.current_player == 1

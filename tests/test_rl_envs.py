@@ -118,6 +118,11 @@ def test_aec_bad_actions_change_nothing() -> None:
     assert env.game == before and env.agent_selection == agent and not any(env.terminations.values())
 
 
+def test_aec_step_before_reset_is_refused() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        genial_pz.env(players=2).step(0)
+
+
 def test_aec_seeding_repeats_and_differs() -> None:
     a, b = genial_pz.env(players=2), genial_pz.env(players=2)
     assert play_aec(a, 9) == play_aec(b, 9)

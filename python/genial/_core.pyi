@@ -305,6 +305,14 @@ def observe_batch(
     """Observations of many games into ``out`` (``float32``, ``len(states) × OBS_SIZE``), row ``i``
     seen by seat ``players[i]``."""
 
+def play_action(state: GameState, action: int) -> bool:
+    """Plays ``action`` in ``state`` (checked first: ``ValueError`` out of range, ``IllegalMoveError``
+    when it is not legal now, and then nothing changes). Returns whether the game is over."""
+
+def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """What seat ``player`` sees (``float32[OBS_SIZE]``) and its legal-action mask (``int8``,
+    all zeros unless ``player`` is to move), in one call: the pair an environment returns."""
+
 def rewards(state: GameState) -> list[float]:
     """Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
     −1 last, linear between, shared on ties; solo: the lowest score ÷ 36."""

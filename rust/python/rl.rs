@@ -237,13 +237,8 @@ fn observe_batch(
     with_slice(&arr, "out", |s| py.detach(|| observe_into(&items, s)))
 }
 
-/// Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
-/// −1 last, linear between, shared on ties; solo: the lowest score ÷ 36.
-#[pyfunction]
-fn rewards(state: &PyGameState) -> Vec<f64> {
-    returns(&state.game)[..state.game.config().players()].to_vec()
-}
-
+type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+type RewardsDones<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 type ObsMaskPlayers<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i64>>);
 type StepResult<'py> = (
     Bound<'py, PyArray2<f32>>,
@@ -253,6 +248,47 @@ type StepResult<'py> = (
     Bound<'py, PyArray1<i64>>,
 );
 
+/// Plays `action` in `state` (checked first: `ValueError` out of range, `IllegalMoveError`
+/// when it is not legal now, and then nothing changes). Returns whether the game is over.
+#[pyfunction]
+fn play_action(mut state: PyRefMut<'_, PyGameState>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let a = extract_action(action)?;
+    let mv = core_action_to_move(&state.game, a).map_err(action_error)?;
+    state.game.play(&mv)?;
+    state.history.push(mv);
+    Ok(state.game.is_over())
+}
+
+/// What seat `player` sees (`float32[OBS_SIZE]`) and its legal-action mask (`int8`,
+/// all zeros unless `player` is to move), in one call: the pair an environment returns.
+#[pyfunction]
+fn observe_with_mask<'py>(
+    py: Python<'py>,
+    state: &PyGameState,
+    player: i64,
+) -> PyResult<ObsAndMask<'py>> {
+    let p = state.check_player(player)?;
+    let game = &state.game;
+    // Every entry of both is written below.
+    let (obs, mask) = unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
+    with_slice(&obs, "observation", |s| core_observe(game, p, s))?;
+    with_slice(&mask, "mask", |s| {
+        if game.current_player() == p {
+            write_mask(std::slice::from_ref(game), s);
+        } else {
+            s.fill(0);
+        }
+    })?;
+    Ok((obs, mask))
+}
+
+/// Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
+/// −1 last, linear between, shared on ties; solo: the lowest score ÷ 36.
+#[pyfunction]
+fn rewards(state: &PyGameState) -> Vec<f64> {
+    returns(&state.game)[..state.game.config().players()].to_vec()
+}
+
 /// Many games of one configuration stepped together in Rust (wrapped by `genial.VecEnv`).
 #[pyclass(name = "VecEnv", module = "genial._core")]
 pub struct PyVecEnv {
@@ -261,7 +297,7 @@ pub struct PyVecEnv {
 
 impl PyVecEnv {
     /// Fresh output arrays; every entry is written by the env before they are returned.
-    fn arrays<'py>(&self, py: Python<'py>, with_step: bool) -> (ObsMaskPlayers<'py>, Option<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>)>) {
+    fn arrays<'py>(&self, py: Python<'py>, with_step: bool) -> (ObsMaskPlayers<'py>, Option<RewardsDones<'py>>) {
         let n = self.env.num_envs();
         let seats = self.env.config().players();
         unsafe {
@@ -421,5 +457,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(observe, m)?)?;
     m.add_function(wrap_pyfunction!(observe_batch, m)?)?;
     m.add_function(wrap_pyfunction!(rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(play_action, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_with_mask, m)?)?;
     Ok(())
 }

@@ -41,7 +41,7 @@ from .. import _core
 from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, make
 from ..game import Game
-from ..observation import low_high, observe
+from ..observation import low_high
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 
@@ -135,16 +135,14 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
-        # ValueError out of range; IllegalMoveError when the action names no move or an illegal one.
+        # ValueError out of range; IllegalMoveError when the action is not legal (nothing changes).
         try:
-            move = action_to_move(self.game, action)
-            self.game.check(move)
+            _core.play_action(self.game._state, action)
         except _core.IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
             self._over = True
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
-        self.game.play(move)
         self._play_bots()
         self._over = self.game.is_over
         reward = float(_core.rewards(self.game._state)[self.seat]) if self._over else 0.0
@@ -152,8 +150,8 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             self.render()
         return self._observation(), reward, self._over, False, self._info()
 
-    def render(self) -> str | None:
-        """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
+    def render(self) -> Any:  # str | None; gymnasium's own annotation differs across versions
+        """``ansi``: the text board (a str); ``human``: prints it; no render mode: ``None``."""
         if self.render_mode == "human":
             print(self.game)
             return None
@@ -174,10 +172,10 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             game.play(self._bots[game.current_player].choose(game))
 
     def _observation(self) -> Observation:
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        if not self._over and not self.game.is_over:
-            legal_action_mask(self.game, out=mask)
-        return {"observation": observe(self.game, self.seat), "action_mask": mask}
+        obs, mask = _core.observe_with_mask(self.game._state, self.seat)
+        if self._over:
+            mask[:] = 0
+        return {"observation": obs, "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "phase": self.game.phase}
