@@ -259,9 +259,46 @@ pub fn for_each_legal_edge(game: &Game, mut edge: impl FnMut(usize, usize), mut 
 /// `a` is legal, else false (0). `mask.len()` must be `ACTION_COUNT`.
 #[inline]
 pub fn legal_action_mask<T: From<bool> + Copy>(game: &Game, mask: &mut [T]) {
+    legal_action_mask_with(game, mask, |_, _| {}, |_| {});
+}
+
+/// [`legal_action_mask`], also passing the compact form to `edge` and `other` as
+/// [`for_each_legal_edge`] does.
+///
+/// Every slot of the rack takes the same edges, so the first slot's block is written edge
+/// by edge and copied to the other slots' blocks.
+#[inline]
+pub fn legal_action_mask_with<T: From<bool> + Copy>(
+    game: &Game,
+    mask: &mut [T],
+    mut edge: impl FnMut(usize, usize),
+    mut other: impl FnMut(usize),
+) {
     assert_eq!(mask.len(), ACTION_COUNT, "a legal-action mask has ACTION_COUNT entries");
-    mask.fill(T::from(false));
-    for_each_legal_action(game, |a| mask[a] = T::from(true));
+    let (yes, no) = (T::from(true), T::from(false));
+    let (slot0, rest) = mask.split_at_mut(PLACEMENTS_PER_SLOT);
+    slot0.fill(no);
+    rest.fill(no);
+    let mut any_edge = false;
+    for_each_legal_edge(
+        game,
+        |ia, ib| {
+            slot0[ia] = yes;
+            slot0[ib] = yes;
+            any_edge = true;
+            edge(ia, ib);
+        },
+        |a| {
+            rest[a - PLACEMENTS_PER_SLOT] = yes;
+            other(a);
+        },
+    );
+    if any_edge {
+        let slots = game.rack(game.current_player()).len();
+        for block in rest.chunks_exact_mut(PLACEMENTS_PER_SLOT).take(slots.saturating_sub(1)) {
+            block.copy_from_slice(slot0);
+        }
+    }
 }
 
 /// The legal actions of the player to move, ascending, written into `out` (cleared first).

@@ -5,7 +5,7 @@
 //! `derive_seed(derive_seed(seed, i), k)` for `k = 0, 1, ...`, and samples random actions
 //! from its own generator, so no result depends on how envs are spread over threads.
 
-use crate::actions::{action_to_move, for_each_legal_edge, ACTION_COUNT, PLACEMENTS_PER_SLOT};
+use crate::actions::{action_to_move, legal_action_mask_with, ACTION_COUNT, PLACEMENTS_PER_SLOT};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
@@ -75,7 +75,7 @@ struct Legal {
 }
 
 impl Legal {
-    /// Reads the legal actions of `game`, writing its mask as it goes.
+    /// Reads the legal actions of `game` and writes its mask.
     #[inline]
     fn read(&mut self, game: &Game, mask: &mut [bool]) {
         self.edges.clear();
@@ -83,20 +83,10 @@ impl Legal {
         self.slots = game.rack(game.current_player()).len() as u16;
         let edges = &mut self.edges;
         let (extra, extras) = (&mut self.extra, &mut self.extras);
-        for_each_legal_edge(game, |ia, ib| edges.push((ia as u16, ib as u16)), |a| {
+        legal_action_mask_with(game, mask, |ia, ib| edges.push((ia as u16, ib as u16)), |a| {
             extra[*extras as usize] = a as u16;
             *extras += 1;
         });
-        for &(ia, ib) in &self.edges {
-            for slot in 0..self.slots as usize {
-                let base = slot * PLACEMENTS_PER_SLOT;
-                mask[base + ia as usize] = true;
-                mask[base + ib as usize] = true;
-            }
-        }
-        for &a in &self.extra[..self.extras as usize] {
-            mask[a as usize] = true;
-        }
     }
 
     fn count(&self) -> usize {
@@ -331,9 +321,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
         let player = game.current_player();
         out.players[i] = player as i64;
         observe(game, player, &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE]);
-        let mask = &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT];
-        mask.fill(false);
-        slot.legal.read(game, mask);
+        slot.legal.read(game, &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT]);
     }
 }
 

@@ -5,8 +5,9 @@ use super::convert::IllegalMoveError;
 use super::game::{config_from, extract_move, PyGameState};
 use super::types::PyMove;
 use crate::actions::{
-    action_to_move as core_action_to_move, for_each_legal_action, legal_actions as core_legal_actions,
-    move_actions, Action, ActionError, ACTION_COUNT, KEEP_ACTION, PLACEMENT_ACTIONS, SWAP_ACTION,
+    action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask,
+    legal_actions as core_legal_actions, move_actions, Action, ActionError, ACTION_COUNT, KEEP_ACTION,
+    PLACEMENT_ACTIONS, SWAP_ACTION,
 };
 use crate::game::Game;
 use crate::observation::{layout, observe as core_observe, OBS_SIZE};
@@ -129,10 +130,7 @@ fn legal_actions<'py>(py: Python<'py>, state: &PyGameState) -> Bound<'py, PyArra
 }
 
 fn write_mask<T: Element + From<bool> + Copy>(games: &[Game], out: &mut [T]) {
-    let fill = |(g, row): (&Game, &mut [T])| {
-        row.fill(T::from(false));
-        for_each_legal_action(g, |a| row[a] = T::from(true));
-    };
+    let fill = |(g, row): (&Game, &mut [T])| core_legal_action_mask(g, row);
     if games.len() >= 64 {
         games.par_iter().zip(out.par_chunks_mut(ACTION_COUNT)).with_min_len(16).for_each(fill);
     } else {

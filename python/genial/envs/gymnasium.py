@@ -1,7 +1,8 @@
 """Ingenious as a Gymnasium single-agent environment: one seat against built-in bots.
 
-`IngeniousEnv` (registered as ``genial/Ingenious-v0`` when this module is imported) puts
-the agent in one seat; the other seats are played by `genial.bots` (``"random"``,
+`IngeniousEnv` (registered as ``genial/Ingenious-v0`` when this module is imported, so
+``gymnasium.make("genial.envs.gymnasium:genial/Ingenious-v0")`` works without an import)
+puts the agent in one seat; the other seats are played by `genial.bots` (``"random"``,
 ``"greedy"``, or any object with ``choose(game)``). A step is one decision of the agent,
 then the bots' moves until the agent is to move again or the game ends; after a bonus
 placement the agent simply moves again. Observations are dicts like PettingZoo's:

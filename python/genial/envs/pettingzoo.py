@@ -11,14 +11,14 @@ first place, -1 for the last, linear between (team partners share); solo: the lo
 and neither changes the game.
 
 >>> from genial.envs.pettingzoo import env
->>> e = env(players=2, seed=None)
+>>> e = env(players=2)
 >>> e.reset(seed=7)
 >>> for agent in e.agent_iter():
 ...     obs, reward, terminated, truncated, info = e.last()
 ...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
 ...     e.step(action)
->>> sorted(e.unwrapped.game.returns())
-[-1.0, 1.0]
+>>> e.game.is_over, e.agents      # every agent stepped out after the end
+(True, [])
 """
 
 from __future__ import annotations
