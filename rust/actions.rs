@@ -278,8 +278,9 @@ pub fn legal_action_mask_with<T: From<bool> + Copy>(
     let (yes, no) = (T::from(true), T::from(false));
     let (slot0, rest) = mask.split_at_mut(PLACEMENTS_PER_SLOT);
     slot0.fill(no);
-    rest.fill(no);
     let mut any_edge = false;
+    let mut extras = [0usize; 2];
+    let mut n_extras = 0;
     for_each_legal_edge(
         game,
         |ia, ib| {
@@ -289,15 +290,21 @@ pub fn legal_action_mask_with<T: From<bool> + Copy>(
             edge(ia, ib);
         },
         |a| {
-            rest[a - PLACEMENTS_PER_SLOT] = yes;
+            extras[n_extras] = a;
+            n_extras += 1;
             other(a);
         },
     );
-    if any_edge {
-        let slots = game.rack(game.current_player()).len();
-        for block in rest.chunks_exact_mut(PLACEMENTS_PER_SLOT).take(slots.saturating_sub(1)) {
-            block.copy_from_slice(slot0);
-        }
+    // Each byte of the other slots' blocks is written once: a copy of the first block for
+    // the slots holding a tile, false for the rest.
+    let copies = if any_edge { game.rack(game.current_player()).len().saturating_sub(1) } else { 0 };
+    let (copied, cleared) = rest.split_at_mut(copies * PLACEMENTS_PER_SLOT);
+    for block in copied.chunks_exact_mut(PLACEMENTS_PER_SLOT) {
+        block.copy_from_slice(slot0);
+    }
+    cleared.fill(no);
+    for &a in &extras[..n_extras] {
+        mask[a] = yes;
     }
 }
 

@@ -102,7 +102,8 @@ impl Legal {
         }
         let (ia, ib) = self.edges[k / per_edge];
         let r = k % per_edge;
-        (r / 2) * PLACEMENTS_PER_SLOT + if r % 2 == 0 { ia } else { ib } as usize
+        let offset = if r % 2 == 0 { ia } else { ib };
+        (r / 2) * PLACEMENTS_PER_SLOT + offset as usize
     }
 }
 
