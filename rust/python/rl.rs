@@ -195,7 +195,7 @@ fn observe_into(games: &[(Game, usize)], out: &mut [f32]) {
 fn observe<'py>(
     py: Python<'py>,
     state: &PyGameState,
-    player: i64,
+    player: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let p = state.check_player(player)?;
@@ -228,8 +228,11 @@ fn observe_batch(
     }
     let mut items = Vec::with_capacity(states.len());
     for (i, (s, &p)) in states.iter().zip(players).enumerate() {
-        let p = s.check_player(p).map_err(|e| PyValueError::new_err(format!("players[{i}]: {}", e.value(py))))?;
-        items.push((s.game, p));
+        let n = s.game.config().players() as i64;
+        if !(0..n).contains(&p) {
+            return Err(PyValueError::new_err(format!("players[{i}]: player must be 0..{}, not {p}", n - 1)));
+        }
+        items.push((s.game, p as usize));
     }
     let arr = out_array::<f32, numpy::ndarray::Ix2>(out, "out", "float32", &[items.len(), OBS_SIZE])?;
     with_slice(&arr, "out", |s| py.detach(|| observe_into(&items, s)))
@@ -263,7 +266,7 @@ fn play_action(mut state: PyRefMut<'_, PyGameState>, action: &Bound<'_, PyAny>) 
 fn observe_with_mask<'py>(
     py: Python<'py>,
     state: &PyGameState,
-    player: i64,
+    player: &Bound<'py, PyAny>,
 ) -> PyResult<ObsAndMask<'py>> {
     let p = state.check_player(player)?;
     let game = &state.game;
