@@ -1,7 +1,7 @@
 //! Bindings for learning agents: the flat action space, observations and the batched
 //! `VecEnv`. Arrays are numpy arrays written by Rust with the GIL released.
 
-use super::convert::IllegalMoveError;
+use super::convert::{extract_seat, IllegalMoveError};
 use super::game::{config_from, extract_move, PyGameState};
 use super::types::PyMove;
 use crate::actions::{
@@ -198,7 +198,7 @@ fn observe<'py>(
     player: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let p = state.check_player(player)?;
+    let p = extract_seat(player, state.game.config().players())?;
     let arr = match out {
         Some(o) => out_array::<f32, numpy::ndarray::Ix1>(o, "out", "float32", &[OBS_SIZE])?,
         // Every entry is written by `observe`.
@@ -268,7 +268,7 @@ fn observe_with_mask<'py>(
     state: &PyGameState,
     player: &Bound<'py, PyAny>,
 ) -> PyResult<ObsAndMask<'py>> {
-    let p = state.check_player(player)?;
+    let p = extract_seat(player, state.game.config().players())?;
     let game = &state.game;
     // Every entry of both is written below.
     let (obs, mask) = unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
