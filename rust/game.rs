@@ -375,6 +375,24 @@ impl Game {
         });
     }
 
+    /// Calls `f(a, b)` for every pair of cells (`a < b`, cells in row order) on which the
+    /// player to move may lay a tile now: any tile of its rack, either way round, since
+    /// where a tile may lie never depends on its colours. Nothing when the rack is empty.
+    #[inline]
+    pub fn for_each_placement_cells(&self, mut f: impl FnMut(Cell, Cell)) {
+        let player = self.current as usize;
+        if self.racks[player].is_empty() {
+            return;
+        }
+        let rule = self.touch_rule(player);
+        self.board.free_pairs_until(|a, b| {
+            if rule == Touch::Any || self.cells_meet(rule, a, b) {
+                f(a, b);
+            }
+            false
+        });
+    }
+
     /// The legal moves of the player to move, written into `out` (cleared first).
     ///
     /// Order: placements by edge (cells in row order), then by rack tile (first

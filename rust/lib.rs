@@ -5,15 +5,18 @@
 //! ([`game`]), bots ([`bots`]) and whole-game simulation ([`sim`]). The PyO3 bindings live
 //! in `python/` behind the `python` feature.
 
+pub mod actions;
 pub mod board;
 pub mod bots;
 pub mod game;
 pub mod hex;
 pub mod moves;
+pub mod observation;
 pub mod rng;
 pub mod sim;
 pub mod tiles;
 pub mod variants;
+pub mod vecenv;
 
 #[cfg(feature = "python")]
 mod python;

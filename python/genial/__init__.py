@@ -13,6 +13,8 @@ from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
 from .variants import VariantInfo, variants
+from .vecenv import VecEnv
+from . import actions, observation  # submodules for learning agents
 
 __all__ = [
     "Board",
@@ -26,6 +28,7 @@ __all__ = [
     "RecordError",
     "Tile",
     "VariantInfo",
+    "VecEnv",
     "variants",
 ]
 

@@ -1,7 +1,10 @@
 """The Rust extension: core types of genial. Use them through `genial`."""
 
-from collections.abc import Iterable, Iterator
-from typing import Any, final, overload
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TypeVar, final, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from .colors import Color
 
@@ -259,3 +262,102 @@ class BuiltinBot:
     def name(self) -> str: ...
     def choose(self, state: GameState) -> Move:
         """The bot's move for the seat to move in ``state``."""
+
+# ----- learning agents: flat actions, observations, VecEnv (rust/python/rl.rs) -----
+
+_Mask = TypeVar("_Mask", npt.NDArray[np.bool_], npt.NDArray[np.int8], npt.NDArray[np.uint8])
+
+def rl_constants() -> tuple[int, int, int, int, int]:
+    """``(ACTION_COUNT, PLACEMENT_ACTIONS, SWAP_ACTION, KEEP_ACTION, OBS_SIZE)``."""
+
+def observation_layout() -> list[tuple[str, int, list[int]]]:
+    """The observation's blocks as ``(name, offset, shape)``, in order."""
+
+def decode_action(action: int) -> tuple[int, tuple[int, int], int] | str:
+    """``(slot, (q, r), direction)`` of a placement action, or ``"swap"`` / ``"keep"``."""
+
+def action_to_move(state: GameState, action: int) -> Move:
+    """The move ``action`` stands for in ``state`` (not checked for legality)."""
+
+def move_to_actions(state: GameState, mv: Move | str) -> list[int]:
+    """Every action that stands for ``mv`` in ``state``, ascending (empty if the mover holds no
+    such tile)."""
+
+def legal_actions(state: GameState) -> npt.NDArray[np.int64]:
+    """The legal actions of the seat to move, ascending."""
+
+@overload
+def legal_action_mask(state: GameState, out: None = None) -> npt.NDArray[np.bool_]:
+    """The legal-action mask of the seat to move: ``mask[a]`` is true when action ``a`` is legal.
+    Written into ``out`` (bool, int8 or uint8, length ``ACTION_COUNT``) when given."""
+@overload
+def legal_action_mask(state: GameState, out: _Mask) -> _Mask: ...
+
+def legal_action_mask_batch(states: Sequence[GameState], out: _Mask) -> None:
+    """Legal-action masks of many games into ``out`` (``len(states) × ACTION_COUNT``)."""
+
+def observe(state: GameState, player: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """What seat ``player`` sees of ``state``, as ``float32[OBS_SIZE]`` (written into ``out`` when given)."""
+
+def observe_batch(
+    states: Sequence[GameState], players: npt.NDArray[np.int64], out: npt.NDArray[np.float32]
+) -> None:
+    """Observations of many games into ``out`` (``float32``, ``len(states) × OBS_SIZE``), row ``i``
+    seen by seat ``players[i]``."""
+
+def play_action(state: GameState, action: int) -> bool:
+    """Plays ``action`` in ``state`` (checked first: ``ValueError`` out of range, ``IllegalMoveError``
+    when it is not legal now, and then nothing changes). Returns whether the game is over."""
+
+def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """What seat ``player`` sees (``float32[OBS_SIZE]``) and its legal-action mask (``int8``,
+    all zeros unless ``player`` is to move), in one call: the pair an environment returns."""
+
+def rewards(state: GameState) -> list[float]:
+    """Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
+    −1 last, linear between, shared on ties; solo: the lowest score ÷ 36."""
+
+@final
+class VecEnv:
+    """Many games of one configuration stepped together in Rust (wrapped by ``genial.VecEnv``)."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        players: int,
+        variant: str,
+        swap_timing: str,
+        require_contact: bool,
+        seed: int,
+        threads: int,
+    ) -> VecEnv: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def threads(self) -> int: ...
+    def reset(
+        self, seed: int
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """Restarts every env from ``seed``: ``(observations, masks, players)``."""
+    def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+        """The current ``(observations, masks, players)``, changing nothing."""
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int64],
+    ]:
+        """Plays one action per env: ``(observations, masks, rewards, dones, players)``."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per env, from each env's own seeded generator."""
+    def state(self, index: int) -> GameState:
+        """A snapshot of the game in env ``index`` (no move history)."""
+    def episodes(self) -> npt.NDArray[np.uint64]:
+        """Games finished by each env since the last reset."""

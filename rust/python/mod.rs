@@ -6,6 +6,7 @@
 mod bots;
 mod convert;
 mod game;
+mod rl;
 mod types;
 mod svg;
 
@@ -32,5 +33,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PlayResult>()?;
     m.add_class::<bots::PyBuiltinBot>()?;
     m.add_function(wrap_pyfunction!(variant_table, m)?)?;
+    rl::register(m)?;
     Ok(())
 }

@@ -1,0 +1,17 @@
+"""Learning environments around genial's Rust core.
+
+* `genial.envs.pettingzoo` — a PettingZoo AEC environment: every seat an agent
+  (``player_0`` ...), observations ``{"observation", "action_mask"}``, a bonus placement
+  is the same agent moving again. Needs ``pettingzoo``.
+* `genial.envs.gymnasium` — a Gymnasium single-agent environment, ``IngeniousEnv``
+  (registered as ``genial/Ingenious-v0``), where the agent plays one seat against built-in
+  bots. Needs ``gymnasium``.
+* `genial.VecEnv` — many games stepped together in Rust, for throughput.
+
+Actions are `genial.actions` indices and observations `genial.observation` vectors in all
+three. The environments are imported on demand, so genial itself needs neither library.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,186 @@
+"""Ingenious as a Gymnasium single-agent environment: one seat against built-in bots.
+
+`IngeniousEnv` (registered as ``genial/Ingenious-v0`` when this module is imported, so
+``gymnasium.make("genial.envs.gymnasium:genial/Ingenious-v0")`` works without an import)
+puts the agent in one seat; the other seats are played by `genial.bots` (``"random"``,
+``"greedy"``, or any object with ``choose(game)``). A step is one decision of the agent,
+then the bots' moves until the agent is to move again or the game ends; after a bonus
+placement the agent simply moves again. Observations are dicts like PettingZoo's:
+``"observation"`` (`genial.observation`, ``float32``) and ``"action_mask"`` (``int8``);
+`IngeniousEnv.action_masks` gives the mask as bools (sb3-contrib's convention). The reward
+is 0 until the end, then +1 for a (shared) first place, -1 for the last, linear between
+(team partners share); solo: the lowest score ÷ 36.
+
+An action outside ``range(ACTION_COUNT)`` raises `ValueError`. An illegal action ends the
+episode as a loss (reward -1, ``info["illegal_action"] = True``) with
+``illegal_action="lose"`` (the default, so that unmasked agents can learn), or raises
+`genial.IllegalMoveError` and changes nothing with ``illegal_action="raise"``.
+
+>>> import gymnasium
+>>> import genial.envs.gymnasium
+>>> env = gymnasium.make("genial/Ingenious-v0", opponents="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> terminated = False
+>>> while not terminated:
+...     action = env.action_space.sample(obs["action_mask"])
+...     obs, reward, terminated, truncated, info = env.step(action)
+>>> reward in (-1.0, 0.0, 1.0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Union
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from .. import _core
+from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
+from ..bots import BUILTIN_BOTS, Bot, make
+from ..game import Game
+from ..observation import low_high
+
+__all__ = ["IngeniousEnv", "ENV_ID"]
+
+ENV_ID = "genial/Ingenious-v0"
+
+Observation = dict[str, Any]  # "observation": float32 vector, "action_mask": int8 vector
+Opponent = Union[str, Bot]
+
+
+class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
+    """One seat of Ingenious against bots (see the module docstring).
+
+    ``players`` defaults to the variant's count; ``opponents`` is one bot name or object
+    for every other seat, or a sequence with one per other seat (in seat order, skipping
+    the agent). ``seat`` is the agent's seat, or ``None`` for a random seat each episode.
+    Named bots are seeded from the environment's ``np_random`` at each reset.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        players: int | None = None,
+        variant: str = "standard",
+        opponents: Opponent | Sequence[Opponent] = "random",
+        seat: int | None = 0,
+        *,
+        swap_timing: str = "after_placement",
+        require_contact: bool = False,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        probe = Game(players, seed=0, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+        self._options: dict[str, Any] = {
+            "players": probe.players,
+            "variant": variant,
+            "swap_timing": swap_timing,
+            "require_contact": require_contact,
+        }
+        n = probe.players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat must be None or a seat 0..{n - 1}, not {seat!r}")
+        if isinstance(opponents, (str, Bot)):
+            opponents = [opponents] * (n - 1)
+        opponents = list(opponents)
+        if len(opponents) != n - 1:
+            raise ValueError(f"{n} players need {n - 1} opponent(s), not {len(opponents)}")
+        for o in opponents:
+            if isinstance(o, str) and o not in BUILTIN_BOTS:
+                raise ValueError(f"unknown bot {o!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
+            if not isinstance(o, (str, Bot)):
+                raise TypeError(f"an opponent is a bot name or an object with choose(game), not {type(o).__name__}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self._opponents: list[Opponent] = opponents
+        self._fixed_seat = seat
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        low, high = low_high()
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self.game = probe
+        self.seat = 0 if seat is None else seat
+        self._bots: dict[int, Bot] = {}
+        self._over = True
+
+    # ----- gymnasium API ----------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.game = Game(seed=int(rng.integers(0, 2**64, dtype=np.uint64)), **self._options)
+        n = self.game.players
+        self.seat = int(rng.integers(n)) if self._fixed_seat is None else self._fixed_seat
+        others = [p for p in range(n) if p != self.seat]
+        self._bots = {}
+        for p, o in zip(others, self._opponents):
+            self._bots[p] = make(o, int(rng.integers(0, 2**64, dtype=np.uint64))) if isinstance(o, str) else o
+        self._over = False
+        self._play_bots()
+        self._over = self.game.is_over
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if self._over:
+            raise RuntimeError("the episode is over: call reset() first")
+        # ValueError out of range; IllegalMoveError when the action is not legal (nothing changes).
+        try:
+            _core.play_action(self.game._state, action)
+        except _core.IllegalMoveError:
+            if self.illegal_action == "raise":
+                raise
+            self._over = True
+            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+        self._play_bots()
+        self._over = self.game.is_over
+        reward = float(_core.rewards(self.game._state)[self.seat]) if self._over else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self._over, False, self._info()
+
+    def render(self) -> Any:  # str | None; gymnasium's own annotation differs across versions
+        """``ansi``: the text board (a str); ``human``: prints it; no render mode: ``None``."""
+        if self.render_mode == "human":
+            print(self.game)
+            return None
+        return str(self.game) if self.render_mode == "ansi" else None
+
+    # ----- helpers ------------------------------------------------------------------------
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as bools (all false once the episode is over)."""
+        mask = np.zeros(ACTION_COUNT, dtype=np.bool_)
+        if not self._over:
+            legal_action_mask(self.game, out=mask)
+        return mask
+
+    def _play_bots(self) -> None:
+        game = self.game
+        while not game.is_over and game.current_player != self.seat:
+            game.play(self._bots[game.current_player].choose(game))
+
+    def _observation(self) -> Observation:
+        obs, mask = _core.observe_with_mask(self.game._state, self.seat)
+        if self._over:
+            mask[:] = 0
+        return {"observation": obs, "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        return {"seat": self.seat, "phase": self.game.phase}
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="genial.envs.gymnasium:IngeniousEnv")

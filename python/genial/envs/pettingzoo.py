@@ -1,0 +1,171 @@
+"""Ingenious as a PettingZoo AEC environment.
+
+Agents are ``player_0`` ... ``player_{n-1}`` (seats in turn order). Each observation is a
+dict: ``"observation"``, the `genial.observation` vector of that seat (``float32``,
+``OBS_SIZE``), and ``"action_mask"``, its legal `genial.actions` (``int8``,
+``ACTION_COUNT``; all zeros for a seat not to move). A bonus placement ("Ingenious!") is
+the same agent moving again, and a swap offer is a decision of its own (actions ``swap``
+and ``keep``). Rewards come when the game ends, for every seat at once: +1 for a (shared)
+first place, -1 for the last, linear between (team partners share); solo: the lowest score
+÷ 36. An action out of range raises `ValueError`, an illegal one `genial.IllegalMoveError`,
+and neither changes the game.
+
+>>> from genial.envs.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=7)
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+...     e.step(action)
+>>> e.game.is_over, e.agents      # every agent stepped out after the end
+(True, [])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from .. import _core
+from ..actions import ACTION_COUNT
+from ..game import Game
+from ..observation import low_high
+
+__all__ = ["env", "raw_env", "IngeniousAEC"]
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(**kwargs: Any) -> IngeniousAEC:
+    """The environment (keyword arguments as `IngeniousAEC`).
+
+    Not wrapped: it checks call order itself (``step`` before ``reset`` raises) and action
+    bounds (``ValueError``), which is what PettingZoo's usual wrappers add, at a fraction
+    of their cost per step."""
+    return IngeniousAEC(**kwargs)
+
+
+class IngeniousAEC(AECEnv):  # type: ignore[misc]
+    """Ingenious for PettingZoo's AEC API (see the module docstring).
+
+    ``players`` defaults to the variant's count; ``swap_timing`` and ``require_contact`` are
+    the edition options of `genial.Game`. ``seed`` seeds the first `reset` when that is
+    called without one. ``render_mode`` is ``None``, ``"ansi"`` (render returns the text
+    board) or ``"human"`` (prints it after every step).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "genial_ingenious_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int | None = None,
+        variant: str = "standard",
+        *,
+        swap_timing: str = "after_placement",
+        require_contact: bool = False,
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        # A probe game checks the options and settles the player count.
+        probe = Game(players, seed=0, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+        self._options: dict[str, Any] = {
+            "players": probe.players,
+            "variant": variant,
+            "swap_timing": swap_timing,
+            "require_contact": require_contact,
+        }
+        self._first_seed = seed
+        self.render_mode = render_mode
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(probe.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = low_high()
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.game = probe
+        self._started = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator that seeds each new game (created by the first `reset`)."""
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random(self._first_seed)
+        return self._np_random
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
+        self.game = Game(seed=game_seed, **self._options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._skip_agent_selection = None
+        self._started = True
+
+    def observe(self, agent: str) -> Observation:
+        obs, mask = _core.observe_with_mask(self.game._state, self._seat[agent])
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise TypeError(f"{agent} is to move: give an action, not None")
+        # Checked before anything changes: ValueError out of range, IllegalMoveError if illegal.
+        state = self.game._state
+        over = _core.play_action(state, action)
+        # Rewards stay 0 until the end, so only the mover's running total needs resetting.
+        self._cumulative_rewards[agent] = 0.0
+        if over:
+            for a, r in zip(self.agents, _core.rewards(state)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
+        if self.render_mode == "human":
+            print(self.game)
+            return None
+        return str(self.game) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+raw_env = IngeniousAEC

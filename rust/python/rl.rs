@@ -1,0 +1,464 @@
+//! Bindings for learning agents: the flat action space, observations and the batched
+//! `VecEnv`. Arrays are numpy arrays written by Rust with the GIL released.
+
+use super::convert::{extract_seat, IllegalMoveError};
+use super::game::{config_from, extract_move, PyGameState};
+use super::types::PyMove;
+use crate::actions::{
+    action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask,
+    legal_actions as core_legal_actions, move_actions, Action, ActionError, ACTION_COUNT, KEEP_ACTION,
+    PLACEMENT_ACTIONS, SWAP_ACTION,
+};
+use crate::game::Game;
+use crate::observation::{layout, observe as core_observe, OBS_SIZE};
+use crate::vecenv::{returns, Outputs, VecEnv};
+use numpy::ndarray::Dimension;
+use numpy::{Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+fn action_error(e: ActionError) -> PyErr {
+    match e {
+        ActionError::OutOfRange(_) => PyValueError::new_err(e.to_string()),
+        _ => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+/// An action index from a Python int (numpy integers included); `ValueError` out of range.
+fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err("an action is an int, not a bool"));
+    }
+    let a: i128 = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "an action is an int, not {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+        ))
+    })?;
+    if !(0..ACTION_COUNT as i128).contains(&a) {
+        return Err(action_error(ActionError::OutOfRange(a)));
+    }
+    Ok(a as usize)
+}
+
+/// A writable C-contiguous `out` array of the expected element type and shape.
+fn out_array<'py, T: Element, D: Dimension>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    let arr = obj.cast::<PyArray<T, D>>().map_err(|_| {
+        PyTypeError::new_err(format!("{what} must be a numpy {dtype} array of shape {shape:?}"))
+    })?;
+    if arr.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "{what} has shape {:?}, expected {shape:?}",
+            arr.shape()
+        )));
+    }
+    if !arr.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("{what} must be C-contiguous")));
+    }
+    Ok(arr.clone())
+}
+
+/// Runs `f` on the mutable contents of `arr` (checked contiguous and not borrowed elsewhere).
+fn with_slice<T: Element, D: Dimension, R>(
+    arr: &Bound<'_, PyArray<T, D>>,
+    what: &str,
+    f: impl FnOnce(&mut [T]) -> R,
+) -> PyResult<R> {
+    let mut rw = arr
+        .try_readwrite()
+        .map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
+    let slice = rw
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
+    Ok(f(slice))
+}
+
+/// `(ACTION_COUNT, PLACEMENT_ACTIONS, SWAP_ACTION, KEEP_ACTION, OBS_SIZE)`.
+#[pyfunction]
+fn rl_constants() -> (usize, usize, usize, usize, usize) {
+    (ACTION_COUNT, PLACEMENT_ACTIONS, SWAP_ACTION, KEEP_ACTION, OBS_SIZE)
+}
+
+/// The observation's blocks as `(name, offset, shape)`, in order.
+#[pyfunction]
+fn observation_layout() -> Vec<(&'static str, usize, Vec<usize>)> {
+    layout::BLOCKS.iter().map(|&(n, o, s)| (n, o, s.to_vec())).collect()
+}
+
+/// `(slot, (q, r), direction)` of a placement action, or `"swap"` / `"keep"`.
+#[pyfunction]
+fn decode_action(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = extract_action(action)?;
+    Ok(match Action::decode(a).expect("checked in range") {
+        Action::Place { slot, cell, dir } => (slot, (cell.q(), cell.r()), dir).into_pyobject(py)?.into_any().unbind(),
+        Action::Swap => "swap".into_pyobject(py)?.into_any().unbind(),
+        Action::Keep => "keep".into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+/// The move `action` stands for in `state` (not checked for legality).
+#[pyfunction]
+fn action_to_move(state: &PyGameState, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    let a = extract_action(action)?;
+    core_action_to_move(&state.game, a).map(PyMove).map_err(action_error)
+}
+
+/// Every action that stands for `mv` in `state`, ascending (empty if the mover holds no
+/// such tile).
+#[pyfunction]
+fn move_to_actions(state: &PyGameState, mv: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let m = extract_move(mv)?;
+    Ok(move_actions(&state.game, &m).iter().map(|&a| a as usize).collect())
+}
+
+/// The legal actions of the seat to move, ascending.
+#[pyfunction]
+fn legal_actions<'py>(py: Python<'py>, state: &PyGameState) -> Bound<'py, PyArray1<i64>> {
+    let game = state.game;
+    let v: Vec<i64> = py.detach(|| {
+        let mut out = Vec::new();
+        core_legal_actions(&game, &mut out);
+        out.into_iter().map(i64::from).collect()
+    });
+    PyArray1::from_vec(py, v)
+}
+
+fn write_mask<T: Element + From<bool> + Copy>(games: &[Game], out: &mut [T]) {
+    let fill = |(g, row): (&Game, &mut [T])| core_legal_action_mask(g, row);
+    if games.len() >= 64 {
+        games.par_iter().zip(out.par_chunks_mut(ACTION_COUNT)).with_min_len(16).for_each(fill);
+    } else {
+        games.iter().zip(out.chunks_mut(ACTION_COUNT)).for_each(fill);
+    }
+}
+
+/// Writes masks for `games` into `out` (bool, int8 or uint8, `len(games) × ACTION_COUNT`).
+fn masks_into(py: Python<'_>, games: &[Game], out: &Bound<'_, PyAny>, shape: &[usize]) -> PyResult<()> {
+    const WHAT: &str = "out";
+    const DTYPES: &str = "bool, int8 or uint8";
+    macro_rules! try_dtype {
+        ($t:ty) => {
+            if out.cast::<PyArray<$t, numpy::ndarray::IxDyn>>().is_ok() {
+                let arr = out_array::<$t, numpy::ndarray::IxDyn>(out, WHAT, DTYPES, shape)?;
+                return with_slice(&arr, WHAT, |s| py.detach(|| write_mask(games, s)));
+            }
+        };
+    }
+    try_dtype!(bool);
+    try_dtype!(i8);
+    try_dtype!(u8);
+    Err(PyTypeError::new_err(format!("{WHAT} must be a numpy {DTYPES} array of shape {shape:?}")))
+}
+
+/// The legal-action mask of the seat to move: `mask[a]` is true when action `a` is legal.
+/// Written into `out` (bool, int8 or uint8, length `ACTION_COUNT`) when given.
+#[pyfunction]
+#[pyo3(signature = (state, out = None))]
+fn legal_action_mask<'py>(
+    py: Python<'py>,
+    state: &PyGameState,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = match out {
+        Some(o) => o.clone(),
+        None => PyArray1::<bool>::zeros(py, ACTION_COUNT, false).into_any(),
+    };
+    masks_into(py, &[state.game], &out, &[ACTION_COUNT])?;
+    Ok(out)
+}
+
+/// Legal-action masks of many games into `out` (`len(states) × ACTION_COUNT`).
+#[pyfunction]
+fn legal_action_mask_batch(py: Python<'_>, states: Vec<PyRef<'_, PyGameState>>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    let games: Vec<Game> = states.iter().map(|s| s.game).collect();
+    masks_into(py, &games, out, &[games.len(), ACTION_COUNT])
+}
+
+fn observe_into(games: &[(Game, usize)], out: &mut [f32]) {
+    let fill = |(&(g, p), row): (&(Game, usize), &mut [f32])| core_observe(&g, p, row);
+    if games.len() >= 64 {
+        games.par_iter().zip(out.par_chunks_mut(OBS_SIZE)).with_min_len(16).for_each(fill);
+    } else {
+        games.iter().zip(out.chunks_mut(OBS_SIZE)).for_each(fill);
+    }
+}
+
+/// What seat `player` sees of `state`, as `float32[OBS_SIZE]` (written into `out` when given).
+#[pyfunction]
+#[pyo3(signature = (state, player, out = None))]
+fn observe<'py>(
+    py: Python<'py>,
+    state: &PyGameState,
+    player: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let p = extract_seat(player, state.game.config().players())?;
+    let arr = match out {
+        Some(o) => out_array::<f32, numpy::ndarray::Ix1>(o, "out", "float32", &[OBS_SIZE])?,
+        // Every entry is written by `observe`.
+        None => unsafe { PyArray1::<f32>::new(py, OBS_SIZE, false) },
+    };
+    let game = state.game;
+    with_slice(&arr, "out", |s| py.detach(|| core_observe(&game, p, s)))?;
+    Ok(arr)
+}
+
+/// Observations of many games into `out` (`float32`, `len(states) × OBS_SIZE`), row `i`
+/// seen by seat `players[i]`.
+#[pyfunction]
+fn observe_batch(
+    py: Python<'_>,
+    states: Vec<PyRef<'_, PyGameState>>,
+    players: PyReadonlyArray1<'_, i64>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let players = players.as_slice().map_err(|e| PyValueError::new_err(format!("players: {e}")))?;
+    if players.len() != states.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} states but {} players: give one observer per state",
+            states.len(),
+            players.len()
+        )));
+    }
+    let mut items = Vec::with_capacity(states.len());
+    for (i, (s, &p)) in states.iter().zip(players).enumerate() {
+        let n = s.game.config().players() as i64;
+        if !(0..n).contains(&p) {
+            return Err(PyValueError::new_err(format!("players[{i}]: player must be 0..{}, not {p}", n - 1)));
+        }
+        items.push((s.game, p as usize));
+    }
+    let arr = out_array::<f32, numpy::ndarray::Ix2>(out, "out", "float32", &[items.len(), OBS_SIZE])?;
+    with_slice(&arr, "out", |s| py.detach(|| observe_into(&items, s)))
+}
+
+type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+type RewardsDones<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+type ObsMaskPlayers<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i64>>);
+type StepResult<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// Plays `action` in `state` (checked first: `ValueError` out of range, `IllegalMoveError`
+/// when it is not legal now, and then nothing changes). Returns whether the game is over.
+#[pyfunction]
+fn play_action(mut state: PyRefMut<'_, PyGameState>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let a = extract_action(action)?;
+    let mv = core_action_to_move(&state.game, a).map_err(action_error)?;
+    state.game.play(&mv)?;
+    state.history.push(mv);
+    Ok(state.game.is_over())
+}
+
+/// What seat `player` sees (`float32[OBS_SIZE]`) and its legal-action mask (`int8`,
+/// all zeros unless `player` is to move), in one call: the pair an environment returns.
+#[pyfunction]
+fn observe_with_mask<'py>(
+    py: Python<'py>,
+    state: &PyGameState,
+    player: &Bound<'py, PyAny>,
+) -> PyResult<ObsAndMask<'py>> {
+    let p = extract_seat(player, state.game.config().players())?;
+    let game = &state.game;
+    // Every entry of both is written below.
+    let (obs, mask) = unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
+    with_slice(&obs, "observation", |s| core_observe(game, p, s))?;
+    with_slice(&mask, "mask", |s| {
+        if game.current_player() == p {
+            write_mask(std::slice::from_ref(game), s);
+        } else {
+            s.fill(0);
+        }
+    })?;
+    Ok((obs, mask))
+}
+
+/// Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
+/// −1 last, linear between, shared on ties; solo: the lowest score ÷ 36.
+#[pyfunction]
+fn rewards(state: &PyGameState) -> Vec<f64> {
+    returns(&state.game)[..state.game.config().players()].to_vec()
+}
+
+/// Many games of one configuration stepped together in Rust (wrapped by `genial.VecEnv`).
+#[pyclass(name = "VecEnv", module = "genial._core")]
+pub struct PyVecEnv {
+    env: VecEnv,
+}
+
+impl PyVecEnv {
+    /// Fresh output arrays; every entry is written by the env before they are returned.
+    fn arrays<'py>(&self, py: Python<'py>, with_step: bool) -> (ObsMaskPlayers<'py>, Option<RewardsDones<'py>>) {
+        let n = self.env.num_envs();
+        let seats = self.env.config().players();
+        unsafe {
+            let obs = PyArray2::<f32>::new(py, [n, OBS_SIZE], false);
+            let mask = PyArray2::<bool>::new(py, [n, ACTION_COUNT], false);
+            let players = PyArray1::<i64>::new(py, n, false);
+            let step = with_step.then(|| (PyArray2::<f32>::new(py, [n, seats], false), PyArray1::<bool>::new(py, n, false)));
+            ((obs, mask, players), step)
+        }
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (num_envs, players, variant, swap_timing, require_contact, seed, threads))]
+    fn new(
+        num_envs: usize,
+        players: i64,
+        variant: &str,
+        swap_timing: &str,
+        require_contact: bool,
+        seed: u64,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let config = config_from(players, variant, swap_timing, require_contact)?;
+        let env = VecEnv::new(config, num_envs, seed, threads).map_err(PyValueError::new_err)?;
+        Ok(PyVecEnv { env })
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.num_envs()
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.env.config().players()
+    }
+
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.env.config().variant.name()
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.env.threads()
+    }
+
+    /// Restarts every env from `seed`: `(observations, masks, players)`.
+    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMaskPlayers<'py>> {
+        let ((obs, mask, players), _) = self.arrays(py, false);
+        {
+            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
+            let out = Outputs {
+                obs: o.as_slice_mut()?,
+                mask: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+                rewards: &mut [],
+                dones: &mut [],
+            };
+            let env = &mut self.env;
+            py.detach(|| env.reset(seed, out));
+        }
+        Ok((obs, mask, players))
+    }
+
+    /// The current `(observations, masks, players)`, changing nothing.
+    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<ObsMaskPlayers<'py>> {
+        let ((obs, mask, players), _) = self.arrays(py, false);
+        {
+            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
+            let out = Outputs {
+                obs: o.as_slice_mut()?,
+                mask: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+                rewards: &mut [],
+                dones: &mut [],
+            };
+            let env = &mut self.env;
+            py.detach(|| env.observe(out));
+        }
+        Ok((obs, mask, players))
+    }
+
+    /// Plays one action per env: `(observations, masks, rewards, dones, players)`.
+    fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<StepResult<'py>> {
+        let actions = actions.as_slice().map_err(|e| PyValueError::new_err(format!("actions: {e}")))?;
+        if actions.len() != self.env.num_envs() {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {} envs: give one action per env",
+                actions.len(),
+                self.env.num_envs()
+            )));
+        }
+        let ((obs, mask, players), step) = self.arrays(py, true);
+        let (rewards, dones) = step.expect("step arrays requested");
+        let result = {
+            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
+            let (mut r, mut d) = (rewards.readwrite(), dones.readwrite());
+            let out = Outputs {
+                obs: o.as_slice_mut()?,
+                mask: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+                rewards: r.as_slice_mut()?,
+                dones: d.as_slice_mut()?,
+            };
+            let env = &mut self.env;
+            py.detach(|| env.step(actions, out))
+        };
+        result.map_err(|e| {
+            if e.out_of_range {
+                PyValueError::new_err(e.to_string())
+            } else {
+                IllegalMoveError::new_err(e.to_string())
+            }
+        })?;
+        Ok((obs, mask, rewards, dones, players))
+    }
+
+    /// A uniformly random legal action per env, from each env's own seeded generator.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0i64; self.env.num_envs()];
+        self.env.sample_actions(&mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    /// A snapshot of the game in env `index` (no move history).
+    fn state(&self, index: usize) -> PyResult<PyGameState> {
+        if index >= self.env.num_envs() {
+            return Err(PyValueError::new_err(format!(
+                "env index {index} out of range 0..{}",
+                self.env.num_envs() - 1
+            )));
+        }
+        Ok(PyGameState { game: *self.env.game(index), history: Vec::new(), origin: None })
+    }
+
+    /// Games finished by each env since the last reset.
+    fn episodes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let v: Vec<u64> = (0..self.env.num_envs()).map(|i| self.env.episodes(i)).collect();
+        PyArray1::from_vec(py, v)
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVecEnv>()?;
+    m.add_function(wrap_pyfunction!(rl_constants, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
+    m.add_function(wrap_pyfunction!(move_to_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_action_mask, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_action_mask_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(observe, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(rewards, m)?)?;
+    m.add_function(wrap_pyfunction!(play_action, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_with_mask, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,475 @@
+//! Many games stepped together, for training: actions in, observations, legal masks,
+//! rewards and dones out, finished games replaced at once (auto-reset).
+//!
+//! Deterministic whatever the thread count: env `i` plays the games seeded
+//! `derive_seed(derive_seed(seed, i), k)` for `k = 0, 1, ...`, and samples random actions
+//! from its own generator, so no result depends on how envs are spread over threads.
+
+use crate::actions::{action_to_move, legal_action_mask_with, ACTION_COUNT, PLACEMENTS_PER_SLOT};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::observation::{observe, OBS_SIZE};
+use crate::rng::{derive_seed, Rng};
+use crate::variants::{Config, Variant};
+use std::fmt;
+
+/// Per-seat rewards of a finished game (zeros while it runs): +1 for a (shared) first
+/// place, −1 for the last place, linear between, 0 for everyone when all tie (OpenSpiel's
+/// convention; team partners share their team's reward). Solo: the game's result, the
+/// lowest of the six scores, ÷ 36 (0..1).
+pub fn returns(game: &Game) -> [f64; 4] {
+    let mut out = [0.0; 4];
+    if !game.is_over() {
+        return out;
+    }
+    let config = game.config();
+    let n = config.players();
+    if config.variant == Variant::Solo {
+        let view = game.tracks().view(config, 0);
+        out[0] = *view.iter().min().expect("six colours") as f64 / config.variant.track_max() as f64;
+        return out;
+    }
+    let ranks = game.ranks();
+    let worst = *ranks[..n].iter().max().expect("at least one seat") as f64;
+    if worst > 0.0 {
+        for p in 0..n {
+            out[p] = 1.0 - 2.0 * ranks[p] as f64 / worst;
+        }
+    }
+    out
+}
+
+/// A refused batch of actions: which env, and why. Nothing was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepError {
+    pub env: usize,
+    /// The action is not in `0..ACTION_COUNT` (otherwise: not legal now).
+    pub out_of_range: bool,
+    pub message: String,
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "env {}: {}", self.env, self.message)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    game: Game,
+    env_seed: u64,
+    episode: u64,
+    sampler: Rng,
+    legal: Legal,
+}
+
+/// The legal actions of a position in compact form, for sampling: the placement edges
+/// (as the dense action offsets of their two ways round), the rack size, and the swap /
+/// keep actions.
+#[derive(Clone, Debug, Default)]
+struct Legal {
+    edges: Vec<(u16, u16)>,
+    slots: u16,
+    extra: [u16; 2],
+    extras: u8,
+}
+
+impl Legal {
+    /// Reads the legal actions of `game` and writes its mask.
+    #[inline]
+    fn read(&mut self, game: &Game, mask: &mut [bool]) {
+        self.edges.clear();
+        self.extras = 0;
+        self.slots = game.rack(game.current_player()).len() as u16;
+        let edges = &mut self.edges;
+        let (extra, extras) = (&mut self.extra, &mut self.extras);
+        legal_action_mask_with(game, mask, |ia, ib| edges.push((ia as u16, ib as u16)), |a| {
+            extra[*extras as usize] = a as u16;
+            *extras += 1;
+        });
+    }
+
+    fn count(&self) -> usize {
+        self.edges.len() * self.slots as usize * 2 + self.extras as usize
+    }
+
+    /// The `k`-th legal action (`k < count()`), edges first.
+    fn nth(&self, k: usize) -> usize {
+        let per_edge = self.slots as usize * 2;
+        let placements = self.edges.len() * per_edge;
+        if k >= placements {
+            return self.extra[k - placements] as usize;
+        }
+        let (ia, ib) = self.edges[k / per_edge];
+        let r = k % per_edge;
+        let offset = if r % 2 == 0 { ia } else { ib };
+        (r / 2) * PLACEMENTS_PER_SLOT + offset as usize
+    }
+}
+
+/// Where one step's results go: row `i` of each belongs to env `i`.
+pub struct Outputs<'a> {
+    /// `num_envs × OBS_SIZE`: the observation of the seat to move.
+    pub obs: &'a mut [f32],
+    /// `num_envs × ACTION_COUNT`: its legal actions.
+    pub mask: &'a mut [bool],
+    /// `num_envs`: the seat to move.
+    pub players: &'a mut [i64],
+    /// `num_envs × players`: rewards of the game finished by this step (else 0). Empty on reset.
+    pub rewards: &'a mut [f32],
+    /// `num_envs`: the step finished a game (the row shows the next game). Empty on reset.
+    pub dones: &'a mut [bool],
+}
+
+/// Row-aligned pieces of the envs and outputs, split in halves for parallel work.
+struct Rows<'a> {
+    slots: &'a mut [Slot],
+    moves: &'a [Move],
+    out: Outputs<'a>,
+}
+
+impl<'a> Rows<'a> {
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn split(self, at: usize, seats: usize) -> (Rows<'a>, Rows<'a>) {
+        fn cut<T>(s: &mut [T], at: usize) -> (&mut [T], &mut [T]) {
+            let at = at.min(s.len());
+            s.split_at_mut(at)
+        }
+        let (s0, s1) = self.slots.split_at_mut(at);
+        let (m0, m1) = self.moves.split_at(at.min(self.moves.len()));
+        let (o0, o1) = cut(self.out.obs, at * OBS_SIZE);
+        let (k0, k1) = cut(self.out.mask, at * ACTION_COUNT);
+        let (p0, p1) = cut(self.out.players, at);
+        let (r0, r1) = cut(self.out.rewards, at * seats);
+        let (d0, d1) = cut(self.out.dones, at);
+        (
+            Rows { slots: s0, moves: m0, out: Outputs { obs: o0, mask: k0, players: p0, rewards: r0, dones: d0 } },
+            Rows { slots: s1, moves: m1, out: Outputs { obs: o1, mask: k1, players: p1, rewards: r1, dones: d1 } },
+        )
+    }
+}
+
+/// A batch of games of one configuration.
+pub struct VecEnv {
+    config: Config,
+    slots: Vec<Slot>,
+    moves: Vec<Move>,
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+}
+
+const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
+
+impl VecEnv {
+    /// `num_envs` games of `config` seeded from `seed`, stepped on `threads` threads
+    /// (1: on the calling thread).
+    pub fn new(config: Config, num_envs: usize, seed: u64, threads: usize) -> Result<VecEnv, String> {
+        if num_envs == 0 {
+            return Err("num_envs must be at least 1".into());
+        }
+        if threads == 0 {
+            return Err("threads must be at least 1".into());
+        }
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| format!("cannot start {threads} threads: {e}"))?,
+            )
+        } else {
+            None
+        };
+        let mut env = VecEnv { config, slots: Vec::with_capacity(num_envs), moves: Vec::new(), pool, threads };
+        env.seed_slots(num_envs, seed);
+        Ok(env)
+    }
+
+    fn seed_slots(&mut self, n: usize, seed: u64) {
+        self.slots.clear();
+        for i in 0..n {
+            let env_seed = derive_seed(seed, i as u64);
+            let game = Game::new(self.config, derive_seed(env_seed, 0));
+            let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
+            legal.read(&game, &mut vec![false; ACTION_COUNT]);
+            self.slots.push(Slot { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
+        }
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The game running in env `i`.
+    pub fn game(&self, i: usize) -> &Game {
+        &self.slots[i].game
+    }
+
+    /// Games finished so far by env `i` since the last reset.
+    pub fn episodes(&self, i: usize) -> u64 {
+        self.slots[i].episode
+    }
+
+    /// Starts every env afresh from `seed` and writes the first observations
+    /// (`out.rewards` and `out.dones` are ignored).
+    pub fn reset(&mut self, seed: u64, out: Outputs<'_>) {
+        self.seed_slots(self.slots.len(), seed);
+        self.moves.clear();
+        let out = Outputs { rewards: &mut [], dones: &mut [], ..out };
+        self.run(out);
+    }
+
+    /// Writes the current observations without changing anything (`out.rewards` and
+    /// `out.dones` are ignored).
+    pub fn observe(&mut self, out: Outputs<'_>) {
+        self.moves.clear();
+        let out = Outputs { rewards: &mut [], dones: &mut [], ..out };
+        self.run(out);
+    }
+
+    /// Plays `actions[i]` in env `i` for every env, replaces finished games with new ones,
+    /// and writes the results. Every action is checked first: on error nothing is played.
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), StepError> {
+        assert_eq!(actions.len(), self.slots.len(), "one action per env");
+        self.moves.clear();
+        for (env, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
+            if !(0..ACTION_COUNT as i64).contains(&a) {
+                return Err(StepError {
+                    env,
+                    out_of_range: true,
+                    message: format!("action {a} is out of range: actions are 0..{}", ACTION_COUNT - 1),
+                });
+            }
+            let illegal = |why: String| StepError { env, out_of_range: false, message: why };
+            let mv = action_to_move(&slot.game, a as usize).map_err(|e| illegal(e.to_string()))?;
+            slot.game
+                .check(&mv)
+                .map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
+            self.moves.push(mv);
+        }
+        self.run(out);
+        Ok(())
+    }
+
+    /// A uniformly random legal action for every env, from each env's own generator.
+    pub fn sample_actions(&mut self, out: &mut [i64]) {
+        assert_eq!(out.len(), self.slots.len(), "one action per env");
+        for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
+            let n = slot.legal.count() as u32;
+            *a = slot.legal.nth(slot.sampler.below(n) as usize) as i64;
+        }
+    }
+
+    /// Advances (when moves are given) and observes every env, in parallel when it pays.
+    fn run(&mut self, out: Outputs<'_>) {
+        let n = self.slots.len();
+        let seats = self.config.players();
+        assert_eq!(out.obs.len(), n * OBS_SIZE, "observations: num_envs × OBS_SIZE");
+        assert_eq!(out.mask.len(), n * ACTION_COUNT, "masks: num_envs × ACTION_COUNT");
+        assert_eq!(out.players.len(), n, "players: num_envs");
+        assert!(out.rewards.is_empty() || out.rewards.len() == n * seats, "rewards: num_envs × players");
+        assert!(out.dones.is_empty() || out.dones.len() == n, "dones: num_envs");
+        let config = self.config;
+        let rows = Rows { slots: &mut self.slots, moves: &self.moves, out };
+        match &self.pool {
+            // Small batches: a few envs per task; a task of ~10 µs amortises the fork.
+            Some(pool) if n >= 8 => {
+                let grain = (n / (self.threads * 4)).max(4);
+                pool.install(|| par_rows(rows, grain, seats, &config));
+            }
+            _ => seq_rows(rows, seats, &config),
+        }
+    }
+}
+
+fn par_rows(rows: Rows<'_>, grain: usize, seats: usize, config: &Config) {
+    if rows.len() <= grain {
+        return seq_rows(rows, seats, config);
+    }
+    let half = rows.len() / 2;
+    let (a, b) = rows.split(half, seats);
+    rayon::join(|| par_rows(a, grain, seats, config), || par_rows(b, grain, seats, config));
+}
+
+fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
+    let Rows { slots, moves, out } = rows;
+    for (i, slot) in slots.iter_mut().enumerate() {
+        if let Some(mv) = moves.get(i) {
+            slot.game.play_unchecked(mv);
+            let done = slot.game.is_over();
+            let reward = returns(&slot.game);
+            for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
+                *o = r as f32;
+            }
+            out.dones[i] = done;
+            if done {
+                slot.episode += 1;
+                slot.game = Game::new(*config, derive_seed(slot.env_seed, slot.episode));
+            }
+        }
+        let game = &slot.game;
+        let player = game.current_player();
+        out.players[i] = player as i64;
+        observe(game, player, &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE]);
+        slot.legal.read(game, &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::SwapTiming;
+
+    struct Buffers {
+        obs: Vec<f32>,
+        mask: Vec<bool>,
+        players: Vec<i64>,
+        rewards: Vec<f32>,
+        dones: Vec<bool>,
+    }
+
+    impl Buffers {
+        fn new(n: usize, seats: usize) -> Buffers {
+            Buffers {
+                obs: vec![0.0; n * OBS_SIZE],
+                mask: vec![false; n * ACTION_COUNT],
+                players: vec![0; n],
+                rewards: vec![0.0; n * seats],
+                dones: vec![false; n],
+            }
+        }
+        fn out(&mut self) -> Outputs<'_> {
+            Outputs {
+                obs: &mut self.obs,
+                mask: &mut self.mask,
+                players: &mut self.players,
+                rewards: &mut self.rewards,
+                dones: &mut self.dones,
+            }
+        }
+    }
+
+    /// Plays `steps` random steps and returns a digest of everything written.
+    fn run(config: Config, n: usize, threads: usize, steps: usize) -> (Vec<f32>, Vec<bool>, Vec<i64>, Vec<f32>, u64) {
+        let mut env = VecEnv::new(config, n, 7, threads).unwrap();
+        let mut b = Buffers::new(n, config.players());
+        env.reset(7, b.out());
+        let mut actions = vec![0i64; n];
+        let mut total_rewards = vec![0.0f32; n * config.players()];
+        let mut dones = 0u64;
+        for _ in 0..steps {
+            env.sample_actions(&mut actions);
+            env.step(&actions, b.out()).unwrap();
+            for (t, r) in total_rewards.iter_mut().zip(&b.rewards) {
+                *t += r;
+            }
+            dones += b.dones.iter().filter(|&&d| d).count() as u64;
+        }
+        (b.obs, b.mask, b.players, total_rewards, dones)
+    }
+
+    #[test]
+    fn same_results_on_any_thread_count() {
+        let config = Config::standard(2).unwrap();
+        let one = run(config, 24, 1, 150);
+        assert!(one.4 > 0, "some games should finish in 150 steps");
+        assert_eq!(one, run(config, 24, 2, 150));
+        assert_eq!(one, run(config, 24, 3, 150));
+    }
+
+    #[test]
+    fn finished_games_restart_and_pay_rewards() {
+        let config = Config::new(Variant::Duel, 2, SwapTiming::AfterPlacement, false).unwrap();
+        let mut env = VecEnv::new(config, 3, 1, 1).unwrap();
+        let mut b = Buffers::new(3, 2);
+        env.reset(1, b.out());
+        let mut actions = vec![0i64; 3];
+        let mut finished = 0;
+        while finished < 5 {
+            let before: Vec<Game> = (0..3).map(|i| *env.game(i)).collect();
+            env.sample_actions(&mut actions);
+            env.step(&actions, b.out()).unwrap();
+            for i in 0..3 {
+                if b.dones[i] {
+                    finished += 1;
+                    let mut g = before[i];
+                    g.play(&action_to_move(&g, actions[i] as usize).unwrap()).unwrap();
+                    assert!(g.is_over());
+                    assert_eq!(b.rewards[2 * i..2 * i + 2], returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]);
+                    assert_eq!(env.game(i).stats().placements, 0, "a fresh game");
+                    assert_eq!(*env.game(i), Game::new(config, derive_seed(derive_seed(1, i as u64), env.episodes(i))));
+                } else {
+                    assert_eq!(b.rewards[2 * i..2 * i + 2], [0.0, 0.0]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_actions_change_nothing() {
+        let config = Config::standard(3).unwrap();
+        let mut env = VecEnv::new(config, 2, 3, 1).unwrap();
+        let mut b = Buffers::new(2, 3);
+        env.reset(3, b.out());
+        let before = (*env.game(0), *env.game(1));
+        let mut actions = vec![0i64; 2];
+        env.sample_actions(&mut actions);
+        let good = actions[0];
+        let e = env.step(&[good, ACTION_COUNT as i64], b.out()).unwrap_err();
+        assert!(e.out_of_range && e.env == 1, "{e}");
+        let e = env.step(&[good, crate::actions::KEEP_ACTION as i64], b.out()).unwrap_err();
+        assert!(!e.out_of_range && e.env == 1 && e.message.contains("not legal"), "{e}");
+        assert_eq!((*env.game(0), *env.game(1)), before);
+    }
+
+    #[test]
+    fn the_compact_legal_list_is_the_mask() {
+        let mut buf = Vec::new();
+        let mut mask = vec![false; ACTION_COUNT];
+        let mut listed = Vec::new();
+        for config in [Config::standard(2).unwrap(), Config::new(Variant::Team, 4, SwapTiming::InsteadOfPlacement, true).unwrap()] {
+            let mut g = Game::new(config, 2);
+            let mut rng = Rng::new(2);
+            while !g.is_over() {
+                let mut legal = Legal::default();
+                mask.fill(false);
+                legal.read(&g, &mut mask);
+                crate::actions::legal_actions(&g, &mut listed);
+                let mut nth: Vec<u16> = (0..legal.count()).map(|k| legal.nth(k) as u16).collect();
+                nth.sort_unstable();
+                assert_eq!(nth, listed);
+                assert_eq!(mask.iter().filter(|&&m| m).count(), listed.len());
+                g.legal_moves(&mut buf);
+                g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn solo_and_rank_returns() {
+        let mut buf = Vec::new();
+        let solo = Config::new(Variant::Solo, 1, SwapTiming::AfterPlacement, false).unwrap();
+        let g = crate::sim::random_game(solo, 4, &mut buf);
+        let low = *g.tracks().view(&solo, 0).iter().min().unwrap();
+        assert_eq!(returns(&g)[0], low as f64 / 36.0);
+        let four = Config::standard(4).unwrap();
+        let g = crate::sim::random_game(four, 4, &mut buf);
+        let r = returns(&g);
+        let ranks = g.ranks();
+        let worst = *ranks.iter().max().unwrap();
+        for p in 0..4 {
+            assert_eq!(r[p], 1.0 - 2.0 * ranks[p] as f64 / worst as f64);
+        }
+    }
+}

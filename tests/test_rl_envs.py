@@ -1,0 +1,195 @@
+"""PettingZoo and Gymnasium environments: the libraries' own checks, seeding, bad actions."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import genial  # noqa: E402
+from genial.actions import ACTION_COUNT, KEEP_ACTION, legal_action_mask  # noqa: E402
+from genial.envs import gymnasium as genial_gym  # noqa: E402
+from genial.envs import pettingzoo as genial_pz  # noqa: E402
+
+AEC_CONFIGS = [
+    {"players": 2},
+    {"players": 3, "swap_timing": "instead_of_placement", "require_contact": True},
+    {"players": 4},
+    {"variant": "team"},
+    {"variant": "duel"},
+    {"variant": "solo"},
+]
+
+
+@pytest.fixture(autouse=True)
+def quiet() -> None:
+    # The libraries' checks warn about dict observations, as they do for their own board games.
+    warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+    warnings.filterwarnings("ignore", message="Observation space for each agent probably")
+    warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes")
+
+
+@pytest.fixture
+def global_rngs_untouched():
+    """Nothing here may draw from or reseed Python's or numpy's global generators."""
+    py_state, np_state = random.getstate(), np.random.get_state()
+    yield
+    assert random.getstate() == py_state
+    after = np.random.get_state()
+    assert after[0] == np_state[0] and np.array_equal(after[1], np_state[1]) and after[2:] == np_state[2:]
+
+
+@pytest.mark.parametrize("options", AEC_CONFIGS, ids=lambda o: "-".join(f"{v}" for v in o.values()))
+def test_pettingzoo_api_and_seed_tests(options: dict, global_rngs_untouched: None) -> None:
+    api_test(genial_pz.env(**options), num_cycles=1000)
+    api_test(genial_pz.raw_env(**options), num_cycles=1000)
+    seed_test(lambda: genial_pz.env(**options), num_cycles=300)
+
+
+def play_aec(env, seed: int) -> list[tuple[str, str]]:
+    """A random game through the AEC API: (agent, phase) of every decision."""
+    env.reset(seed=seed)
+    chooser = np.random.default_rng(seed)
+    trace = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        trace.append((agent, env.unwrapped.game.phase))
+        env.step(int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
+    return trace
+
+
+def test_aec_bonus_placements_are_the_same_agent_again() -> None:
+    # Duel markers reach 9 (a bonus) often even in random play.
+    env = genial_pz.env(variant="duel")
+    bonuses = 0
+    for seed in range(10):
+        trace = play_aec(env, seed)
+        for (agent, _), (next_agent, phase) in zip(trace, trace[1:]):
+            if phase == "bonus":
+                assert next_agent == agent
+                bonuses += 1
+    assert bonuses > 0
+
+
+def test_aec_rewards_and_masks() -> None:
+    env = genial_pz.raw_env(players=3)
+    env.reset(seed=5)
+    game = env.game
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8
+        if agent == env.agent_selection:
+            assert np.array_equal(mask.astype(bool), legal_action_mask(game))
+        else:
+            assert not mask.any()
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    chooser = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        env.step(None if terminated else int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
+    assert tuple(totals.values()) == game.returns()
+    assert sorted(totals.values()) == [-1.0, 0.0, 1.0] or len(set(game.ranks())) < 3
+
+
+def test_aec_bad_actions_change_nothing() -> None:
+    env = genial_pz.raw_env(players=2)
+    env.reset(seed=3)
+    before = env.game.clone()
+    agent = env.agent_selection
+    for bad in (-1, ACTION_COUNT):
+        with pytest.raises(ValueError, match="out of range"):
+            env.step(bad)
+    with pytest.raises(genial.IllegalMoveError):
+        env.step(KEEP_ACTION)
+    with pytest.raises(TypeError):
+        env.step(None)
+    assert env.game == before and env.agent_selection == agent and not any(env.terminations.values())
+
+
+def test_aec_step_before_reset_is_refused() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        genial_pz.env(players=2).step(0)
+
+
+def test_aec_seeding_repeats_and_differs() -> None:
+    a, b = genial_pz.env(players=2), genial_pz.env(players=2)
+    assert play_aec(a, 9) == play_aec(b, 9)
+    a.reset(seed=9)
+    b.reset(seed=10)
+    assert a.unwrapped.game.rack(0) != b.unwrapped.game.rack(0)
+    seeded = genial_pz.raw_env(players=2, seed=4)
+    seeded.reset()
+    again = genial_pz.raw_env(players=2, seed=4)
+    again.reset()
+    assert seeded.game == again.game
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"opponents": "greedy", "seat": None}, {"variant": "team", "opponents": ["greedy", "random", "greedy"]},
+     {"variant": "duel", "seat": 1}, {"variant": "solo"}],
+    ids=["standard", "greedy", "team", "duel", "solo"],
+)
+def test_gymnasium_check_env(options: dict, global_rngs_untouched: None) -> None:
+    check_env(genial_gym.IngeniousEnv(**options))
+    check_env(gymnasium.make(genial_gym.ENV_ID, **options).unwrapped, skip_render_check=True)
+
+
+def run_episode(env, seed: int) -> tuple[float, int]:
+    obs, info = env.reset(seed=seed)
+    chooser = np.random.default_rng(seed)
+    steps, terminated, reward = 0, False, 0.0
+    while not terminated:
+        assert info["seat"] == env.unwrapped.seat and env.unwrapped.game.current_player == env.unwrapped.seat
+        assert np.array_equal(obs["action_mask"].astype(bool), env.unwrapped.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not truncated
+        steps += 1
+    return reward, steps
+
+
+def test_gymnasium_episodes_against_bots() -> None:
+    env = gymnasium.make(genial_gym.ENV_ID, opponents="greedy")
+    results = [run_episode(env, seed) for seed in range(6)]
+    assert all(r in (-1.0, 0.0, 1.0) for r, _ in results)
+    assert sum(r for r, _ in results) < 0, "a random agent should lose to greedy bots"
+    assert run_episode(env, 3) == results[3]
+    solo = genial_gym.IngeniousEnv(variant="solo")
+    reward, steps = run_episode(solo, 1)
+    assert 0.0 <= reward <= 1.0 and reward == min(solo.game.scores[0]) / 36 and steps > 30
+
+
+def test_gymnasium_illegal_actions() -> None:
+    env = genial_gym.IngeniousEnv(illegal_action="raise")
+    env.reset(seed=2)
+    before = env.game.clone()
+    with pytest.raises(genial.IllegalMoveError):
+        env.step(KEEP_ACTION)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(ACTION_COUNT)
+    assert env.game == before
+    lose = genial_gym.IngeniousEnv()
+    lose.reset(seed=2)
+    obs, reward, terminated, truncated, info = lose.step(KEEP_ACTION)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert not obs["action_mask"].any()
+    with pytest.raises(RuntimeError, match="reset"):
+        lose.step(0)
+    with pytest.raises(ValueError, match="opponent"):
+        genial_gym.IngeniousEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError, match="unknown bot"):
+        genial_gym.IngeniousEnv(opponents="clever")
+    with pytest.raises(ValueError, match="seat"):
+        genial_gym.IngeniousEnv(seat=2)
