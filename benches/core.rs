@@ -21,6 +21,29 @@ fn random_games(c: &mut Criterion) {
     }
 }
 
+/// The variants and edition options through the same loop (they share the generator).
+fn variant_games(c: &mut Criterion) {
+    use genial::{SwapTiming, Variant};
+    let cases = [
+        ("solo", Variant::Solo, 1, SwapTiming::AfterPlacement, false),
+        ("team", Variant::Team, 4, SwapTiming::AfterPlacement, false),
+        ("duel", Variant::Duel, 2, SwapTiming::AfterPlacement, false),
+        ("standard_2p_instead_swap", Variant::Standard, 2, SwapTiming::InsteadOfPlacement, false),
+        ("standard_2p_contact", Variant::Standard, 2, SwapTiming::AfterPlacement, true),
+    ];
+    for (name, variant, players, timing, contact) in cases {
+        let config = Config::new(variant, players, timing, contact).unwrap();
+        let mut buf = Vec::with_capacity(8192);
+        let mut seed = 0u64;
+        c.bench_function(&format!("random_game_{name}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(random_game(config, seed, &mut buf))
+            })
+        });
+    }
+}
+
 /// A 4-player position after `plies` random decisions.
 fn midgame(players: usize, plies: usize) -> Game {
     let mut g = Game::new(Config::standard(players).unwrap(), 11);
@@ -52,5 +75,5 @@ fn decisions(c: &mut Criterion) {
     c.bench_function("greedy_choose_4p_midgame", |b| b.iter(|| black_box(greedy.choose(&g, &buf))));
 }
 
-criterion_group!(benches, random_games, decisions);
+criterion_group!(benches, random_games, variant_games, decisions);
 criterion_main!(benches);
