@@ -13,6 +13,9 @@ from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
 from .variants import VariantInfo, variants
+from .bots import GameView, HiddenInformationError, play_game
+from .simulation import SimulationResult, Summary, simulate
+from .tournament import TournamentResult, tournament
 
 __all__ = [
     "Board",
@@ -27,6 +30,14 @@ __all__ = [
     "Tile",
     "VariantInfo",
     "variants",
+    "GameView",
+    "HiddenInformationError",
+    "play_game",
+    "SimulationResult",
+    "Summary",
+    "simulate",
+    "TournamentResult",
+    "tournament",
 ]
 
 __version__ = "0.1.0"

@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from . import cli_sim
 from .bots import RandomBot
 from .game import Game
 from .render import text
@@ -39,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--color", action="store_true", help="ANSI colours")
     demo.set_defaults(func=_demo)
+    cli_sim.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

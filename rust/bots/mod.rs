@@ -3,9 +3,11 @@
 //! resampling it (`Game::determinize`).
 
 mod greedy;
+mod mcts;
 mod random;
 
 pub use greedy::GreedyBot;
+pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_WIDTH};
 pub use random::RandomBot;
 
 use crate::game::Game;

@@ -6,6 +6,7 @@
 mod bots;
 mod convert;
 mod game;
+mod sim;
 mod types;
 
 use crate::variants::Variant;
@@ -31,5 +32,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PlayResult>()?;
     m.add_class::<bots::PyBuiltinBot>()?;
     m.add_function(wrap_pyfunction!(variant_table, m)?)?;
+    sim::register(m)?;
     Ok(())
 }
