@@ -66,6 +66,15 @@ impl Bot for AnyBot {
         }
     }
 
+    #[inline]
+    fn choose_move(&mut self, game: &Game, moves: &mut Vec<Move>) -> Move {
+        match self {
+            AnyBot::Random(b) => b.choose_move(game, moves),
+            AnyBot::Greedy(b) => b.choose_move(game, moves),
+            AnyBot::Mcts(b) => b.choose_move(game, moves),
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             AnyBot::Random(b) => b.name(),
@@ -83,9 +92,8 @@ pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
 /// Plays `game` to the end, seat `s` choosing with `bots[s]`.
 pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], moves: &mut Vec<Move>) {
     while !game.is_over() {
-        game.legal_moves(moves);
-        let i = bots[game.current_player()].choose(game, moves);
-        game.play_unchecked(&moves[i]);
+        let mv = bots[game.current_player()].choose_move(game, moves);
+        game.play_unchecked(&mv);
     }
 }
 
@@ -170,10 +178,9 @@ impl Run {
             *slot = Some(self.bots[lineup[s] as usize].build(bot_seed(seed, s)));
         }
         while !game.is_over() {
-            game.legal_moves(moves);
             let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
-            let i = bot.choose(&game, moves);
-            game.play_unchecked(&moves[i]);
+            let mv = bot.choose_move(&game, moves);
+            game.play_unchecked(&mv);
         }
         let config = game.config();
         let mut scores = [[0; COLORS]; 4];

@@ -1,6 +1,6 @@
 use super::Bot;
 use crate::game::{Game, Phase};
-use crate::hex::Cell;
+use crate::hex::{Cell, GRID};
 use crate::moves::Move;
 use crate::rng::Rng;
 use crate::tiles::COLORS;
@@ -65,8 +65,8 @@ fn neighbours() -> &'static [[Option<Cell>; 6]; 169] {
 /// are computed once per cell (the other half of a tile lies on a free cell, so the
 /// direction it occupies adds nothing either way).
 pub(crate) struct Evaluator {
-    /// Per dense cell, per colour: points a half of that colour would score there.
-    points: [[u8; COLORS]; 169],
+    /// Per grid index, per colour: points a half of that colour would score there.
+    points: [[u8; COLORS]; GRID],
     tracks: Tracks,
     player: usize,
     standard: bool,
@@ -78,14 +78,13 @@ impl Evaluator {
     pub(crate) fn new(game: &Game) -> Evaluator {
         let board = game.board();
         let table = neighbours();
-        let mut points = [[0u8; COLORS]; 169];
+        let mut points = [[0u8; COLORS]; GRID];
         for c in board.free_cells() {
-            let i = c.dense();
-            for (d, n) in table[i].iter().enumerate() {
+            for (d, n) in table[c.dense()].iter().enumerate() {
                 if let Some(n) = *n {
                     let col = board.get(n);
                     if (col as usize) < COLORS {
-                        points[i][col as usize] += board.run(c, d, col);
+                        points[c.index()][col as usize] += board.run(c, d, col);
                     }
                 }
             }
@@ -106,13 +105,13 @@ impl Evaluator {
     /// The packed key of a move of the player to move in `game` (the position this
     /// evaluator was built from): sorted markers (one byte each, offset so that the byte
     /// order is the `i8` order), then bonuses, then raw points.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn key(&self, game: &Game, m: &Move) -> u64 {
         let Move::Place(p) = m else {
             return 0;
         };
-        let pa = self.points[p.a.dense()][p.ca as usize];
-        let pb = self.points[p.b.dense()][p.cb as usize];
+        let pa = self.points[p.a.index()][p.ca as usize];
+        let pb = self.points[p.b.index()][p.cb as usize];
         if pa == 0 && pb == 0 {
             return self.zero;
         }
@@ -198,6 +197,39 @@ impl Bot for GreedyBot {
         best
     }
 
+    /// The same choice as `choose`, walking the placements without listing them (a swap
+    /// instead of placing scores below every placement, so it is never the choice).
+    fn choose_move(&mut self, game: &Game, moves: &mut Vec<Move>) -> Move {
+        if game.phase() == Phase::SwapOffer {
+            return Move::Swap;
+        }
+        let eval = Evaluator::new(game);
+        let mut best = None;
+        let mut best_key = 0u64;
+        let mut ties = 0u32;
+        game.for_each_placement(|p| {
+            let m = Move::Place(p);
+            let key = eval.key(game, &m);
+            if best.is_none() || key > best_key {
+                best_key = key;
+                best = Some(m);
+                ties = 1;
+            } else if key == best_key {
+                ties += 1;
+                if self.rng.below(ties) == 0 {
+                    best = Some(m);
+                }
+            }
+        });
+        match best {
+            Some(m) => m,
+            None => {
+                game.legal_moves(moves);
+                moves[self.choose(game, moves)]
+            }
+        }
+    }
+
     fn name(&self) -> &'static str {
         "greedy"
     }
@@ -258,6 +290,22 @@ mod tests {
                         g.play_unchecked(&buf[i]);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn choose_move_matches_choose() {
+        let mut buf = Vec::new();
+        for timing in [crate::variants::SwapTiming::AfterPlacement, crate::variants::SwapTiming::InsteadOfPlacement] {
+            let cfg = Config::new(crate::variants::Variant::Standard, 3, timing, false).unwrap();
+            let mut g = Game::new(cfg, 8);
+            let (mut a, mut b) = (GreedyBot::new(2), GreedyBot::new(2));
+            while !g.is_over() {
+                let m = a.choose_move(&g, &mut Vec::new());
+                g.legal_moves(&mut buf);
+                assert_eq!(buf[b.choose(&g, &buf)], m);
+                g.play_unchecked(&m);
             }
         }
     }

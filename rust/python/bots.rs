@@ -155,11 +155,7 @@ impl PyBuiltinBot {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }
         let bot = &mut self.bot;
-        let mv = py.detach(|| {
-            let mut moves = Vec::new();
-            game.legal_moves(&mut moves);
-            moves[bot.choose(&game, &moves)]
-        });
+        let mv = py.detach(|| bot.choose_move(&game, &mut Vec::new()));
         Ok(PyMove(mv))
     }
 }
