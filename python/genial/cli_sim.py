@@ -79,7 +79,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     bots = _bots(args.bots)
-    chunk = args.chunk or max(1000, min(100_000, args.games // 20 or 1))
+    chunk = args.chunk or (64 if any(b.startswith("mcts") for b in bots) else max(1000, min(100_000, args.games // 20)))
     progress = Progress(args.games, "simulate", enabled=args.progress)
     writer = ResultWriter(args.out) if args.out else None
     summary: Summary | None = None

@@ -254,8 +254,10 @@ def tournament(
     lineups = lineups_for(len(entries), players)
     L = len(lineups)
     total = -(-games // L) * L
-    step = chunk or max(L, min(total, 10_000 // L * L or L))
-    step = -(-step // L) * L
+    # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
+    searching = any(isinstance(e, BuiltinBot) and e.name == "mcts" or not isinstance(e, BuiltinBot) for e in entries)
+    step = chunk or (64 if searching else 10_000)
+    step = max(L, -(-step // L) * L)
     native = all(isinstance(e, BuiltinBot) for e in entries)
     parts = []
     done = 0

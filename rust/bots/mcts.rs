@@ -71,7 +71,7 @@ pub struct MctsConfig {
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iterations: 300, time_ms: 0, exploration: 0.5, width: 8, playout: Playout::Greedy, depth: 6 }
+        MctsConfig { iterations: 300, time_ms: 0, exploration: 0.5, width: 6, playout: Playout::Greedy, depth: 10 }
     }
 }
 
