@@ -72,7 +72,12 @@ pub(crate) struct Evaluator {
     standard: bool,
     /// The key of a placement scoring nothing (the most common kind).
     zero: u64,
+    /// Keys by (colours, points): many placements share them. Direct-mapped; a slot holds
+    /// `(tag, key)` with tag 0 for empty.
+    cache: [(u32, u64); CACHE],
 }
+
+const CACHE: usize = 256;
 
 impl Evaluator {
     pub(crate) fn new(game: &Game) -> Evaluator {
@@ -99,6 +104,7 @@ impl Evaluator {
             player,
             standard: config.variant == Variant::Standard,
             zero: pack(&view) << 16,
+            cache: [(0, 0); CACHE],
         }
     }
 
@@ -106,7 +112,7 @@ impl Evaluator {
     /// evaluator was built from): sorted markers (one byte each, offset so that the byte
     /// order is the `i8` order), then bonuses, then raw points.
     #[inline(always)]
-    pub(crate) fn key(&self, game: &Game, m: &Move) -> u64 {
+    pub(crate) fn key(&mut self, game: &Game, m: &Move) -> u64 {
         let Move::Place(p) = m else {
             return 0;
         };
@@ -115,26 +121,40 @@ impl Evaluator {
         if pa == 0 && pb == 0 {
             return self.zero;
         }
+        // The key depends on the move only through these four numbers.
+        let tag = (p.ca as u32 | (p.cb as u32) << 3 | (pa as u32) << 6 | (pb as u32) << 14) + 1;
+        let slot = (tag.wrapping_mul(0x9E37_79B9) >> 24) as usize;
+        if self.cache[slot].0 == tag {
+            return self.cache[slot].1;
+        }
+        let key = self.compute(game, p.ca, pa, p.cb, pb);
+        self.cache[slot] = (tag, key);
+        key
+    }
+
+    /// The key of a placement putting `ca` where it scores `pa` and `cb` where it scores `pb`.
+    fn compute(&self, game: &Game, ca: u8, pa: u8, cb: u8, pb: u8) -> u64 {
+        let (ca, cb) = (ca as usize, cb as usize);
         let mut view;
         let bonuses;
         let won;
         if self.standard {
             // Fast path of `Tracks::apply` for the base game (one track 0..18 per seat).
             view = self.tracks.values[self.player];
-            let (oa, ob) = (view[p.ca as usize], view[p.cb as usize]);
-            view[p.ca as usize] = (oa as u8 + pa).min(18) as i8;
-            view[p.cb as usize] = (view[p.cb as usize] as u8 + pb).min(18) as i8;
-            let mut b = (oa < 18 && view[p.ca as usize] == 18) as u8;
-            if p.cb != p.ca {
-                b += (ob < 18 && view[p.cb as usize] == 18) as u8;
+            let (oa, ob) = (view[ca], view[cb]);
+            view[ca] = (oa as u8 + pa).min(18) as i8;
+            view[cb] = (view[cb] as u8 + pb).min(18) as i8;
+            let mut b = (oa < 18 && view[ca] == 18) as u8;
+            if cb != ca {
+                b += (ob < 18 && view[cb] == 18) as u8;
             }
             bonuses = b;
             won = view.iter().all(|&v| v == 18);
         } else {
             let config = game.config();
             let mut gains = [0u8; COLORS];
-            gains[p.ca as usize] += pa;
-            gains[p.cb as usize] += pb;
+            gains[ca] += pa;
+            gains[cb] += pb;
             let mut tracks = self.tracks;
             let applied = tracks.apply(config, self.player, &gains);
             view = tracks.view(config, self.player);
@@ -176,7 +196,7 @@ impl Bot for GreedyBot {
         if game.phase() == Phase::SwapOffer {
             return moves.iter().position(|m| *m == Move::Swap).unwrap_or(0);
         }
-        let eval = Evaluator::new(game);
+        let mut eval = Evaluator::new(game);
         let mut best = 0;
         let mut best_key = eval.key(game, &moves[0]);
         let mut ties = 1u32;
@@ -203,7 +223,7 @@ impl Bot for GreedyBot {
         if game.phase() == Phase::SwapOffer {
             return Move::Swap;
         }
-        let eval = Evaluator::new(game);
+        let mut eval = Evaluator::new(game);
         let mut best = None;
         let mut best_key = 0u64;
         let mut ties = 0u32;
@@ -279,7 +299,7 @@ mod tests {
                     let mut bot = GreedyBot::new(seed);
                     while !g.is_over() {
                         g.legal_moves(&mut buf);
-                        let eval = Evaluator::new(&g);
+                        let mut eval = Evaluator::new(&g);
                         let keys: Vec<(u64, _)> = buf.iter().map(|m| (eval.key(&g, m), placement_key(&g, m))).collect();
                         for _ in 0..50 {
                             let (x, y) = (&keys[rng.below(keys.len() as u32) as usize], &keys[rng.below(keys.len() as u32) as usize]);

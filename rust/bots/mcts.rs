@@ -159,7 +159,7 @@ impl MctsBot {
             out.extend_from_slice(moves);
             return;
         }
-        let eval = Evaluator::new(game);
+        let mut eval = Evaluator::new(game);
         for (i, m) in moves.iter().enumerate() {
             ranked.push(((eval.key(game, m), rng.next_u64() as u32), i as u32));
         }
@@ -219,7 +219,7 @@ impl MctsBot {
                     best
                 }
                 Playout::Greedy => {
-                    let eval = Evaluator::new(game);
+                    let mut eval = Evaluator::new(game);
                     let mut best = 0;
                     let mut best_key = eval.key(game, &moves[0]);
                     for (j, m) in moves.iter().enumerate().skip(1) {
