@@ -3,7 +3,7 @@
     nice .venv/bin/python benches/sim_report.py speed      # games/s, 1 and 2 threads
     nice .venv/bin/python benches/sim_report.py mcts-time  # ms per MCTS decision
     nice .venv/bin/python benches/sim_report.py strength   # mcts vs greedy, greedy vs random
-    nice .venv/bin/python benches/sim_report.py memory     # peak RSS, 100k vs 1M games
+    nice .venv/bin/python benches/sim_report.py memory     # peak RSS, 100k vs 1M games, RSS trace
 
 Wall times depend on what else the machine runs; CPU seconds (user + system, all threads)
 are reported beside them as the load-independent figure.
@@ -66,10 +66,12 @@ def mcts_time(spec: str = "mcts", games: int = 10) -> None:
         play_game(seats, seed=g)
     n = len(timed.wall)
     wall = sorted(timed.wall)
-    cpu_ms = 1000 * statistics.mean(timed.cpu)
+    cpu = sorted(timed.cpu)
     print(
         f"{spec}: {n} decisions over {games} games: wall median {1000 * statistics.median(wall):.1f} ms, "
-        f"p95 {1000 * wall[int(0.95 * (n - 1))]:.1f} ms, max {1000 * wall[-1]:.1f} ms; CPU mean {cpu_ms:.1f} ms"
+        f"p95 {1000 * wall[int(0.95 * (n - 1))]:.1f} ms, max {1000 * wall[-1]:.1f} ms; "
+        f"CPU mean {1000 * statistics.mean(cpu):.1f} ms, median {1000 * statistics.median(cpu):.1f} ms, "
+        f"p95 {1000 * cpu[int(0.95 * (n - 1))]:.1f} ms"
     )
 
 
@@ -98,6 +100,23 @@ def memory() -> None:
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"{games:,} games (chunks of 100,000, summary only): peak RSS {peak:.0f} MiB, {time.perf_counter() - t0:.0f} s")
         print("   " + proc.stdout.strip().splitlines()[-1])
+    # In this process: resident memory after each chunk of a 1,000,000-game run.
+    summary = None
+    trace = []
+    for k in range(10):
+        part = genial.simulate(100_000, seed=0, first_game=k * 100_000, threads=2)
+        summary = part.summary() if summary is None else summary + part.summary()
+        del part
+        trace.append(_rss_mib())
+    print(f"RSS (MiB) after each 100,000-game chunk of 1,000,000 games in one process: {trace}")
+
+
+def _rss_mib() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) // 1024
+    return -1
 
 
 if __name__ == "__main__":

@@ -13,11 +13,13 @@ use std::sync::OnceLock;
 /// Takes an offered swap (the rack lacks the colours it most needs).
 pub struct GreedyBot {
     rng: Rng,
+    /// Reused buffer: the key of every legal move of the current decision.
+    keys: Vec<u64>,
 }
 
 impl GreedyBot {
     pub fn new(seed: u64) -> GreedyBot {
-        GreedyBot { rng: Rng::new(seed) }
+        GreedyBot { rng: Rng::new(seed), keys: Vec::new() }
     }
 }
 
@@ -197,57 +199,14 @@ impl Bot for GreedyBot {
             return moves.iter().position(|m| *m == Move::Swap).unwrap_or(0);
         }
         let mut eval = Evaluator::new(game);
-        let mut best = 0;
-        let mut best_key = eval.key(game, &moves[0]);
-        let mut ties = 1u32;
-        for (i, m) in moves.iter().enumerate().skip(1) {
-            let key = eval.key(game, m);
-            if key > best_key {
-                best_key = key;
-                best = i;
-                ties = 1;
-            } else if key == best_key {
-                // Reservoir sampling: a uniform choice among equally good moves.
-                ties += 1;
-                if self.rng.below(ties) == 0 {
-                    best = i;
-                }
-            }
-        }
-        best
-    }
-
-    /// The same choice as `choose`, walking the placements without listing them (a swap
-    /// instead of placing scores below every placement, so it is never the choice).
-    fn choose_move(&mut self, game: &Game, moves: &mut Vec<Move>) -> Move {
-        if game.phase() == Phase::SwapOffer {
-            return Move::Swap;
-        }
-        let mut eval = Evaluator::new(game);
-        let mut best = None;
-        let mut best_key = 0u64;
-        let mut ties = 0u32;
-        game.for_each_placement(|p| {
-            let m = Move::Place(p);
-            let key = eval.key(game, &m);
-            if best.is_none() || key > best_key {
-                best_key = key;
-                best = Some(m);
-                ties = 1;
-            } else if key == best_key {
-                ties += 1;
-                if self.rng.below(ties) == 0 {
-                    best = Some(m);
-                }
-            }
-        });
-        match best {
-            Some(m) => m,
-            None => {
-                game.legal_moves(moves);
-                moves[self.choose(game, moves)]
-            }
-        }
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.extend(moves.iter().map(|m| eval.key(game, m)));
+        let best = *keys.iter().max().expect("at least one legal move");
+        // A uniform choice among the equally good moves: one draw, not one per tie.
+        let ties = keys.iter().filter(|&&k| k == best).count();
+        let pick = self.rng.below(ties as u32) as usize;
+        keys.iter().enumerate().filter(|&(_, &k)| k == best).nth(pick).expect("pick < ties").0
     }
 
     fn name(&self) -> &'static str {

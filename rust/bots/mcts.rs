@@ -168,7 +168,7 @@ impl MctsBot {
             ranked.select_nth_unstable_by(w - 1, |x, y| y.0.cmp(&x.0));
             ranked.truncate(w);
         }
-        ranked.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+        ranked.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         out.extend(ranked.iter().map(|&(_, i)| moves[i as usize]));
     }
 
@@ -237,13 +237,16 @@ impl MctsBot {
     }
 
     /// Rank-based return per seat: the share of the other seats it finished ahead of
-    /// (a tie counts half), so 1 for a sole winner and 0 for a sole loser.
+    /// (a tie counts half), so 1 for a sole winner and 0 for a sole loser. Team partners
+    /// share their team's rank, so they share returns too.
     fn returns(game: &Game) -> [f64; 4] {
         let n = game.config().players();
         let ranks = game.ranks();
         let mut out = [0.0; 4];
         if n == 1 {
-            out[0] = 1.0;
+            // Solo: no one to rank against; the result is the lowest marker (0..36).
+            let v = game.tracks().view(game.config(), 0);
+            out[0] = *v.iter().min().expect("six colours") as f64 / game.config().variant.track_max() as f64;
             return out;
         }
         for p in 0..n {
