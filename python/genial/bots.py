@@ -315,7 +315,7 @@ class MctsBot(BuiltinBot):
     ``"sampleN"`` (best of N random moves); ``depth``: placements per playout before the
     position is ranked as it stands (0: to the end); ``exploration``: the UCB1 constant.
     Defaults: 300 iterations, width 6, greedy playouts of depth 10, exploration 0.5 (about
-    40 ms of one core per decision in a 2-player game; see BENCHMARKS.md).
+    30 ms of one core per decision in a 2-player game; see BENCHMARKS.md).
     """
 
     def __init__(
