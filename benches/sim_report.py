@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import genial
-from genial.bots import BuiltinBot, GameView, make, play_game
+from genial.bots import BuiltinBot, GameView, play_game
 
 
 def cpu() -> float:

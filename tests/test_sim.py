@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 import genial
-from genial import _core
-from genial.bots import BuiltinBot, GameView, make, play_game
+from genial.bots import GameView, make, play_game
 from genial.cli import main
-from genial.simulation import SimulationResult, Summary, derive_seed, shards
+from genial.simulation import SimulationResult, derive_seed, shards
 from genial.tournament import bradley_terry, lineups_for
 
 from conftest import ROOT

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .bots import BuiltinBot, make, parse_bot
+from .bots import BuiltinBot, parse_bot
 from .colors import Color
 from .game import check_seed
 
@@ -534,6 +534,8 @@ class Summary:
     def table(self) -> str:
         """The summary as a text table."""
         lines = [f"{self.games} games, {self.players} players"]
+        if self.games == 0:
+            return lines[0]
         lines.append(f"{'seat':<6}{'win rate [95% CI]':<26}{'lowest: mean':>13}{'sd':>6}{'p10/p50/p90':>14}{'total':>8}")
         qs = self.lowest_quantiles()
         mean, sd = self.lowest_mean(), self.lowest_std()
@@ -627,4 +629,4 @@ def chunks(games: int, size: int, first_game: int = 0) -> Iterator[tuple[int, in
 
 
 ProgressFn = Callable[[int, int], None]
-__all__ += ["chunks", "ProgressFn", "make"]
+__all__ += ["chunks", "ProgressFn"]
