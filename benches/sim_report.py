@@ -81,7 +81,7 @@ def strength(pairs: list[tuple[str, str]], games: int, seed: int = 2026) -> None
         t = genial.tournament([a, b], players=2, games=games, seed=seed, threads=2)
         rates = t.summary.bot_rates()
         ra = rates[t.names[0]]
-        print(f"### {t.names[0]} vs {t.names[1]}: {t.games} games, seats alternated, {time.perf_counter() - t0:.0f} s")
+        print(f"#### {t.names[0]} vs {t.names[1]}: {t.games} games, seats alternated, {time.perf_counter() - t0:.0f} s")
         print(f"{t.names[0]} win rate {ra} (95% Wilson)")
         print("```")
         print(t.table())
