@@ -694,11 +694,14 @@ impl Game {
     }
 
     /// A copy in which everything `observer` cannot see (other racks, the bag's order, the
-    /// mixing of future swaps) is dealt anew from `seed`, keeping every count.
+    /// mixing of future swaps) is dealt anew from `seed`, keeping every count. The result
+    /// depends only on what `observer` sees and on `seed`: the unseen tiles are sorted
+    /// before the shuffle, so how they truly lie cannot leak into a search.
     pub fn determinize(&self, observer: usize, seed: u64) -> Game {
         let mut g = *self;
         let mut rng = Rng::new(seed);
         let mut unseen = self.unseen_tiles(observer);
+        unseen.sort_unstable();
         rng.shuffle(&mut unseen);
         let mut it = unseen.into_iter();
         for p in 0..self.config.players() {
@@ -739,6 +742,17 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn determinize_depends_only_on_what_the_observer_sees() {
+        let cfg = Config::standard(3).unwrap();
+        let truth = Game::new(cfg, 5);
+        // Another arrangement of the same hidden tiles, seen identically by seat 0.
+        let other = truth.determinize(0, 99);
+        assert_ne!(other, truth);
+        assert_eq!(other.rack(0), truth.rack(0));
+        assert_eq!(other.determinize(0, 7), truth.determinize(0, 7));
+    }
 
     #[test]
     fn a_game_rebuilt_from_its_draw_order_is_identical() {

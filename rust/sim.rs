@@ -1,9 +1,13 @@
-//! Whole games played inside Rust.
+//! Whole games played inside Rust: one game between bots, and many games spread over a
+//! thread pool with results that do not depend on the number of threads.
 
-use crate::game::Game;
+use crate::bots::{Bot, GreedyBot, MctsBot, MctsConfig, RandomBot};
+use crate::game::{End, Game};
 use crate::moves::Move;
-use crate::rng::Rng;
+use crate::rng::{derive_seed, Rng};
+use crate::tiles::COLORS;
 use crate::variants::Config;
+use rayon::prelude::*;
 
 /// Plays one game to the end, every decision uniformly at random among all legal moves
 /// (enumerated in full each time). `moves` is a reusable buffer: no allocation per decision.
@@ -17,6 +21,209 @@ pub fn random_game(config: Config, seed: u64, moves: &mut Vec<Move>) -> Game {
         game.play_unchecked(&moves[i]);
     }
     game
+}
+
+/// A built-in bot and its settings: what a simulation builds afresh for every game.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    Random,
+    Greedy,
+    Mcts(MctsConfig),
+}
+
+impl BotSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            BotSpec::Random => "random",
+            BotSpec::Greedy => "greedy",
+            BotSpec::Mcts(_) => "mcts",
+        }
+    }
+
+    pub fn build(&self, seed: u64) -> AnyBot {
+        match *self {
+            BotSpec::Random => AnyBot::Random(RandomBot::new(seed)),
+            BotSpec::Greedy => AnyBot::Greedy(GreedyBot::new(seed)),
+            BotSpec::Mcts(c) => AnyBot::Mcts(Box::new(MctsBot::new(c, seed))),
+        }
+    }
+}
+
+/// One of the built-in bots, dispatched without a virtual call in the simulation loop.
+pub enum AnyBot {
+    Random(RandomBot),
+    Greedy(GreedyBot),
+    Mcts(Box<MctsBot>),
+}
+
+impl Bot for AnyBot {
+    #[inline]
+    fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
+        match self {
+            AnyBot::Random(b) => b.choose(game, moves),
+            AnyBot::Greedy(b) => b.choose(game, moves),
+            AnyBot::Mcts(b) => b.choose(game, moves),
+        }
+    }
+
+    #[inline]
+    fn choose_move(&mut self, game: &Game, moves: &mut Vec<Move>) -> Move {
+        match self {
+            AnyBot::Random(b) => b.choose_move(game, moves),
+            AnyBot::Greedy(b) => b.choose_move(game, moves),
+            AnyBot::Mcts(b) => b.choose_move(game, moves),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            AnyBot::Random(b) => b.name(),
+            AnyBot::Greedy(b) => b.name(),
+            AnyBot::Mcts(b) => b.name(),
+        }
+    }
+}
+
+/// The seed of the bot in `seat` of a game dealt from `game_seed`.
+pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+    derive_seed(game_seed ^ 0xB075_EA75_0F6E_A1A1, seat as u64)
+}
+
+/// Plays `game` to the end, seat `s` choosing with `bots[s]`.
+pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], moves: &mut Vec<Move>) {
+    while !game.is_over() {
+        let mv = bots[game.current_player()].choose_move(game, moves);
+        game.play_unchecked(&mv);
+    }
+}
+
+/// Everything a simulation keeps of one finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub seed: u64,
+    /// Per seat, the markers as that seat sees them.
+    pub scores: [[i8; COLORS]; 4],
+    /// The variant's own tracks (per seat, per team, or one shared).
+    pub tracks: [[i8; COLORS]; 4],
+    pub ranks: [u8; 4],
+    /// Per seat, the index of its bot in the run's bot list.
+    pub lineup: [u8; 4],
+    pub placements: u16,
+    pub bonus_placements: u16,
+    pub bonuses_lost: u16,
+    pub swaps: u16,
+    pub turns: u16,
+    /// 0 board full, 1 no placement, 2 immediate win.
+    pub end: u8,
+}
+
+/// Code of an end reason in `GameResult::end`.
+pub fn end_code(end: Option<End>) -> u8 {
+    match end {
+        Some(End::BoardFull) | None => 0,
+        Some(End::NoPlacement) => 1,
+        Some(End::ImmediateWin(_)) => 2,
+    }
+}
+
+/// Names of the end codes, by code.
+pub const END_NAMES: [&str; 3] = ["board_full", "no_placement", "immediate_win"];
+
+/// A batch of games: the rules, the bots, which bot sits where in each game, and the seeds.
+///
+/// Game number `g` uses lineup `lineups[g % lineups.len()]`. Its deal comes from
+/// `derive_seed(seed, g)`, or with `paired` from `derive_seed(seed, g / lineups.len())`, so
+/// that one deal is played once in every lineup (fewer differences that are only luck).
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub config: Config,
+    pub bots: Vec<BotSpec>,
+    pub lineups: Vec<[u8; 4]>,
+    pub seed: u64,
+    pub paired: bool,
+}
+
+impl Run {
+    /// Checks the run; the error names the problem.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.config.players();
+        if self.bots.is_empty() || self.bots.len() > 255 {
+            return Err(format!("a run needs 1..255 bots, not {}", self.bots.len()));
+        }
+        if self.lineups.is_empty() {
+            return Err("a run needs at least one lineup".into());
+        }
+        for l in &self.lineups {
+            if let Some(&b) = l[..n].iter().find(|&&b| b as usize >= self.bots.len()) {
+                return Err(format!("lineup names bot {b}, but there are only {} bots", self.bots.len()));
+            }
+        }
+        for b in &self.bots {
+            if let BotSpec::Mcts(c) = b {
+                c.validate()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays game number `g` of the run.
+    pub fn play(&self, g: u64, moves: &mut Vec<Move>) -> GameResult {
+        let l = self.lineups.len() as u64;
+        let lineup = self.lineups[(g % l) as usize];
+        let seed = derive_seed(self.seed, if self.paired { g / l } else { g });
+        let n = self.config.players();
+        let mut game = Game::new(self.config, seed);
+        let mut bots: [Option<AnyBot>; 4] = [None, None, None, None];
+        for (s, slot) in bots.iter_mut().enumerate().take(n) {
+            *slot = Some(self.bots[lineup[s] as usize].build(bot_seed(seed, s)));
+        }
+        while !game.is_over() {
+            let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
+            let mv = bot.choose_move(&game, moves);
+            game.play_unchecked(&mv);
+        }
+        let config = game.config();
+        let mut scores = [[0; COLORS]; 4];
+        for (p, row) in scores.iter_mut().enumerate().take(n) {
+            *row = game.tracks().view(config, p);
+        }
+        let st = game.stats();
+        let mut lineup_out = [0u8; 4];
+        lineup_out[..n].copy_from_slice(&lineup[..n]);
+        GameResult {
+            seed,
+            scores,
+            tracks: game.tracks().values,
+            ranks: game.ranks(),
+            lineup: lineup_out,
+            placements: st.placements,
+            bonus_placements: st.bonus_placements,
+            bonuses_lost: st.bonuses_lost,
+            swaps: st.swaps,
+            turns: st.turns,
+            end: end_code(game.end()),
+        }
+    }
+
+    /// Games `first .. first + count`, spread over a pool of `threads` threads (0: one per
+    /// core) built for this call. The result is the same for any number of threads.
+    pub fn simulate(&self, first: u64, count: usize, threads: usize) -> Result<Vec<GameResult>, String> {
+        self.validate()?;
+        if first.checked_add(count as u64).is_none() {
+            return Err("game numbers overflow 2**64".into());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(pool.install(|| {
+            (0..count)
+                .into_par_iter()
+                .with_min_len(16)
+                .map_init(Vec::new, |moves, i| self.play(first + i as u64, moves))
+                .collect()
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -43,6 +250,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn run(players: usize, bots: Vec<BotSpec>, lineups: Vec<[u8; 4]>, paired: bool) -> Run {
+        Run { config: Config::standard(players).unwrap(), bots, lineups, seed: 77, paired }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_chunks() {
+        let r = run(3, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0], [1, 0, 1, 0]], false);
+        let one = r.simulate(0, 40, 1).unwrap();
+        assert_eq!(one, r.simulate(0, 40, 2).unwrap());
+        let mut parts = r.simulate(0, 15, 2).unwrap();
+        parts.extend(r.simulate(15, 25, 1).unwrap());
+        assert_eq!(one, parts);
+        assert_eq!(one[3].seed, derive_seed(77, 3));
+        assert_eq!(one[3].lineup[..3], [1, 0, 1]);
+        // Each game matches the same game played seat by seat outside the pool.
+        let g = &one[5];
+        let mut game = Game::new(r.config, g.seed);
+        let mut bots: Vec<AnyBot> = (0..3).map(|s| r.bots[g.lineup[s] as usize].build(bot_seed(g.seed, s))).collect();
+        play_out(&mut game, &mut bots, &mut Vec::new());
+        assert_eq!(game.ranks(), g.ranks);
+        assert_eq!(game.stats().placements, g.placements);
+    }
+
+    #[test]
+    fn paired_runs_share_deals_across_lineups() {
+        let r = run(2, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0], [1, 0, 0, 0]], true);
+        let res = r.simulate(0, 6, 2).unwrap();
+        assert_eq!(res[0].seed, res[1].seed);
+        assert_ne!(res[1].seed, res[2].seed);
+        assert_eq!(res[2].seed, derive_seed(77, 1));
+    }
+
+    #[test]
+    fn bad_runs_are_refused() {
+        assert!(run(2, vec![BotSpec::Random], vec![[0, 1, 0, 0]], false).simulate(0, 1, 1).is_err());
+        assert!(run(2, vec![BotSpec::Random], vec![], false).simulate(0, 1, 1).is_err());
+        let bad = BotSpec::Mcts(MctsConfig { iterations: 0, ..MctsConfig::default() });
+        assert!(run(2, vec![bad], vec![[0, 0, 0, 0]], false).simulate(0, 1, 1).is_err());
     }
 
     #[test]

@@ -15,6 +15,9 @@ from .records import RecordError
 from .variants import VariantInfo, variants
 from .vecenv import VecEnv
 from . import actions, observation  # submodules for learning agents
+from .bots import GameView, HiddenInformationError, play_game
+from .simulation import SimulationResult, Summary, simulate
+from .tournament import TournamentResult, tournament
 
 __all__ = [
     "Board",
@@ -30,6 +33,14 @@ __all__ = [
     "VariantInfo",
     "VecEnv",
     "variants",
+    "GameView",
+    "HiddenInformationError",
+    "play_game",
+    "SimulationResult",
+    "Summary",
+    "simulate",
+    "TournamentResult",
+    "tournament",
 ]
 
 __version__ = "0.1.0"

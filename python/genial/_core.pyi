@@ -257,9 +257,26 @@ def variant_table() -> list[tuple[str, list[int], int]]:
 class BuiltinBot:
     """A built-in bot running in Rust."""
 
-    def __new__(cls, name: str, seed: int = 0) -> BuiltinBot: ...
+    def __new__(
+        cls,
+        name: str,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        time_ms: int | None = None,
+        exploration: float | None = None,
+        width: int | None = None,
+        playout: str | None = None,
+        depth: int | None = None,
+    ) -> BuiltinBot: ...
     @property
     def name(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    def options(self) -> dict[str, Any]:
+        """The bot's settings (``mcts``: iterations, time_ms, exploration, width, playout, depth)."""
+    def last_search(self) -> tuple[int, int, int] | None:
+        """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
     def choose(self, state: GameState) -> Move:
         """The bot's move for the seat to move in ``state``."""
 
@@ -361,3 +378,26 @@ class VecEnv:
         """A snapshot of the game in env ``index`` (no move history)."""
     def episodes(self) -> npt.NDArray[np.uint64]:
         """Games finished by each env since the last reset."""
+def simulate_games(
+    players: int,
+    variant: str,
+    swap_timing: str,
+    require_contact: bool,
+    bots: list[BuiltinBot],
+    lineups: list[list[int]],
+    seed: int,
+    paired: bool,
+    first_game: int,
+    games: int,
+    threads: int,
+) -> dict[str, Any]:
+    """Games ``first_game .. first_game + games`` of a run, as a dict of numpy arrays."""
+
+def derive_seed(base: int, index: int) -> int:
+    """The seed of game number ``index`` of a run started from ``base`` (independent of threads)."""
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""
+
+def end_names() -> list[str]:
+    """Names of the end codes in a simulation's ``end`` column, by code."""

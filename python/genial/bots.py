@@ -1,46 +1,293 @@
-"""Players: the built-in Rust bots and the protocol any Python bot follows.
+"""Players: the built-in Rust bots, the protocol any Python bot follows, and a table to
+play them at.
 
-A bot is any object with ``choose(game) -> Move`` (or the move's text). Built-in bots run in
-Rust with the GIL released and see only what their seat may see.
+A bot is any object with ``choose(view) -> Move`` (or the move's text). At the table
+(`play_game`) every bot is handed a `GameView`: what its seat may see and nothing more.
+Built-in bots run in Rust with the GIL released and see only what their seat may see.
+
+>>> from genial.bots import play_game, make
+>>> game = play_game([make("greedy", seed=1), "random"], seed=3)
+>>> game.is_over
+True
 """
 
 from __future__ import annotations
 
-from typing import Protocol, Union, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, Union, runtime_checkable
 
 from . import _core
-from ._core import Move
-from .game import Game, check_seed
+from ._core import Board, IllegalMoveError, LegalMoves, Move, Tile
+from .game import Game, MoveLike, check_seed
 
-__all__ = ["Bot", "BuiltinBot", "RandomBot", "GreedyBot", "make", "BUILTIN_BOTS"]
+__all__ = [
+    "Bot",
+    "BuiltinBot",
+    "RandomBot",
+    "GreedyBot",
+    "MctsBot",
+    "make",
+    "parse_bot",
+    "BUILTIN_BOTS",
+    "GameView",
+    "HiddenInformationError",
+    "play_game",
+]
 
-BUILTIN_BOTS = ("random", "greedy")
+BUILTIN_BOTS = ("random", "greedy", "mcts")
+
+
+class HiddenInformationError(LookupError):
+    """Raised when a `GameView` is asked for what its seat cannot see (another seat's rack,
+    the order of the bag)."""
+
+
+class GameView:
+    """What one seat may see of a game: the board, every score and track, its own rack,
+    how many tiles the others hold and the bag holds, the moves played, its legal moves.
+
+    Other racks are not merely hidden behind an error: the view holds a copy of the game in
+    which everything the seat cannot see has been dealt anew (`Game.determinize`, which
+    depends only on what the seat sees), so even poking at private attributes reveals
+    nothing. Asking for another seat's rack raises `HiddenInformationError`.
+
+    >>> game = Game(players=2, seed=1)
+    >>> view = GameView(game, seat=0)
+    >>> view.rack() == game.rack(0), view.rack_sizes, view.bag_size
+    (True, (6, 6), 108)
+    >>> view.rack(1)
+    Traceback (most recent call last):
+    ...
+    genial.bots.HiddenInformationError: seat 0 cannot see the rack of seat 1: use rack_sizes
+    """
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game: Game, seat: int | None = None) -> None:
+        if not isinstance(game, Game):
+            raise TypeError(f"a GameView looks at a genial.Game, not {type(game).__name__}")
+        seat = game.current_player if seat is None else seat
+        game._state.check_player(seat)
+        self._seat = seat
+        # Any seed gives a fair copy: the deal depends only on what `seat` sees.
+        self._game = game.determinize(seat, len(game._state.history))
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+        return self._seat
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def variant(self) -> str:
+        return self._game.variant
+
+    @property
+    def swap_timing(self) -> str:
+        return self._game.swap_timing
+
+    @property
+    def require_contact(self) -> bool:
+        return self._game.require_contact
+
+    @property
+    def current_player(self) -> int:
+        return self._game.current_player
+
+    @property
+    def phase(self) -> str:
+        """``"place"``, ``"bonus"``, ``"swap_offer"`` or ``"over"``."""
+        return self._game.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def pending_bonuses(self) -> int:
+        return self._game.pending_bonuses
+
+    @property
+    def board(self) -> Board:
+        return self._game.board
+
+    @property
+    def bag_size(self) -> int:
+        return self._game.bag_size
+
+    @property
+    def scores(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, per colour, as that seat sees its markers (see `Game.scores`)."""
+        return self._game.scores
+
+    @property
+    def tracks(self) -> tuple[tuple[int, ...], ...]:
+        return self._game.tracks
+
+    @property
+    def track_max(self) -> int:
+        return self._game.track_max
+
+    @property
+    def duel_tokens(self) -> tuple[int | None, ...]:
+        return self._game.duel_tokens
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move played so far (public: placements, swaps and keeps)."""
+        return self._game.moves
+
+    @property
+    def stats(self) -> dict[str, int]:
+        return self._game.stats
+
+    def rack(self, player: int | None = None) -> tuple[Tile, ...]:
+        """The viewing seat's tiles; any other seat raises `HiddenInformationError`."""
+        if player is not None and player != self._seat:
+            self._game._state.check_player(player)
+            raise HiddenInformationError(
+                f"seat {self._seat} cannot see the rack of seat {player}: use rack_sizes"
+            )
+        return self._game.rack(self._seat)
+
+    @property
+    def rack_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds."""
+        return tuple(self._game._state.rack_size(p) for p in range(self.players))
+
+    def has_placed(self, player: int) -> bool:
+        return self._game._state.has_placed(player)
+
+    def unseen_tiles(self) -> tuple[Tile, ...]:
+        """The tiles this seat cannot see (bag and other racks together), sorted."""
+        return self._game.unseen_tiles(self._seat)
+
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the seat to move (the viewing seat, when it is its turn)."""
+        self._own_turn("legal_moves")
+        return self._game.legal_moves()
+
+    def legal_move_count(self) -> int:
+        self._own_turn("legal_move_count")
+        return self._game.legal_move_count()
+
+    def is_legal(self, move: MoveLike) -> bool:
+        self._own_turn("is_legal")
+        return self._game.is_legal(move)
+
+    def ranks(self) -> tuple[int, ...]:
+        return self._game.ranks()
+
+    def determinize(self, seed: int) -> Game:
+        """A complete game consistent with this view: what the seat cannot see is dealt
+        anew from ``seed``. For search (`Game.clone`, `Game.play` on the copy)."""
+        return self._game.determinize(self._seat, check_seed(seed))
+
+    def _own_turn(self, what: str) -> None:
+        # Another seat's legal moves would reveal its rack.
+        if not self._game.is_over and self._game.current_player != self._seat:
+            raise HiddenInformationError(
+                f"{what}: seat {self._game.current_player} is to move, and seat {self._seat} cannot see its rack"
+            )
+
+    def __repr__(self) -> str:
+        return f"<GameView seat={self._seat} of {self._game!r}>"
 
 
 @runtime_checkable
 class Bot(Protocol):
-    """Anything that can sit at the table: picks a legal move for the seat to move."""
+    """Anything that can sit at the table: picks a legal move for the seat to move, from
+    what that seat may see."""
 
-    def choose(self, game: Game) -> Union[Move, str]: ...
+    def choose(self, game: GameView) -> Union[Move, str]: ...
 
 
 class BuiltinBot:
-    """A bot implemented in Rust (``random`` or ``greedy``)."""
+    """A bot implemented in Rust: ``random``, ``greedy`` or ``mcts`` (with search options,
+    see `MctsBot`). Chooses with the GIL released."""
 
     __slots__ = ("_bot",)
 
-    def __init__(self, name: str, seed: int = 0) -> None:
-        self._bot = _core.BuiltinBot(name, check_seed(seed))
+    def __init__(
+        self,
+        name: str,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        time_ms: int | None = None,
+        exploration: float | None = None,
+        width: int | None = None,
+        playout: str | None = None,
+        depth: int | None = None,
+    ) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"a bot name is a str, not {type(name).__name__}")
+        for key, value in (("iterations", iterations), ("time_ms", time_ms), ("width", width), ("depth", depth)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"{key} must be an int >= 0, not {value!r}")
+        self._bot = _core.BuiltinBot(
+            name,
+            check_seed(seed),
+            iterations=iterations,
+            time_ms=time_ms,
+            exploration=exploration,
+            width=width,
+            playout=playout,
+            depth=depth,
+        )
 
     @property
     def name(self) -> str:
         return self._bot.name
 
-    def choose(self, game: Game) -> Move:
-        return self._bot.choose(game._state)
+    @property
+    def seed(self) -> int:
+        return self._bot.seed
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The search settings (``mcts``); empty for the other bots."""
+        return self._bot.options()
+
+    @property
+    def label(self) -> str:
+        """Name and the settings that differ from the defaults, for tables: ``greedy``,
+        ``mcts``, ``mcts(iterations=100)``."""
+        defaults = _default_options(self.name)
+        changed = {k: v for k, v in self.options.items() if defaults.get(k) != v}
+        if not changed:
+            return self.name
+        return f"{self.name}(" + ",".join(f"{k}={v}" for k, v in changed.items()) + ")"
+
+    @property
+    def spec(self) -> str:
+        """The text form `parse_bot` reads back: ``greedy``, ``mcts:iterations=100,...``."""
+        opts = self.options
+        if not opts:
+            return self.name
+        return f"{self.name}:" + ",".join(f"{k}={v}" for k, v in opts.items())
+
+    def choose(self, game: Game | GameView) -> Move:
+        if isinstance(game, GameView):
+            return self._bot.choose(game._game._state)
+        if isinstance(game, Game):
+            return self._bot.choose(game._state)
+        raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(game).__name__}")
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
+        return f"<{type(self).__name__} {self.label} seed={self.seed}>"
+
+
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+
+
+def _default_options(name: str) -> dict[str, Any]:
+    if name not in _DEFAULTS:
+        _DEFAULTS[name] = _core.BuiltinBot(name).options()
+    return _DEFAULTS[name]
 
 
 class RandomBot(BuiltinBot):
@@ -58,8 +305,125 @@ class GreedyBot(BuiltinBot):
         super().__init__("greedy", seed)
 
 
-def make(name: str, seed: int = 0) -> BuiltinBot:
-    """A built-in bot by name (see `BUILTIN_BOTS`)."""
+class MctsBot(BuiltinBot):
+    """Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+    Each iteration deals the tiles this seat cannot see anew, so the search never reads
+    hidden information. Budget: ``iterations`` per decision (deterministic for a seed), or
+    ``time_ms`` per decision, or both (whichever ends first). ``width``: moves considered per
+    node, best first under the greedy evaluation; ``playout``: ``"greedy"``, ``"random"`` or
+    ``"sampleN"`` (best of N random moves); ``depth``: placements per playout before the
+    position is ranked as it stands (0: to the end); ``exploration``: the UCB1 constant.
+    Defaults: 300 iterations, width 6, greedy playouts of depth 10, exploration 0.5 (about
+    30 ms of one core per decision in a 2-player game; see BENCHMARKS.md).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        time_ms: int | None = None,
+        exploration: float | None = None,
+        width: int | None = None,
+        playout: str | None = None,
+        depth: int | None = None,
+    ) -> None:
+        super().__init__(
+            "mcts",
+            seed,
+            iterations=iterations,
+            time_ms=time_ms,
+            exploration=exploration,
+            width=width,
+            playout=playout,
+            depth=depth,
+        )
+
+    def last_search(self) -> tuple[int, int, int]:
+        """``(iterations, nodes, root_children)`` of the last decision's search."""
+        info = self._bot.last_search()
+        return info if info is not None else (0, 0, 0)
+
+
+def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
+    """A built-in bot by name (see `BUILTIN_BOTS`), with ``mcts`` options as keywords:
+    ``make("mcts", seed=1, iterations=200)``."""
     if name not in BUILTIN_BOTS:
         raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
-    return BuiltinBot(name, seed)
+    return BuiltinBot(name, seed, **options)
+
+
+_INT_OPTIONS = ("iterations", "time_ms", "width", "depth")
+
+
+def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
+    """A built-in bot from its text form: ``"greedy"``, ``"mcts:iterations=200,time_ms=50"``."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise ValueError(f"bot option {item!r} in {spec!r} is not key=value")
+        try:
+            if key in _INT_OPTIONS:
+                options[key] = int(value)
+            elif key == "exploration":
+                options[key] = float(value)
+            elif key == "playout":
+                options[key] = value.strip()
+            else:
+                raise ValueError(f"unknown bot option {key!r} in {spec!r}: use {', '.join(_INT_OPTIONS)}, exploration, playout")
+        except ValueError as e:
+            if "unknown bot option" in str(e):
+                raise
+            raise ValueError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
+    return make(name.strip(), seed, **options)
+
+
+BotLike = Union[Bot, BuiltinBot, str]
+
+
+def play_game(
+    bots: Sequence[BotLike],
+    players: int | None = None,
+    seed: int | None = None,
+    variant: str = "standard",
+    *,
+    swap_timing: str = "after_placement",
+    require_contact: bool = False,
+) -> Game:
+    """Plays one game to the end and returns it. Seat ``s`` is played by ``bots[s]``: any
+    object with ``choose(view) -> Move`` (it gets a `GameView` of its own seat), a built-in
+    bot, or a built-in bot's name or text form (seeded from the game's seed as
+    `genial.simulate` seeds it, so both play the same game).
+
+    An illegal or ill-typed choice raises `IllegalMoveError` / `TypeError` naming the seat.
+    """
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TypeError("bots must be a sequence of bots, one per seat")
+    players = len(bots) if players is None else players
+    if len(bots) != players:
+        raise ValueError(f"{players} players need {players} bots, not {len(bots)}")
+    game = Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+    game_seed = game.seed if game.seed is not None else 0
+    table: list[Any] = []
+    for s, b in enumerate(bots):
+        if isinstance(b, str):
+            table.append(parse_bot(b, _core.bot_seed(game_seed, s)))
+        elif callable(getattr(b, "choose", None)):
+            table.append(b)
+        else:
+            raise TypeError(f"seat {s}: a bot needs a choose(view) method, and {type(b).__name__} has none")
+    while not game.is_over:
+        seat = game.current_player
+        bot = table[seat]
+        move = bot.choose(GameView(game, seat))
+        if not isinstance(move, (Move, str)):
+            raise TypeError(f"seat {seat}: {bot!r} chose {move!r}; a bot returns a genial.Move or its text")
+        try:
+            game.play(move)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"seat {seat}: {bot!r} chose an illegal move {move}: {e}") from None
+    return game

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import cli_play, cli_records
+from . import cli_sim
 from .bots import RandomBot
 from .game import Game
 from .render import text
@@ -42,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.set_defaults(func=_demo)
     cli_play.register(sub)
     cli_records.register(sub)
+    cli_sim.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -7,6 +7,7 @@ mod bots;
 mod convert;
 mod game;
 mod rl;
+mod sim;
 mod types;
 mod svg;
 
@@ -34,5 +35,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::PyBuiltinBot>()?;
     m.add_function(wrap_pyfunction!(variant_table, m)?)?;
     rl::register(m)?;
+    sim::register(m)?;
     Ok(())
 }

@@ -1,0 +1,76 @@
+"""Simulation beyond one machine: a run split into seed ranges (`genial.simulation.shards`)
+gives exactly the single-machine result once merged (`SimulationResult.concat`), wherever
+each range was played. `simulate_ray` fans the ranges out as Ray tasks and merges them.
+
+Ray is optional and imported only here: ``pip install ray``. Connect to a cluster with
+``ray.init(address=...)`` before calling, or let `simulate_ray` start a local one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from .simulation import BotSpecLike, SimulationResult, resolve_bots, shards, simulate
+
+__all__ = ["simulate_ray", "ray_available"]
+
+
+def ray_available() -> bool:
+    """Whether the ``ray`` package can be imported."""
+    try:
+        importlib.import_module("ray")
+    except ImportError:
+        return False
+    return True
+
+
+def _simulate_shard(kwargs: dict[str, Any]) -> SimulationResult:
+    return simulate(**kwargs)
+
+
+def simulate_ray(
+    games: int,
+    players: int = 2,
+    bots: BotSpecLike | Sequence[BotSpecLike] = "random",
+    seed: int = 0,
+    *,
+    variant: str = "standard",
+    swap_timing: str = "after_placement",
+    require_contact: bool = False,
+    first_game: int = 0,
+    rotate: bool = False,
+    shards: int | None = None,
+    threads_per_shard: int = 1,
+) -> SimulationResult:
+    """`genial.simulate` over a Ray cluster: ``shards`` consecutive seed ranges (default:
+    two per CPU of the cluster) run as tasks of ``threads_per_shard`` threads each, merged in
+    game order. The result equals ``simulate(games, ...)`` on one machine."""
+    try:
+        ray: Any = importlib.import_module("ray")
+    except ImportError:
+        raise ImportError("backend='ray' needs the ray package: pip install ray") from None
+    # Bots travel as their text form, which every worker can rebuild.
+    specs = [b.spec for b in resolve_bots(bots)]
+    if not ray.is_initialized():
+        ray.init()
+    parts_n = shards or max(1, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    task = ray.remote(num_cpus=threads_per_shard)(_simulate_shard)
+    refs = [
+        task.remote(
+            dict(
+                games=n, players=players, bots=specs, seed=seed, threads=threads_per_shard, variant=variant,
+                swap_timing=swap_timing, require_contact=require_contact, first_game=f, rotate=rotate,
+            )
+        )
+        for f, n in _shards(games, parts_n, first_game)
+    ]
+    parts: list[SimulationResult] = ray.get(refs)
+    if not parts:
+        return simulate(0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate)
+    return SimulationResult.concat(parts)
+
+
+_shards = shards
+

@@ -1,0 +1,487 @@
+//! Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+//!
+//! One tree per decision, over the moves of every seat. Each iteration deals what the
+//! searching seat cannot see anew (`Game::determinize` from its own view, which depends only
+//! on what that seat sees), walks down the tree among the moves legal in that deal, adds one
+//! node, plays the game out with a cheap policy and backs up rank-based returns for every
+//! seat. Children are scored with UCB1 over their *availability* count (how often they were
+//! legal when their parent was visited), as ISMCTS requires.
+//!
+//! The branching factor is large (hundreds of placements), so each node only considers its
+//! `width` best moves under the greedy evaluation (`placement_key`), widest first searched
+//! best-first. The root's candidates are the same in every deal (they depend only on the
+//! searcher's own rack), so they are ranked once per decision.
+
+use super::greedy::{placement_key, Evaluator};
+use super::Bot;
+use crate::game::{Game, Phase};
+use crate::moves::Move;
+use crate::rng::Rng;
+use std::time::{Duration, Instant};
+
+/// How a playout picks moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Playout {
+    /// Uniformly at random among all legal moves.
+    Random,
+    /// The best of `n` legal moves drawn at random (greedy evaluation); swaps taken.
+    Sample(u8),
+    /// The greedy bot's choice (every legal move evaluated).
+    Greedy,
+}
+
+impl Playout {
+    pub fn name(self) -> String {
+        match self {
+            Playout::Random => "random".into(),
+            Playout::Sample(n) => format!("sample{n}"),
+            Playout::Greedy => "greedy".into(),
+        }
+    }
+
+    /// `random`, `greedy` or `sampleN` (N in 1..=64).
+    pub fn parse(text: &str) -> Option<Playout> {
+        match text {
+            "random" => Some(Playout::Random),
+            "greedy" => Some(Playout::Greedy),
+            _ => {
+                let n: u8 = text.strip_prefix("sample")?.parse().ok()?;
+                (1..=64).contains(&n).then_some(Playout::Sample(n))
+            }
+        }
+    }
+}
+
+/// Search settings. The budget is `iterations` (deterministic for a seed), `time_ms` per
+/// decision (not deterministic), or both (whichever runs out first); `0` means no limit of
+/// that kind, and at least one must be set.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub iterations: u32,
+    pub time_ms: u32,
+    /// UCB1 exploration constant (returns lie in 0..1).
+    pub exploration: f64,
+    /// Moves considered per node, best first under the greedy evaluation.
+    pub width: u32,
+    pub playout: Playout,
+    /// Placements a playout makes before the position is scored as it stands (ranks by the
+    /// current markers); `0` plays to the end.
+    pub depth: u32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig { iterations: 300, time_ms: 0, exploration: 0.5, width: 6, playout: Playout::Greedy, depth: 10 }
+    }
+}
+
+impl MctsConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.iterations == 0 && self.time_ms == 0 {
+            return Err("mcts needs a budget: iterations > 0 or time_ms > 0".into());
+        }
+        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+            return Err(format!("exploration must be a finite number >= 0, not {}", self.exploration));
+        }
+        if !(1..=MAX_WIDTH).contains(&self.width) {
+            return Err(format!("width must be 1..={MAX_WIDTH}, not {}", self.width));
+        }
+        Ok(())
+    }
+}
+
+const NONE: u32 = u32::MAX;
+/// Most candidates a node may consider.
+pub const MAX_WIDTH: u32 = 64;
+
+#[derive(Clone, Copy)]
+struct Node {
+    mv: Move,
+    first_child: u32,
+    next_sibling: u32,
+    /// The seat that played `mv` (whose return this node accumulates).
+    player: u8,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+}
+
+/// What one search saw, for tests and diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    pub iterations: u32,
+    pub nodes: u32,
+    pub root_children: u32,
+}
+
+pub struct MctsBot {
+    config: MctsConfig,
+    rng: Rng,
+    nodes: Vec<Node>,
+    moves: Vec<Move>,
+    ranked: Vec<(Key, u32)>,
+    path: Vec<u32>,
+    last: SearchInfo,
+}
+
+type Key = (u64, u32);
+
+impl MctsBot {
+    /// Panics on an invalid config; check it with `MctsConfig::validate` first.
+    pub fn new(config: MctsConfig, seed: u64) -> MctsBot {
+        config.validate().expect("invalid mcts config");
+        MctsBot {
+            config,
+            rng: Rng::new(seed),
+            nodes: Vec::new(),
+            moves: Vec::new(),
+            ranked: Vec::new(),
+            path: Vec::new(),
+            last: SearchInfo::default(),
+        }
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Statistics of the last search.
+    pub fn last_search(&self) -> SearchInfo {
+        self.last
+    }
+
+    /// The `width` best of `moves` for the mover of `game`, best first, into `out`
+    /// (ties broken at random so that no region of the board is favoured).
+    fn rank_moves(rng: &mut Rng, game: &Game, moves: &[Move], width: usize, ranked: &mut Vec<(Key, u32)>, out: &mut Vec<Move>) {
+        ranked.clear();
+        out.clear();
+        if game.phase() == Phase::SwapOffer || moves.len() <= 1 {
+            out.extend_from_slice(moves);
+            return;
+        }
+        let mut eval = Evaluator::new(game);
+        for (i, m) in moves.iter().enumerate() {
+            ranked.push(((eval.key(game, m), rng.next_u64() as u32), i as u32));
+        }
+        let w = width.min(ranked.len());
+        if w < ranked.len() {
+            ranked.select_nth_unstable_by(w - 1, |x, y| y.0.cmp(&x.0));
+            ranked.truncate(w);
+        }
+        ranked.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+        out.extend(ranked.iter().map(|&(_, i)| moves[i as usize]));
+    }
+
+    fn child(&self, node: u32, mv: &Move) -> u32 {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.mv == *mv {
+                return c;
+            }
+            c = n.next_sibling;
+        }
+        NONE
+    }
+
+    fn add_child(&mut self, parent: u32, mv: Move, player: u8) -> u32 {
+        let id = self.nodes.len() as u32;
+        let p = &mut self.nodes[parent as usize];
+        let next = p.first_child;
+        p.first_child = id;
+        self.nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
+        id
+    }
+
+    fn playout(&mut self, game: &mut Game) {
+        let moves = &mut self.moves;
+        let mut left = if self.config.depth == 0 { u32::MAX } else { self.config.depth };
+        while !game.is_over() && left > 0 {
+            if game.phase() != Phase::SwapOffer {
+                left -= 1;
+            }
+            game.legal_moves(moves);
+            let i = match self.config.playout {
+                Playout::Random => self.rng.below(moves.len() as u32) as usize,
+                _ if game.phase() == Phase::SwapOffer => 0, // [Swap, Keep]: take it
+                Playout::Sample(n) => {
+                    let len = moves.len() as u32;
+                    let mut best = self.rng.below(len) as usize;
+                    let mut best_key = placement_key(game, &moves[best]);
+                    for _ in 1..n {
+                        let j = self.rng.below(len) as usize;
+                        let k = placement_key(game, &moves[j]);
+                        if k > best_key {
+                            best = j;
+                            best_key = k;
+                        }
+                    }
+                    best
+                }
+                Playout::Greedy => {
+                    let mut eval = Evaluator::new(game);
+                    let mut best = 0;
+                    let mut best_key = eval.key(game, &moves[0]);
+                    for (j, m) in moves.iter().enumerate().skip(1) {
+                        let k = eval.key(game, m);
+                        if k > best_key {
+                            best = j;
+                            best_key = k;
+                        }
+                    }
+                    best
+                }
+            };
+            game.play_unchecked(&moves[i]);
+        }
+    }
+
+    /// Rank-based return per seat: the share of the other seats it finished ahead of
+    /// (a tie counts half), so 1 for a sole winner and 0 for a sole loser. Team partners
+    /// share their team's rank, so they share returns too.
+    fn returns(game: &Game) -> [f64; 4] {
+        let n = game.config().players();
+        let ranks = game.ranks();
+        let mut out = [0.0; 4];
+        if n == 1 {
+            // Solo: no one to rank against; the result is the lowest marker (0..36).
+            let v = game.tracks().view(game.config(), 0);
+            out[0] = *v.iter().min().expect("six colours") as f64 / game.config().variant.track_max() as f64;
+            return out;
+        }
+        for p in 0..n {
+            let mut s = 0.0;
+            for q in 0..n {
+                if q != p {
+                    s += if ranks[p] < ranks[q] { 1.0 } else if ranks[p] == ranks[q] { 0.5 } else { 0.0 };
+                }
+            }
+            out[p] = s / (n - 1) as f64;
+        }
+        out
+    }
+
+    fn search(&mut self, root_game: &Game, root_moves: &[Move]) -> Move {
+        let me = root_game.current_player();
+        let width = self.config.width as usize;
+        let c = self.config.exploration;
+        let deadline = (self.config.time_ms > 0)
+            .then(|| Instant::now() + Duration::from_millis(self.config.time_ms as u64));
+        let max_iter = if self.config.iterations == 0 { u32::MAX } else { self.config.iterations };
+
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: Move::Keep,
+            first_child: NONE,
+            next_sibling: NONE,
+            player: 0,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        });
+        // Root candidates: own rack and public board only, so the same in every deal.
+        let mut root_cands = Vec::new();
+        let mut ranked = std::mem::take(&mut self.ranked);
+        Self::rank_moves(&mut self.rng, root_game, root_moves, width, &mut ranked, &mut root_cands);
+        let mut cands: Vec<Move> = Vec::with_capacity(width.max(2));
+        let mut moves = std::mem::take(&mut self.moves);
+
+        let mut iterations = 0;
+        while iterations < max_iter {
+            if let Some(d) = deadline {
+                if iterations > 0 && Instant::now() >= d {
+                    break;
+                }
+            }
+            iterations += 1;
+            let mut game = root_game.determinize(me, self.rng.next_u64());
+            let mut node = 0u32;
+            self.path.clear();
+            self.path.push(0);
+            while !game.is_over() {
+                let mover = game.current_player() as u8;
+                let list: &[Move] = if node == 0 {
+                    &root_cands
+                } else {
+                    game.legal_moves(&mut moves);
+                    Self::rank_moves(&mut self.rng, &game, &moves, width, &mut ranked, &mut cands);
+                    &cands
+                };
+                // Availability of the candidates legal in this deal; expand the best one
+                // without a node, or else descend by UCB1.
+                let mut unexpanded = None;
+                let mut ids = [NONE; 64];
+                for (k, mv) in list.iter().enumerate().take(64) {
+                    let id = self.child(node, mv);
+                    ids[k] = id;
+                    if id == NONE {
+                        if unexpanded.is_none() {
+                            unexpanded = Some(*mv);
+                        }
+                    } else {
+                        self.nodes[id as usize].avail += 1;
+                    }
+                }
+                if let Some(mv) = unexpanded {
+                    let id = self.add_child(node, mv, mover);
+                    game.play_unchecked(&mv);
+                    self.path.push(id);
+                    break;
+                }
+                let mut best = NONE;
+                let mut best_score = f64::NEG_INFINITY;
+                for &id in ids.iter().take(list.len().min(64)) {
+                    let n = &self.nodes[id as usize];
+                    let v = n.visits.max(1) as f64;
+                    let score = n.reward / v + c * ((n.avail as f64).ln() / v).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = id;
+                    }
+                }
+                let mv = self.nodes[best as usize].mv;
+                game.play_unchecked(&mv);
+                node = best;
+                self.path.push(best);
+            }
+            self.moves = std::mem::take(&mut moves);
+            self.playout(&mut game);
+            moves = std::mem::take(&mut self.moves);
+            let r = Self::returns(&game);
+            for &id in &self.path {
+                let n = &mut self.nodes[id as usize];
+                n.visits += 1;
+                n.reward += r[n.player as usize];
+            }
+        }
+        self.moves = moves;
+        self.ranked = ranked;
+
+        // The most visited root move (ties: the better mean, then the better-ranked move).
+        let mut best = NONE;
+        let mut child = self.nodes[0].first_child;
+        let mut root_children = 0;
+        while child != NONE {
+            root_children += 1;
+            let n = &self.nodes[child as usize];
+            let better = best == NONE || {
+                let b = &self.nodes[best as usize];
+                (n.visits, n.reward) >= (b.visits, b.reward)
+            };
+            if better {
+                best = child;
+            }
+            child = n.next_sibling;
+        }
+        self.last = SearchInfo { iterations, nodes: self.nodes.len() as u32, root_children };
+        if best == NONE {
+            root_cands[0]
+        } else {
+            self.nodes[best as usize].mv
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
+        if moves.len() == 1 {
+            return 0;
+        }
+        let mv = self.search(game, moves);
+        moves.iter().position(|m| *m == mv).expect("the search returns a root move")
+    }
+
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{Config, SwapTiming, Variant};
+
+    fn small() -> MctsConfig {
+        MctsConfig { iterations: 60, ..MctsConfig::default() }
+    }
+
+    #[test]
+    fn playout_names_round_trip() {
+        for p in [Playout::Random, Playout::Greedy, Playout::Sample(4)] {
+            assert_eq!(Playout::parse(&p.name()), Some(p));
+        }
+        assert_eq!(Playout::parse("sample0"), None);
+        assert_eq!(Playout::parse("best"), None);
+    }
+
+    #[test]
+    fn budget_is_required() {
+        assert!(MctsConfig { iterations: 0, time_ms: 0, ..MctsConfig::default() }.validate().is_err());
+        assert!(MctsConfig { width: 0, ..MctsConfig::default() }.validate().is_err());
+    }
+
+    #[test]
+    fn same_seed_same_choice_and_iterations_are_spent() {
+        let g = Game::new(Config::standard(2).unwrap(), 11);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let a = MctsBot::new(small(), 5).choose(&g, &moves);
+        let mut bot = MctsBot::new(small(), 5);
+        assert_eq!(bot.choose(&g, &moves), a);
+        assert_eq!(bot.last_search().iterations, 60);
+        assert!(bot.last_search().root_children >= 2);
+    }
+
+    #[test]
+    fn choice_does_not_depend_on_hidden_tiles() {
+        let cfg = Config::standard(3).unwrap();
+        let mut buf = Vec::new();
+        for seed in 0..4u64 {
+            // A position some moves in, with bonus/swap phases possibly pending.
+            let mut g = Game::new(cfg, seed);
+            let mut rng = Rng::new(seed);
+            for _ in 0..(10 + seed as usize * 7) {
+                g.legal_moves(&mut buf);
+                g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+            }
+            let me = g.current_player();
+            let other = g.determinize(me, 1000 + seed);
+            assert_eq!(other.rack(me), g.rack(me));
+            assert_ne!((0..3).map(|p| *other.rack(p)).collect::<Vec<_>>(), (0..3).map(|p| *g.rack(p)).collect::<Vec<_>>());
+            g.legal_moves(&mut buf);
+            let mut other_moves = Vec::new();
+            other.legal_moves(&mut other_moves);
+            assert_eq!(buf, other_moves);
+            let a = MctsBot::new(small(), seed).choose(&g, &buf);
+            let b = MctsBot::new(small(), seed).choose(&other, &other_moves);
+            assert_eq!(a, b, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn plays_every_variant_to_the_end() {
+        let mut buf = Vec::new();
+        for v in Variant::ALL {
+            let p = v.player_counts()[0];
+            let cfg = Config::new(v, p, SwapTiming::AfterPlacement, false).unwrap();
+            let mut g = Game::new(cfg, 3);
+            let mut bot = MctsBot::new(MctsConfig { iterations: 8, ..MctsConfig::default() }, 1);
+            while !g.is_over() {
+                g.legal_moves(&mut buf);
+                let i = bot.choose(&g, &buf);
+                g.play_unchecked(&buf[i]);
+            }
+            assert_eq!(g.tile_total(), 120);
+        }
+    }
+
+    #[test]
+    fn time_budget_stops_the_search() {
+        let g = Game::new(Config::standard(2).unwrap(), 2);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut bot = MctsBot::new(MctsConfig { iterations: 0, time_ms: 5, ..MctsConfig::default() }, 0);
+        bot.choose(&g, &moves);
+        assert!(bot.last_search().iterations >= 1);
+    }
+}

@@ -1,0 +1,320 @@
+"""Whole-game simulation, summaries, tournaments, the CLI and the Ray backend."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import genial
+from genial.bots import GameView, make, play_game
+from genial.cli import main
+from genial.simulation import SimulationResult, derive_seed, shards
+from genial.tournament import bradley_terry, lineups_for
+
+from conftest import ROOT
+
+
+def test_same_result_for_any_thread_count_and_on_repeat() -> None:
+    kw: dict[str, Any] = dict(players=3, bots=("greedy", "random", "random"), seed=5)
+    one = genial.simulate(300, threads=1, **kw)
+    assert one == genial.simulate(300, threads=2, **kw)
+    assert one == genial.simulate(300, threads=1, **kw)
+    assert one != genial.simulate(300, threads=2, players=3, bots=("greedy", "random", "random"), seed=6)
+    assert one.seed.tolist() == [derive_seed(5, g) for g in range(300)]
+    assert one.bot_names == ("greedy", "random")
+    assert one.bots.tolist()[0] == [0, 1, 1]
+
+
+def test_seed_ranges_merge_into_exactly_the_single_run() -> None:
+    kw: dict[str, Any] = dict(players=2, bots=("greedy", "random"), seed=9, rotate=True)
+    whole = genial.simulate(250, threads=2, **kw)
+    parts = [genial.simulate(n, first_game=f, threads=1, **kw) for f, n in shards(250, 3)]
+    assert [p.first_game for p in parts] == [0, 84, 167]
+    assert SimulationResult.concat(parts) == whole
+    # Summaries add up across parts exactly as over the whole run.
+    total = parts[0].summary() + parts[1].summary() + parts[2].summary()
+    assert total.to_dict() == whole.summary().to_dict()
+    with pytest.raises(ValueError, match="consecutive"):
+        SimulationResult.concat([parts[0], parts[2]])
+
+
+def test_each_row_is_the_game_play_game_plays() -> None:
+    mcts = make("mcts", iterations=20, width=4)
+    res = genial.simulate(6, players=2, bots=(mcts, "greedy"), seed=3, threads=2)
+    for g in (0, 5):
+        # play_game seeds built-in bots given as text exactly as simulate does; the MCTS
+        # bot only sees a GameView (hidden tiles dealt anew) and still plays the same game.
+        game = play_game([mcts.spec, "greedy"], seed=derive_seed(3, g))
+        assert res.scores[g].tolist() == [list(s) for s in game.scores]
+        assert tuple(res.ranks[g]) == game.ranks()
+        assert res.placements[g] == game.stats["placements"]
+        assert res.swaps[g] == game.stats["swaps"]
+        assert genial.simulation.END_NAMES[res.end[g]] == game.end
+
+
+def test_summary_agrees_with_the_arrays() -> None:
+    res = genial.simulate(400, players=2, bots=("greedy", "random"), seed=1, rotate=True, threads=2)
+    s = res.summary()
+    credit = res.win_credit()
+    assert np.allclose(credit.sum(axis=1), 1.0)
+    assert s.win_rate == pytest.approx(tuple(credit.mean(axis=0)))
+    wins_by_bot = {name: credit[res.bots == i].sum() / (res.bots == i).sum() for i, name in enumerate(res.bot_names)}
+    rates = s.bot_rates()
+    assert rates["greedy"].value == pytest.approx(wins_by_bot["greedy"])
+    assert rates["greedy"].value > 0.9 and rates["random"].value < 0.1
+    assert rates["greedy"].low < rates["greedy"].value <= rates["greedy"].high
+    assert s.lowest_mean() == pytest.approx(res.lowest().mean(axis=0))
+    assert s.lowest_std() == pytest.approx(res.lowest().std(axis=0))
+    assert s.lowest_quantiles((0.5,))[:, 0].tolist() == [
+        int(np.quantile(res.lowest()[:, p], 0.5, method="inverted_cdf")) for p in range(2)
+    ]
+    assert s.first_player_advantage().value == pytest.approx(credit[:, 0].mean() - 0.5)
+    assert sum(s.end_counts().values()) == 400
+    assert "first player advantage" in s.table() and "greedy" in s.table()
+
+
+def test_win_credit_splits_ties_and_counts_teams_as_sides() -> None:
+    res = genial.simulate(60, players=4, variant="team", seed=2, threads=1)
+    credit = res.win_credit()
+    assert np.allclose(credit.sum(axis=1), 2.0)  # both partners get their team's share
+    assert np.array_equal(credit[:, 0], credit[:, 2])
+    duel = genial.simulate(300, players=2, variant="duel", seed=2, threads=1)
+    c = duel.win_credit()
+    ties = (duel.ranks == 0).all(axis=1)
+    assert np.allclose(c[ties], 0.5) and np.allclose(c.sum(axis=1), 1.0)
+    assert duel.tracks.shape == (300, 1, 6)
+    assert np.array_equal(duel.scores[:, 0], duel.tracks[:, 0]) and np.array_equal(duel.scores[:, 1], -duel.tracks[:, 0])
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="3 players need 3 bots"):
+        genial.simulate(1, players=3, bots=("random", "greedy"))
+    with pytest.raises(TypeError, match="play_game"):
+        genial.simulate(1, bots=(object(), "random"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="threads"):
+        genial.simulate(1, threads=0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        genial.simulate(1, bots="smart")
+    with pytest.raises(TypeError, match="takes no search options"):
+        make("greedy", iterations=5)
+    with pytest.raises(ValueError, match="playout"):
+        make("mcts", playout="clever")
+    with pytest.raises(ValueError, match="budget"):
+        make("mcts", iterations=0)
+    with pytest.raises(ValueError, match="unknown variant"):
+        genial.simulate(1, variant="speed")
+
+
+def test_tournament_rotates_seats_and_ranks_the_bots() -> None:
+    t = genial.tournament(["greedy", "random", "mcts:iterations=10,width=3"], players=2, games=50, seed=4, threads=2)
+    assert t.games == 54  # rounded up to whole rounds of the 6 lineups
+    assert t.seat_counts.tolist() == [[18, 18]] * 3
+    res = t.result
+    # A round plays one deal in every lineup.
+    assert len(set(res.seed[:6].tolist())) == 1 and res.seed[6] != res.seed[0]
+    assert t.ratings["greedy"][0] > t.ratings["random"][0]
+    assert t.win_rates["random"] < 0.1
+    assert all(se > 0 for _, se in t.ratings.values())
+    assert "elo" in t.table() and "greedy" in str(t)
+    assert sorted(lineups_for(2, 4)) == sorted(set(lineups_for(2, 4)))
+    counts = np.zeros((2, 4), dtype=int)
+    for lineup in lineups_for(2, 4):
+        for s, b in enumerate(lineup):
+            counts[b, s] += 1
+    assert (counts == counts[0, 0]).all()
+
+
+def test_bradley_terry_recovers_known_strengths() -> None:
+    # 0 beats 1 three times in four, 1 beats 2 likewise: 0 is ~2 * 191 Elo above 2.
+    wins = np.array([[0, 750, 0], [250, 0, 750], [0, 250, 0]], dtype=float)
+    games = np.array([[0, 1000, 0], [1000, 0, 1000], [0, 1000, 0]], dtype=float)
+    elo, se = bradley_terry(wins, games, prior=0.0)
+    assert elo[0] - elo[1] == pytest.approx(400 * np.log10(3), abs=1.0)
+    assert elo.sum() == pytest.approx(0.0, abs=1e-6)
+    # Two bots: each rating is half the difference, whose error is 1/sqrt(n p (1 - p)).
+    elo2, se2 = bradley_terry(wins[:2, :2], games[:2, :2], prior=0.0)
+    assert elo2[0] == pytest.approx(200 * np.log10(3), abs=0.5)
+    assert se2[0] == pytest.approx(0.5 * 400 / np.log(10) / np.sqrt(1000 * 0.75 * 0.25), rel=1e-3)
+
+
+class FirstMoveBot:
+    """A Python bot: always the first legal move."""
+
+    name = "first"
+
+    def __init__(self) -> None:
+        self.views: list[GameView] = []
+
+    def choose(self, view: GameView) -> genial.Move:
+        self.views.append(view)
+        return view.legal_moves()[0]
+
+
+def test_python_bots_play_at_the_table_with_a_fair_view() -> None:
+    bot = FirstMoveBot()
+    game = play_game([bot, "greedy"], seed=12)
+    assert game.is_over and game.ranks()[1] == 0
+    view = bot.views[3]
+    assert view.seat == 0 and view.current_player == 0
+    assert len(view.rack()) == 6 and view.rack_sizes == (6, 6)
+    with pytest.raises(genial.HiddenInformationError, match="cannot see the rack of seat 1"):
+        view.rack(1)
+    # The view holds no trace of the true hidden tiles: its copy was dealt anew.
+    truth = genial.Game(seed=12)
+    assert bot.views[0].unseen_tiles() == truth.unseen_tiles(0)
+    assert bot.views[0]._game.rack(1) != truth.rack(1)
+    other_turn = GameView(truth, seat=1)
+    with pytest.raises(genial.HiddenInformationError, match="seat 0 is to move"):
+        other_turn.legal_moves()
+
+
+def test_bad_python_bots_are_named() -> None:
+    class Illegal:
+        def choose(self, view: GameView) -> str:
+            return "swap"
+
+    class Silent:
+        def choose(self, view: GameView) -> None:
+            return None
+
+    with pytest.raises(genial.IllegalMoveError, match="seat 1"):
+        play_game(["random", Illegal()], seed=1)
+    with pytest.raises(TypeError, match="seat 0"):
+        play_game([Silent(), "random"], seed=1)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="3 players need 3 bots"):
+        play_game(["random", "random"], players=3)
+
+
+def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
+    from genial.tournament import _python_chunk
+
+    native = genial.tournament(["greedy", "random"], games=8, seed=3, threads=1)
+    # The path Python bots take, run with the built-in bots: the very same games.
+    entries = [make("greedy"), make("random")]
+    slow = _python_chunk(entries, lineups_for(2, 2), 2, 3, 0, 8, "standard", "after_placement", False, ("greedy", "random"))
+    assert slow == native.result
+    python = genial.tournament([FirstMoveBot(), "random"], games=8, seed=3)
+    assert python.result.seed.tolist() == native.result.seed.tolist()
+    assert python.seat_counts.tolist() == [[4, 4], [4, 4]]
+    assert python.result.bot_names == ("first", "random")
+
+
+def test_mcts_never_reads_hidden_tiles() -> None:
+    for seed in range(3):
+        game = genial.Game(players=3, seed=seed)
+        rnd = make("random", seed=seed)
+        for _ in range(8 + 5 * seed):
+            game.play(rnd.choose(game))
+        seat = game.current_player
+        # The true state and another arrangement of everything this seat cannot see.
+        other = game.determinize(seat, 1000 + seed)
+        assert other.rack(seat) == game.rack(seat)
+        assert [other.rack(p) for p in range(3)] != [game.rack(p) for p in range(3)]
+        a = make("mcts", seed=7, iterations=40, width=5).choose(game)
+        b = make("mcts", seed=7, iterations=40, width=5).choose(other)
+        assert a == b
+
+
+def test_mcts_budgets() -> None:
+    game = genial.Game(seed=1)
+    bot = genial.bots.MctsBot(seed=1, iterations=25)
+    assert bot.choose(game) in game.legal_moves()
+    assert bot.last_search()[0] == 25
+    timed = genial.bots.MctsBot(seed=1, time_ms=5)
+    timed.choose(game)
+    assert timed.last_search()[0] >= 1 and timed.options["iterations"] == 0
+    assert bot.label == "mcts(iterations=25)" and make("mcts").label == "mcts"
+    assert genial.bots.parse_bot(bot.spec).options == bot.options
+
+
+# ----- CLI -----------------------------------------------------------------------------------
+
+
+def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.csv"
+    code = main(["simulate", "--games", "300", "--bots", "greedy,random", "--seed", "4", "--threads", "2",
+                 "--chunk", "100", "--out", str(out), "--progress"])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "300/300 games" in captured.err and "100.0%" in captured.err
+    assert "win rate" in captured.out and "greedy" in captured.out
+    rows = list(csv.DictReader(out.open()))
+    res = genial.simulate(300, bots=("greedy", "random"), seed=4)
+    assert len(rows) == 300
+    assert [int(r["seed"]) for r in rows] == res.seed.tolist()
+    assert [int(r["score_1_purple"]) for r in rows] == res.scores[:, 1, 5].tolist()
+    assert {r["bot_0"] for r in rows} == {"greedy"}
+
+
+def test_cli_tournament_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["tournament", "--bots", "mcts:iterations=8,width=3,greedy", "--games", "4", "--seed", "1", "--no-progress"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "mcts(iterations=8,width=3)" in out and "elo" in out
+    assert main(["simulate", "--games", "5", "--bots", "nobody"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+
+
+def test_cli_runs_as_a_program_and_demo_still_works() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "genial", "simulate", "--games", "200", "--players", "4", "--threads", "1"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "200 games, 4 players" in proc.stdout and proc.stderr == ""
+    demo = subprocess.run([sys.executable, "-m", "genial", "demo", "--seed", "3"], capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0 and "placements" in demo.stdout
+
+
+def test_single_machine_path_does_not_import_ray() -> None:
+    code = "import sys, genial; genial.simulate(10); genial.tournament(['greedy','random'], games=2); print('ray' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "False", proc.stderr
+
+
+# ----- optional libraries ----------------------------------------------------------------------
+
+
+def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas", reason="pandas not installed: pip install pandas")
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow not installed: pip install pyarrow")
+    res = genial.simulate(50, players=2, variant="duel", seed=3, threads=1)
+    df = res.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 50
+    assert df["score_0_red"].tolist() == res.scores[:, 0, 0].tolist()
+    assert "track_0_blue" in df.columns
+    table = res.to_arrow()
+    assert table.num_rows == 50
+    path = tmp_path / "games.parquet"
+    assert main(["simulate", "--games", "50", "--variant", "duel", "--seed", "3", "--out", str(path), "--chunk", "20"]) == 0
+    back = pq.read_table(path)
+    assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
+
+
+def test_ray_backend_equals_the_single_machine_result() -> None:
+    ray = pytest.importorskip("ray", reason="ray not installed: pip install ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        kw: dict[str, Any] = dict(players=2, bots=("greedy", make("mcts", iterations=5, width=2)), seed=8)
+        local = genial.simulate(90, threads=2, **kw)
+        remote = genial.simulate(90, backend="ray", shards=4, **kw)
+        assert remote == local
+    finally:
+        ray.shutdown()
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+    import importlib
+
+    # `genial.tournament` is the function; the module is reached by name.
+    for name in ("genial.bots", "genial.simulation", "genial.tournament"):
+        module = importlib.import_module(name)
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
