@@ -12,6 +12,10 @@ use crate::tiles::{full_set, Bag, Rack, Tile, COLORS, TILE_COUNT};
 use crate::variants::{Config, SwapTiming, Tracks, Variant};
 use std::fmt;
 
+/// The most legal moves any position can have: every edge of the whole board (462) with
+/// six different two-colour tiles in both orientations, plus `swap`.
+pub const MAX_LEGAL_MOVES: usize = 462 * 12 + 1;
+
 /// Which decision the player to move faces.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Phase {

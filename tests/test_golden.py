@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT
 from genial import Game, Move
-from genial.bots import RandomBot
+from golden.policy import Draws
 
 GOLDEN: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / "golden.json").read_text())
 
@@ -29,12 +29,12 @@ def _game(row: dict[str, Any]) -> Game:
     )
 
 
-def _choose(game: Game, policy: str, bot: RandomBot) -> Move:
+def _choose(game: Game, policy: str, draws: Draws) -> Move:
     legal = game.legal_moves()
     by_text = sorted(legal, key=str)
     if policy == "random":
-        # The bot's draw depends only on the number of legal moves, not on their order.
-        return by_text[legal.index(bot.choose(game))]
+        # The draw depends only on the number of legal moves, not on their order.
+        return by_text[draws.below(len(by_text))]
     assert policy == "points"
     board = game.board
     scored = [
@@ -68,11 +68,11 @@ def test_the_table_covers_every_variant_and_option() -> None:
 @pytest.mark.parametrize("row", GOLDEN["games"], ids=_label)
 def test_golden_game(row: dict[str, Any]) -> None:
     game = _game(row)
-    bot = RandomBot(row["seed"] + GOLDEN["policy_seed_offset"])
+    draws = Draws(row["seed"] + GOLDEN["policy_seed_offset"])
     for i, (count, text, tracks) in enumerate(zip(row["legal"], row["moves"], row["tracks"])):
         assert not game.is_over, f"decision {i}: the game is already over"
         assert game.legal_move_count() == count, f"decision {i}: legal-move count"
-        move = _choose(game, row["policy"], bot)
+        move = _choose(game, row["policy"], draws)
         assert str(move) == text, f"decision {i}: move"
         game.play(move)
         assert [v for t in game.tracks for v in t] == tracks, f"decision {i} ({text}): tracks"

@@ -19,7 +19,8 @@ pub struct GreedyBot {
 
 impl GreedyBot {
     pub fn new(seed: u64) -> GreedyBot {
-        GreedyBot { rng: Rng::new(seed), keys: Vec::new() }
+        // Sized once for the largest position: no allocation per decision.
+        GreedyBot { rng: Rng::new(seed), keys: Vec::with_capacity(crate::game::MAX_LEGAL_MOVES) }
     }
 }
 

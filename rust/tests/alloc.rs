@@ -1,5 +1,6 @@
-//! The hot loop allocates nothing: whole games played with a reused move buffer perform no
-//! heap allocation at all (counted by a wrapping global allocator).
+//! The hot loop allocates nothing: with the move buffer and the bots' buffers sized when they
+//! are made, whole games perform no heap allocation at all (counted by a wrapping global
+//! allocator).
 
 use genial::bots::{Bot, GreedyBot, RandomBot};
 use genial::{Config, Game};
@@ -48,8 +49,7 @@ fn decisions_allocate_nothing() {
 
     for players in [2, 3, 4] {
         let config = Config::standard(players).unwrap();
-        // Room for the largest move list of the whole board: 462 edges x 12 orientations + swap.
-        let mut moves = Vec::with_capacity(462 * 12 + 1);
+        let mut moves = Vec::with_capacity(genial::game::MAX_LEGAL_MOVES);
         let mut bots: Vec<Box<dyn Bot>> = vec![Box::new(RandomBot::new(1)), Box::new(GreedyBot::new(2))];
         for seed in 0..20 {
             let mut game = Game::new(config, seed);

@@ -7,8 +7,9 @@ Run it only when a change of the rules' behaviour is intended, and say so in the
 Each game is played by a deterministic policy that does not depend on the order in which
 the engine lists moves, only on the set of legal moves:
 
-* ``random``: the built-in random bot (our Rust RNG) draws an index below the number of
-  legal moves; the move played is the one at that index among the moves sorted by text.
+* ``random``: a SplitMix64 stream (`policy.Draws`, seeded with the game seed + an offset)
+  draws an index below the number of legal moves; the move played is the one at that index
+  among the moves sorted by text.
 * ``points``: the placement scoring the most raw points; ties, and swap or keep, go to the
   first move in text order.
 
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from genial import Game, Move
-from genial.bots import RandomBot
+from policy import Draws
 
 OUT = Path(__file__).with_name("golden.json")
 
@@ -59,7 +60,7 @@ EXTRA: list[tuple[tuple[str, int, str, bool], int, str]] = [
     (("duel", 2, "after_placement", True), 23, "random"),
     (("standard", 2, "after_placement", False), 16, "points"),
 ]
-#: The random policy's bot seed is derived from the game seed this way.
+#: The random policy's stream is seeded with the game seed plus this.
 POLICY_SEED_OFFSET = 1_000_003
 PERFT_SEED = 7
 # (variant, players, swap_timing, require_contact, depth). Depth 2 covers both seats' first
@@ -79,11 +80,11 @@ def new_game(variant: str, players: int, swap_timing: str, require_contact: bool
     return Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
 
 
-def choose(game: Game, policy: str, bot: RandomBot) -> Move:
+def choose(game: Game, policy: str, draws: Draws) -> Move:
     legal = game.legal_moves()
     by_text = sorted(legal, key=str)
     if policy == "random":
-        return by_text[legal.index(bot.choose(game))]
+        return by_text[draws.below(len(by_text))]
     board = game.board
     best, best_points = by_text[0], -1
     for m in by_text:
@@ -99,11 +100,11 @@ def choose(game: Game, policy: str, bot: RandomBot) -> Move:
 def play(config: tuple[str, int, str, bool], seed: int, policy: str) -> dict[str, Any]:
     variant, players, swap_timing, require_contact = config
     game = new_game(variant, players, swap_timing, require_contact, seed)
-    bot = RandomBot(seed + POLICY_SEED_OFFSET)
+    draws = Draws(seed + POLICY_SEED_OFFSET)
     legal, moves, tracks = [], [], []
     while not game.is_over:
         legal.append(game.legal_move_count())
-        move = choose(game, policy, bot)
+        move = choose(game, policy, draws)
         game.play(move)
         moves.append(str(move))
         tracks.append([v for track in game.tracks for v in track])

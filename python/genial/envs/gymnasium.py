@@ -40,7 +40,7 @@ from gymnasium import spaces
 
 from .. import _core
 from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
-from ..bots import BUILTIN_BOTS, Bot, make
+from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
 
@@ -170,7 +170,10 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     def _play_bots(self) -> None:
         game = self.game
         while not game.is_over and game.current_player != self.seat:
-            game.play(self._bots[game.current_player].choose(game))
+            bot = self._bots[game.current_player]
+            # Built-in bots read only what their seat may see; others get a fair view.
+            view = game if isinstance(bot, BuiltinBot) else GameView(game, game.current_player)
+            game.play(bot.choose(view))  # type: ignore[arg-type]
 
     def _observation(self) -> Observation:
         obs, mask = _core.observe_with_mask(self.game._state, self.seat)
