@@ -323,19 +323,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn configs() -> Vec<Config> {
-        let mut out = Vec::new();
-        for v in Variant::ALL {
-            for &p in v.player_counts() {
-                for timing in [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement] {
-                    for contact in [false, true] {
-                        if let Ok(c) = Config::new(v, p, timing, contact) {
-                            out.push(c);
-                        }
-                    }
-                }
-            }
-        }
-        out
+        Config::all()
     }
 
     #[test]

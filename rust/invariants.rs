@@ -12,21 +12,9 @@ use crate::rng::Rng;
 use crate::tiles::{full_set, Tile, COLORS, TILE_COUNT, TILE_KINDS};
 use crate::variants::{Config, SwapTiming, Variant};
 
-/// Every valid rule set: each variant and player count with each edition option.
+/// Every valid rule set (`Config::all`).
 pub fn all_configs() -> Vec<Config> {
-    let mut out = Vec::new();
-    for v in Variant::ALL {
-        for &p in v.player_counts() {
-            for timing in [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement] {
-                for contact in [false, true] {
-                    if let Ok(c) = Config::new(v, p, timing, contact) {
-                        out.push(c);
-                    }
-                }
-            }
-        }
-    }
-    out
+    Config::all()
 }
 
 macro_rules! ensure {

@@ -124,6 +124,23 @@ impl Config {
         Ok(Config { variant, players: players as u8, swap_timing, require_contact })
     }
 
+    /// Every valid rule set: each variant and player count with each edition option.
+    pub fn all() -> Vec<Config> {
+        let mut out = Vec::new();
+        for v in Variant::ALL {
+            for &p in v.player_counts() {
+                for timing in [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement] {
+                    for contact in [false, true] {
+                        if let Ok(c) = Config::new(v, p, timing, contact) {
+                            out.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The base game for `players` (2–4) with the current books' options.
     pub fn standard(players: usize) -> Result<Config, ConfigError> {
         Config::new(Variant::Standard, players, SwapTiming::AfterPlacement, false)

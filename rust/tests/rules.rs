@@ -798,19 +798,7 @@ fn duel_scenarios_tokens_swap_and_immediate_win() {
 // ----- every game ---------------------------------------------------------------------------
 
 fn all_configs() -> Vec<Config> {
-    let mut out = Vec::new();
-    for v in Variant::ALL {
-        for &p in v.player_counts() {
-            for timing in [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement] {
-                for contact in [false, true] {
-                    if let Ok(c) = Config::new(v, p, timing, contact) {
-                        out.push(c);
-                    }
-                }
-            }
-        }
-    }
-    out
+    Config::all()
 }
 
 fn random_text(rng: &mut Rng) -> String {
