@@ -364,18 +364,14 @@ impl Game {
         let mut kinds = [Tile::default(); 6];
         let n = self.racks[player].distinct(&mut kinds);
         let kinds = &kinds[..n];
-        let rule = self.touch_rule(player);
-        self.board.free_pairs_until(|a, b| {
-            if self.cells_meet(rule, a, b) {
-                for t in kinds {
-                    let (x, y) = t.colors();
-                    f(Placement { a, b, ca: x, cb: y });
-                    if x != y {
-                        f(Placement { a, b, ca: y, cb: x });
-                    }
+        self.for_each_placement_cells(|a, b| {
+            for t in kinds {
+                let (x, y) = t.colors();
+                f(Placement { a, b, ca: x, cb: y });
+                if x != y {
+                    f(Placement { a, b, ca: y, cb: x });
                 }
             }
-            false
         });
     }
 
