@@ -311,6 +311,30 @@ impl PyVecEnv {
     }
 }
 
+impl PyVecEnv {
+    /// Fresh `(observations, masks, players)` arrays written by `f` with the GIL released.
+    fn fill<'py>(
+        &mut self,
+        py: Python<'py>,
+        f: impl FnOnce(&mut VecEnv, Outputs<'_>) + Send,
+    ) -> PyResult<ObsMaskPlayers<'py>> {
+        let ((obs, mask, players), _) = self.arrays(py, false);
+        {
+            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
+            let out = Outputs {
+                obs: o.as_slice_mut()?,
+                mask: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+                rewards: &mut [],
+                dones: &mut [],
+            };
+            let env = &mut self.env;
+            py.detach(|| f(env, out));
+        }
+        Ok((obs, mask, players))
+    }
+}
+
 #[pymethods]
 impl PyVecEnv {
     #[new]
@@ -351,38 +375,12 @@ impl PyVecEnv {
 
     /// Restarts every env from `seed`: `(observations, masks, players)`.
     fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMaskPlayers<'py>> {
-        let ((obs, mask, players), _) = self.arrays(py, false);
-        {
-            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
-            let out = Outputs {
-                obs: o.as_slice_mut()?,
-                mask: m.as_slice_mut()?,
-                players: p.as_slice_mut()?,
-                rewards: &mut [],
-                dones: &mut [],
-            };
-            let env = &mut self.env;
-            py.detach(|| env.reset(seed, out));
-        }
-        Ok((obs, mask, players))
+        self.fill(py, |env, out| env.reset(seed, out))
     }
 
     /// The current `(observations, masks, players)`, changing nothing.
     fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<ObsMaskPlayers<'py>> {
-        let ((obs, mask, players), _) = self.arrays(py, false);
-        {
-            let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
-            let out = Outputs {
-                obs: o.as_slice_mut()?,
-                mask: m.as_slice_mut()?,
-                players: p.as_slice_mut()?,
-                rewards: &mut [],
-                dones: &mut [],
-            };
-            let env = &mut self.env;
-            py.detach(|| env.observe(out));
-        }
-        Ok((obs, mask, players))
+        self.fill(py, |env, out| env.observe(out))
     }
 
     /// Plays one action per env: `(observations, masks, rewards, dones, players)`.
