@@ -580,7 +580,7 @@ impl Game {
         self.stats.placements += 1;
         self.stats.bonus_placements += report.was_bonus as u16;
 
-        let applied = self.tracks.apply(&self.config, player, &report.gains);
+        let applied = self.tracks.apply(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
         report.bonuses_earned = applied.bonuses;
         self.pending_bonus += applied.bonuses;
         if applied.won {
