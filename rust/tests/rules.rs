@@ -1,4 +1,4 @@
-//! One test (or more) for every rule of `../shared/rules/RULES.md`, through the public core
+//! One test (or more) for every rule of `RULES.md`, through the public core
 //! API. Long positions come from crafted games in `tests/data/rule_scenarios.json` (a full
 //! draw order and every move), shared with the Python rule tests.
 
