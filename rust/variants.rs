@@ -43,6 +43,34 @@ impl Variant {
         }
     }
 
+    /// Players when none is given: the variant's only (or smallest) player count.
+    pub fn default_players(self) -> usize {
+        self.player_counts()[0]
+    }
+
+    /// One line on how the variant plays.
+    pub fn description(self) -> &'static str {
+        match self {
+            Variant::Standard => "Base game: a rack of six, a track 0..18 per player, bonus placements at 18.",
+            Variant::Solo => {
+                "One player places the tile just drawn; tracks 0..36, each half stopping on 18 on the way; \
+                 the result is the lowest colour."
+            }
+            Variant::Team => "Seats 0+2 against 1+3, one track 0..36 per team, bonus placements at 18 and 36.",
+            Variant::Duel => {
+                "Two players pull shared markers -9..+9 toward themselves; duel tokens; most markers on your side wins."
+            }
+        }
+    }
+
+    /// Lowest value of a track as the engine stores it (the duel's track is signed).
+    pub fn track_min(self) -> i8 {
+        match self {
+            Variant::Duel => -9,
+            _ => 0,
+        }
+    }
+
     /// Highest value of a track, seen from its owner.
     pub fn track_max(self) -> i8 {
         match self {
@@ -169,6 +197,45 @@ impl Config {
             Variant::Team => player % 2,
             Variant::Solo | Variant::Duel => 0,
         }
+    }
+
+    /// Number of tracks (per seat, per team, or one).
+    #[inline]
+    pub fn track_count(&self) -> usize {
+        self.variant.track_count(self.players())
+    }
+
+    /// The team of a seat in the team game (0: seats 0 and 2, 1: seats 1 and 3).
+    #[inline]
+    pub fn team_of(&self, player: usize) -> Option<usize> {
+        (self.variant == Variant::Team).then_some(player % 2)
+    }
+
+    /// The side a seat competes for: its team in the team game, else the seat itself.
+    #[inline]
+    pub fn side_of(&self, player: usize) -> usize {
+        self.team_of(player).unwrap_or(player)
+    }
+
+    /// Number of competing sides: the two teams of the team game, else the seats.
+    #[inline]
+    pub fn sides(&self) -> usize {
+        match self.variant {
+            Variant::Team => 2,
+            _ => self.players(),
+        }
+    }
+
+    /// Whether a swap exists in this variant at all.
+    #[inline]
+    pub fn has_swap(&self) -> bool {
+        self.variant != Variant::Solo
+    }
+
+    /// Whether reaching a track's goals earns bonus placements.
+    #[inline]
+    pub fn has_bonus(&self) -> bool {
+        self.variant != Variant::Solo
     }
 }
 

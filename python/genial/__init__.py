@@ -12,7 +12,7 @@ from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
 from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
-from .variants import VariantInfo, variants
+from .variants import Rules, VariantInfo, variants
 from .vecenv import VecEnv
 from . import actions, observation  # submodules for learning agents
 from .bots import GameView, HiddenInformationError, play_game
@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "PlayResult",
     "RecordError",
+    "Rules",
     "Tile",
     "VariantInfo",
     "VecEnv",

@@ -146,7 +146,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
         self._play_bots()
         self._over = self.game.is_over
-        reward = float(_core.rewards(self.game._state)[self.seat]) if self._over else 0.0
+        reward = float(self.game.returns()[self.seat]) if self._over else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self._over, False, self._info()

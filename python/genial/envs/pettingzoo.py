@@ -148,7 +148,7 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         # Rewards stay 0 until the end, so only the mover's running total needs resetting.
         self._cumulative_rewards[agent] = 0.0
         if over:
-            for a, r in zip(self.agents, _core.rewards(state)):
+            for a, r in zip(self.agents, state.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
