@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import _core, cli_play, cli_records
+from . import __version__, _core, cli_play, cli_records
 from . import cli_sim
 from .bots import RandomBot
 from .game import Game
@@ -34,6 +34,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
+    parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a full game between random players and show it")
     demo.add_argument("--players", type=int, default=None, help="default: the variant's player count")
