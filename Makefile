@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $@
 
 $(BUILD): $(STAMP) $(RUST_SOURCES)
+	rm -f python/genial/_core.*.so  # a stale build for another ABI would shadow the new one
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
 	touch $@
 
