@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke
+.PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke fmt lint
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,22 @@ test-python: $(BUILD)
 	$(PY) -m pytest -q
 
 test: test-rust test-python
+
+# Formats Rust and Python in place.
+fmt: $(STAMP)
+	cargo fmt
+	$(VENV)/bin/ruff format python tests benches examples .ci
+	$(VENV)/bin/ruff check --fix python tests benches examples .ci
+
+# Checks without changing anything (CI runs this before the tests).
+lint: $(BUILD)
+	cargo fmt --check
+	cargo clippy --all-targets --release --quiet -- -D warnings
+	cargo clippy --all-targets --release --quiet --features python -- -D warnings
+	$(VENV)/bin/ruff format --check python tests benches examples .ci
+	$(VENV)/bin/ruff check python tests benches examples .ci
+	$(VENV)/bin/mypy --strict python/genial
+	$(VENV)/bin/python -m mypy.stubtest genial._core --ignore-missing-stub
 
 bench-rust:
 	cargo bench --bench core
