@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ._core import Board, Tile
 from .colors import Color
+from .geometry import text_column
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -76,8 +77,8 @@ def board_text(
             printed = (q, r) in symbols
             ch = Color(c).letter.lower() if printed else Color(c).letter
             chars.append(_cell_text(ch, Color(c), printed, color))
-        # Axial x = 2q + r; shift so the widest row starts at column 0.
-        indent = 2 * q_lo + r + 2 * radius
+        # Shift so that the widest row starts at column 0.
+        indent = text_column((q_lo, r)) + 2 * radius
         line = " " * indent + "".join(
             ch + ("*" if (q, r) in marked else " " if q < q_hi else "") for q, ch in zip(qs, chars)
         )
