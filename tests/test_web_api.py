@@ -16,7 +16,7 @@ pytest.importorskip("starlette", reason="genial serve needs the web extra: pip i
 pytest.importorskip("httpx", reason="the API tests need httpx")
 
 with warnings.catch_warnings():  # starlette >= 1.x suggests httpx2 over httpx; both work
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 import genial  # noqa: E402

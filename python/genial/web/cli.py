@@ -70,7 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
         print("  listening on every interface: friends on your network use this machine's address", flush=True)
     print(f"  games are kept in {db}; Ctrl-C stops the server", flush=True)
     config = uvicorn.Config(app, log_level="warning" if args.quiet else "info", access_log=not args.quiet,
-                            ws="websockets", lifespan="on")
+                            ws="auto", lifespan="on")
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -202,6 +202,6 @@ export class BoardView {
     this.gCursor.replaceChildren();
     if (q === null || q === undefined) return;
     const [cx, cy] = center(q, r, this.size);
-    el("polygon", { points: fmt(corners(cx, cy, this.size * 1.0)), class: "cursor-hex" }, this.gCursor);
+    el("polygon", { points: fmt(corners(cx, cy, this.size * 1.0)), class: "cursor-hex", "data-cell": key(q, r) }, this.gCursor);
   }
 }

@@ -149,6 +149,9 @@ class GamePage {
     const st = this.state;
     if (!st) return;
     this.setConnection(true);
+    Object.assign(this.root.querySelector(".game").dataset, {
+      version: st.version, phase: st.phase, current: st.current, moves: st.moves, over: st.over, you: st.you ?? "",
+    });
     const changed = st.version !== this.lastVersion;
     if (changed) {
       this.lastVersion = st.version;
