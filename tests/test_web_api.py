@@ -64,13 +64,25 @@ def wait_for(client: TestClient, game_id: str, token: str, cond: Any, timeout: f
 
 
 def my_turn(s: dict[str, Any]) -> bool:
-    return bool(s["over"] or (s["current"] == s["you"] and "placements" in s))
+    return bool(s["over"] or (s["current"] == s["you"] and "others" in s))
 
 
-def best_move(s: dict[str, Any]) -> str:
-    if s["placements"]:
-        row = s["placements"][0]
-        return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+def options(client: TestClient, game_id: str, token: str, tile: str) -> Any:
+    return client.get(f"/api/games/{game_id}/options", params={"tile": tile}, headers={"X-Seat-Token": token})
+
+
+def text_of(row: list[int]) -> str:
+    return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+
+
+def best_move(client: TestClient, s: dict[str, Any], token: str) -> str:
+    """The first rack tile that fits, at its most-points placement; keep when offered a swap."""
+    if s["phase"] == "swap_offer":
+        return "keep"
+    for a, b in s["rack"]:
+        rows = options(client, s["id"], token, LETTERS[a] + LETTERS[b]).json()["placements"]
+        if rows:
+            return text_of(rows[0])
     return str(s["others"][0])
 
 
@@ -103,12 +115,22 @@ def test_create_and_play_against_a_bot(client: TestClient) -> None:
     # Every placement offered is legal in the engine, with the points the engine gives it.
     game = genial.Game(2, 7)
     legal = {m for m in game.legal_moves()}
-    assert len(s["placements"]) == len(legal)
-    row = s["placements"][0]
-    move = best_move(s)
-    assert genial.Move.parse(move) in legal
-    result = game.clone().play(move)
-    assert sorted(result.points) == sorted(row[6:8]) and row[8] == result.bonuses_earned
+    assert s["placement_count"] == len(legal) and s["others"] == []
+    offered = set()
+    for a, b in s["rack"]:
+        tile = LETTERS[a] + LETTERS[b]
+        for row in options(client, gid, token, tile).json()["placements"]:
+            move = genial.Move.parse(text_of(row))
+            assert move in legal and str(move.tile) == str(genial.Tile.parse(tile))
+            result = game.clone().play(move)
+            assert list(result.points) == row[6:8] and row[8] == result.bonuses_earned
+            offered.add(move)
+    assert offered == legal
+    r = options(client, gid, token, "RR" if [0, 0] not in s["rack"] else "PP")
+    assert r.status_code == 400 and "not in your rack" in r.json()["error"]
+    assert options(client, gid, token, "XY").status_code == 400
+    assert client.get(f"/api/games/{gid}/options?tile=RB").status_code == 401
+    move = best_move(client, s, token)
     r = act(client, gid, token, {"version": s["version"], "move": move})
     assert r.status_code == 200, r.text
     ack = r.json()
@@ -122,7 +144,7 @@ def test_whole_game_against_a_bot_ends_with_a_ranking(client: TestClient) -> Non
     gid, token = made["id"], made["seats"][0]["token"]
     s = wait_for(client, gid, token, my_turn)
     while not s["over"]:
-        r = act(client, gid, token, {"version": s["version"], "move": best_move(s)})
+        r = act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)})
         assert r.status_code == 200, r.text
         s = wait_for(client, gid, token, my_turn)
     assert s["ranking"] and s["end"] and s["explanation"]
@@ -138,7 +160,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
     gid = made["id"]
     t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
     s = state(client, gid, t0)
-    move = best_move(s)
+    move = best_move(client, s, t0)
     v = s["version"]
 
     def refused(r: Any, status: int, words: str) -> None:
@@ -198,7 +220,9 @@ def test_a_rack_goes_only_to_its_seat(client: TestClient) -> None:
     racks = [[[int(c) for c in t.colors] for t in game.rack(p)] for p in range(3)]
     s0, s1, spectator = state(client, gid, t0), state(client, gid, t1), state(client, gid)
     assert s0["rack"] == racks[0] and s1["rack"] == racks[1]
-    assert "rack" not in spectator and "placements" not in spectator and "placements" not in s1
+    assert "rack" not in spectator and "others" not in spectator and "others" not in s1
+    r = options(client, gid, t1, LETTERS[racks[1][0][0]] + LETTERS[racks[1][0][1]])
+    assert r.status_code == 403 and "turn" in r.json()["error"]
     for text, others in ((json.dumps(s0), (1, 2)), (json.dumps(s1), (0, 2))):
         data = json.loads(text)
         assert data["rack"] not in [racks[p] for p in others]
@@ -217,14 +241,14 @@ def test_live_updates_over_websocket_are_per_seat(client: TestClient) -> None:
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws1:
         ws1.send_json({"token": t1})
         first = ws1.receive_json()
-        assert first["you"] == 1 and "placements" not in first
+        assert first["you"] == 1 and "others" not in first
         s0 = state(client, gid, t0)
-        assert act(client, gid, t0, {"version": s0["version"], "move": best_move(s0)}).status_code == 200
+        assert act(client, gid, t0, {"version": s0["version"], "move": best_move(client, s0, t0)}).status_code == 200
         pushed = ws1.receive_json()
         while pushed["version"] == first["version"]:  # presence updates come first
             pushed = ws1.receive_json()
         assert pushed["you"] == 1 and pushed["current"] == 1 and pushed["rack"] == first["rack"][:6]
-        assert "placements" in pushed
+        assert "others" in pushed
     with client.websocket_connect(f"/api/games/{gid}/ws") as bad:
         bad.send_json({"token": "nope"})
         msg = bad.receive_json()
@@ -240,14 +264,14 @@ def test_games_survive_a_restart(db: Path) -> None:
         gid, token = made["id"], made["seats"][0]["token"]
         s = wait_for(c, gid, token, my_turn)
         for _ in range(3):
-            assert act(c, gid, token, {"version": s["version"], "move": best_move(s)}).status_code == 200
+            assert act(c, gid, token, {"version": s["version"], "move": best_move(c, s, token)}).status_code == 200
             s = wait_for(c, gid, token, my_turn)
     # A new app on the same file: the same game, the same version, the same rack.
     with TestClient(create_app(db)) as c:
         again = state(c, gid, token)
         assert again["version"] == s["version"] and again["moves"] == s["moves"]
-        assert again["rack"] == s["rack"] and again["placements"] == s["placements"]
-        assert act(c, gid, token, {"version": again["version"], "move": best_move(again)}).status_code == 200
+        assert again["rack"] == s["rack"] and best_move(c, again, token) == best_move(c, s, token)
+        assert act(c, gid, token, {"version": again["version"], "move": best_move(c, again, token)}).status_code == 200
         wait_for(c, gid, token, lambda x: my_turn(x) and x["moves"] >= s["moves"] + 2)
 
 
@@ -269,7 +293,7 @@ def test_undo_against_bots(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/undo", json={"version": s["version"]}, headers={"X-Seat-Token": token})
     assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
     before = s
-    assert act(client, gid, token, {"version": s["version"], "move": best_move(s)}).status_code == 200
+    assert act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)}).status_code == 200
     s = wait_for(client, gid, token, lambda x: my_turn(x) and x["moves"] >= 2)
     assert s["can_undo"]
     stale = client.post(f"/api/games/{gid}/undo", json={"version": s["version"] - 1}, headers={"X-Seat-Token": token})
@@ -278,14 +302,14 @@ def test_undo_against_bots(client: TestClient) -> None:
     assert r.status_code == 200
     back = state(client, gid, token)
     assert back["moves"] == 0 and back["rack"] == before["rack"] and back["version"] > s["version"]
-    assert back["placements"] == before["placements"]
+    assert best_move(client, back, token) == best_move(client, before, token)
 
 
 def test_undo_needs_every_other_seat_to_be_a_bot(client: TestClient) -> None:
     made = create(client, [HUMAN, HUMAN])
     gid, t0 = made["id"], made["seats"][0]["token"]
     s = state(client, gid, t0)
-    assert act(client, gid, t0, {"version": s["version"], "move": best_move(s)}).status_code == 200
+    assert act(client, gid, t0, {"version": s["version"], "move": best_move(client, s, t0)}).status_code == 200
     r = client.post(f"/api/games/{gid}/undo", json={"version": s["version"] + 1}, headers={"X-Seat-Token": t0})
     assert r.status_code == 403 and "bot" in r.json()["error"]
     assert state(client, gid, t0)["moves"] == 1
@@ -296,7 +320,7 @@ def test_record_download_load_and_replay(client: TestClient) -> None:
     gid, token = made["id"], made["seats"][0]["token"]
     s = wait_for(client, gid, token, my_turn)
     for _ in range(4):
-        assert act(client, gid, token, {"version": s["version"], "move": best_move(s)}).status_code == 200
+        assert act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)}).status_code == 200
         s = wait_for(client, gid, token, my_turn)
     r = client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": token})
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]

@@ -154,6 +154,7 @@ def play_policy(page: Page) -> None:
         if page.locator(f'.rack-tile[data-slot="{slot - 1}"]').count() == 0:
             break
         page.keyboard.press(str(slot))
+        page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
         page.keyboard.press("n")
         if page.locator("#place").is_enabled():
             page.keyboard.press("Enter")
@@ -178,6 +179,7 @@ def test_whole_game_against_a_bot(server: str, browser: Browser, shots: Path, tm
     # First move by mouse: pick the tile, rotate it a full turn, point at the board, see the
     # points, click.
     page.click('.rack-tile[data-slot="0"]')
+    page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
     page.keyboard.press("n")
     anchor = page.get_attribute(".cursor-hex", "data-cell")
     points = page.get_attribute(".score-preview", "data-points")
@@ -276,10 +278,11 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
         play_policy(a)
         sb = wait_turn(b, int(sa["version"]))
         # The friend plays on a touch screen: tap a tile, tap a lit cell to see, tap to place.
-        b.tap('.rack-tile[data-slot="0"]')
-        lit = b.locator(".cell.legal")
-        if lit.count() == 0:
-            b.tap('.rack-tile[data-slot="1"]')
+        for slot in range(6):
+            b.tap(f'.rack-tile[data-slot="{slot}"]')
+            b.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+            if b.locator(".cell.legal").count():
+                break
         cell = b.locator(".cell.legal").first.get_attribute("data-cell")
         b.tap(f'.cell[data-cell="{cell}"]')
         assert b.locator(".score-preview").count() == 1  # the points, before committing
@@ -296,7 +299,7 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
         assert len(states) >= 4
         for f in states:
             assert f["you"] == seat
-            assert "placements" not in f or f["current"] == seat
+            assert "others" not in f or f["current"] == seat
         other = wb if seat == 0 else wa
         their_racks = {json.dumps(f["rack"]) for f in other.frames if f.get("type") == "state"}
         mine = {json.dumps(f["rack"]) for f in states}
@@ -329,6 +332,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
         play_policy(page)
         state = wait_turn(page, int(state["version"]))
     page.keyboard.press("1")
+    page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
     page.keyboard.press("n")
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"

@@ -56,6 +56,7 @@ def run_serve(args: argparse.Namespace) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((args.host, args.port))
+        sock.listen(2048)  # connections wait in the backlog until the server accepts them
     except OSError as e:
         sock.close()
         print(f"genial: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
@@ -70,7 +71,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print("  listening on every interface: friends on your network use this machine's address", flush=True)
     print(f"  games are kept in {db}; Ctrl-C stops the server", flush=True)
     config = uvicorn.Config(app, log_level="warning" if args.quiet else "info", access_log=not args.quiet,
-                            ws="auto", lifespan="on")
+                            ws="auto", lifespan="on",
+                            # Compressing every state costs more CPU than it saves on a LAN.
+                            ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

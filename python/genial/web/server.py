@@ -8,6 +8,8 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   each human seat's token, once
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
+- ``GET  /api/games/{id}/options?tile=RB``  the mover's placements of one rack tile, each
+  with the points it would score (the engine plays it on a copy)
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
 - ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
@@ -121,6 +123,10 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         table = hub.table(request.path_params["game_id"])
         return JSONResponse(table.view(table.seat_of(_token(request))))
 
+    async def options(request: Request) -> Response:
+        table = hub.table(request.path_params["game_id"])
+        return JSONResponse(table.options(table.seat_of(_token(request)), request.query_params.get("tile")))
+
     async def move(request: Request) -> Response:
         body = await _body(request)
         return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
@@ -211,6 +217,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/options", options),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/record", record),

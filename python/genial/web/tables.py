@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _core
-from .._core import IllegalMoveError, Move, PlayResult
+from .._core import IllegalMoveError, Move, PlayResult, Tile
 from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, make
 from ..game import Game
 from ..records import RecordError, from_record, to_record
@@ -172,6 +172,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self._options: dict[tuple[int, str], list[list[int]]] = {}  # (version, tile) -> rows
 
     # ----- who is who ----------------------------------------------------------------
 
@@ -270,28 +271,62 @@ class Table:
         if seat is not None:
             out["rack"] = [[int(c) for c in t.colors] for t in gv.rack()]
             if not gv.is_over and gv.current_player == seat:
-                out.update(_options(gv, g))
+                # Placements are fetched per tile (`options`), with their points; here only
+                # the other moves (swap, keep) and how many placements there are.
+                legal = gv.legal_moves()
+                others = [str(m) for m in (Move.swap(), Move.keep()) if m in legal]
+                out["others"] = others
+                out["placement_count"] = len(legal) - len(others)
         return out
 
+    def options(self, seat: int | None, tile_text: str | None) -> dict[str, Any]:
+        """Where the seat to move may lay one tile of its rack, with the points of each."""
+        if seat is None:
+            raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
+        g = self.game
+        if g.is_over:
+            raise ApiError(409, "the game is over")
+        if g.current_player != seat:
+            raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
+        if not tile_text:
+            raise ApiError(400, "name a tile of your rack: ?tile=RB")
+        try:
+            tile = Tile.parse(tile_text)
+        except ValueError as e:
+            raise ApiError(400, f"tile {tile_text!r}: {e}") from None
+        if tile not in g.rack(seat):
+            raise ApiError(400, f"tile {tile} is not in your rack")
+        cache_key = (self.version, str(tile))
+        rows = self._options.get(cache_key)
+        if rows is None:
+            if len(self._options) > 12:
+                self._options.clear()
+            rows = self._options[cache_key] = tile_options(g, tile)
+        return {"version": self.version, "tile": str(tile), "placements": rows}
 
-def _options(gv: GameView, game: Game) -> dict[str, Any]:
-    """The mover's legal moves with what each placement would score, from the engine (each
-    one played on a copy of the game). ``placements`` rows:
+
+def tile_options(game: Game, tile: Tile) -> list[list[int]]:
+    """The mover's legal placements of ``tile`` with what each would score, from the engine
+    (each one played on a copy of the game). Rows:
     ``[qa, ra, colour_a, qb, rb, colour_b, points_a, points_b, bonuses, gained]``, most
     points first."""
-    placements: list[list[int]] = []
-    others: list[str] = []
-    for move in gv.legal_moves():
-        if move.cells is None or move.colors is None:
-            others.append(str(move))
+    rows: list[list[int]] = []
+    clone = game._state.clone  # each candidate is played on a fresh copy of the real game
+    for move in game.legal_moves():
+        if move.tile != tile:
             continue
-        copy = game.clone()
-        result = copy.play(move)
-        (a, b), (ca, cb) = move.cells, move.colors
+        cells, colors = move.cells, move.colors
+        assert cells is not None and colors is not None
+        result = clone().play(move)
+        (a, b), (ca, cb) = cells, colors
         pa, pb = result.points
-        placements.append([a[0], a[1], int(ca), b[0], b[1], int(cb), pa, pb, result.bonuses_earned, sum(result.gains)])
-    placements.sort(key=lambda p: (-p[8], -p[9], -(p[6] + p[7]), p))
-    return {"placements": placements, "others": others}
+        rows.append([a[0], a[1], int(ca), b[0], b[1], int(cb), pa, pb, result.bonuses_earned, sum(result.gains)])
+    rows.sort(key=_best_first)
+    return rows
+
+
+def _best_first(p: list[int]) -> tuple[int, ...]:
+    return (-p[8], -p[9], -p[6] - p[7], *p)
 
 
 def explain_ranking(game: Game) -> list[dict[str, Any]]:

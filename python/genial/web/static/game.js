@@ -157,8 +157,10 @@ class GamePage {
       this.lastVersion = st.version;
       this.target = null;
       if (st.rack && this.tile !== null && this.tile >= st.rack.length) this.tile = null;
-      this.indexOptions(st);
+      this.tileRows = new Map();
+      this.indexOptions([]);
       if (this.tile === null && this.myTurn(st) && st.rack && st.rack.length) this.tile = 0;
+      if (this.tile !== null && this.myTurn(st) && st.phase !== "swap_offer") this.loadTile(this.tile);
     }
     document.title = `${this.myTurn(st) ? "▶ Your turn · " : ""}Ingenious · ${st.variant}`;
     this.board.setZone(st.radius);
@@ -195,9 +197,36 @@ class GamePage {
     return { recent, latest: placed[placed.length - 1].cells };
   }
 
-  indexOptions(st) {
+  // The selected tile's placements with their points, fetched from the server (the engine
+  // plays each one on a copy of the game) when the tile is picked.
+  async loadTile(i) {
+    const st = this.state;
+    if (!this.myTurn(st) || !st.rack || i >= st.rack.length) return;
+    const [a, b] = st.rack[i];
+    const name = `${LETTERS[a]}${LETTERS[b]}`;
+    const box = this.root.querySelector(".game");
+    let rows = this.tileRows.get(name);
+    if (!rows) {
+      box.dataset.tiles = "loading";
+      try {
+        const got = await api(`/api/games/${encodeURIComponent(this.id)}/options?tile=${name}`, { token: this.held.mine[st.you] });
+        if (got.version !== this.state.version) return;
+        rows = got.placements;
+        this.tileRows.set(name, rows);
+      } catch (e) {
+        if (e.status !== 403 && e.status !== 409) toast(e.message, "error");
+        return;
+      }
+    }
+    if (this.tile !== i) return;
+    this.indexOptions(rows);
+    box.dataset.tiles = "ready";
+    this.updateHighlights();
+  }
+
+  indexOptions(rows) {
     this.options = new Map();
-    this.placements = st.placements || [];
+    this.placements = rows;
     for (const row of this.placements) {
       this.options.set(`${row[0]},${row[1]},${row[2]}|${row[3]},${row[4]},${row[5]}`, { row, flip: false });
       this.options.set(`${row[3]},${row[4]},${row[5]}|${row[0]},${row[1]},${row[2]}`, { row, flip: true });
@@ -404,17 +433,13 @@ class GamePage {
   hint() {
     if (this.tile === null) return touchFirst ? "Tap a tile of your rack." : "Pick a tile (1–6), then point at the board.";
     const n = this.countForTile();
+    if (this.root.querySelector(".game").dataset.tiles === "loading") return "…";
     if (!n) return "This tile fits nowhere: pick another.";
     return touchFirst ? "Tap a lit cell to see the points; tap again to place." : "Point at a lit cell to see the points; click to place. N: best placement.";
   }
 
   countForTile() {
-    let n = 0;
-    for (let d = 0; d < 6; d++) for (const k of this.board.cells.keys()) {
-      const [q, r] = k.split(",").map(Number);
-      if (this.optionAt(q, r, d)) n++;
-    }
-    return n;
+    return this.placements ? this.placements.length : 0;
   }
 
   refreshPlaceButton() {
@@ -436,11 +461,12 @@ class GamePage {
   pickTile(i) {
     const st = this.state;
     if (!this.myTurn(st) || !st.rack || i >= st.rack.length || st.phase === "swap_offer") return;
-    if (this.tile !== i) this.dir = 0;
+    if (this.tile !== i) { this.dir = 0; this.cycleAt = -1; this.indexOptions([]); }
     this.tile = i;
     this.renderRack(st);
     this.renderButtons(st);
     this.updateHighlights();
+    this.loadTile(i);
   }
 
   rotate(step) {

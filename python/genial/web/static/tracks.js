@@ -62,9 +62,9 @@ export function tracksView(meta, state, names, { gains = null } = {}) {
         row.append(h("span", { class: `token${tok === 0 ? " held" : ""}`, title: tok === 0 ? "token of seat 1" : "" },
           tok === 0 ? icon(meta, c, 14) : null));
       }
-      row.append(h("span", { class: `value${!duel && v === lowest ? " lowest" : ""}` }, String(v)));
       const mine = gains && (duel || owners.includes(state.you));
-      if (mine && gains[c]) row.append(h("span", { class: "gain" }, `+${gains[c]}`));
+      row.append(h("span", { class: "value" }, h("span", { class: !duel && v === lowest ? "lowest" : "" }, String(v)),
+        mine && gains[c] ? h("span", { class: "gain" }, `+${gains[c]}`) : null));
       card.append(row);
     }
     box.append(card);
