@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
-import os
 import statistics
 import subprocess
 import sys
@@ -124,7 +124,7 @@ class Run:
             while not self.stop_now():
                 try:
                     state = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.deadline - time.monotonic())))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     return
                 if state.get("over"):
                     self.finished_games += 1

@@ -17,10 +17,10 @@ pytest.importorskip("httpx", reason="the API tests need httpx")
 
 with warnings.catch_warnings():  # starlette >= 1.x suggests httpx2 over httpx; both work
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-import genial  # noqa: E402
-from genial.web.server import create_app  # noqa: E402
+import genial
+from genial.web.server import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -21,9 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import genial
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = Path(os.environ.get("GENIAL_SCREENSHOTS", ROOT / "target" / "web-screenshots"))
@@ -61,10 +60,10 @@ if _PROBLEM is not None:
         pytest.fail(f"browser tests cannot run under CI=true: {_PROBLEM}; {_HOW}", pytrace=False)
     pytest.skip(f"{_PROBLEM}; {_HOW}", allow_module_level=True)
 
-import uvicorn  # noqa: E402
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-from genial.web.server import create_app  # noqa: E402
+import uvicorn
+from genial.web.server import create_app
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -124,8 +123,8 @@ class Wire:
         if "/api/" in response.url and "/record" not in response.url:
             try:
                 self.responses.append((response.url, response.text()))
-            except Exception:  # a response whose body is gone (navigation)
-                pass
+            except PlaywrightError as e:  # a body gone with a navigation
+                self.responses.append((response.url, f"(body unavailable: {e})"))
 
 
 def game_data(page: Page) -> dict[str, str]:

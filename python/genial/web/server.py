@@ -47,7 +47,7 @@ from ..variants import variants
 from .store import Store
 from .tables import SWAP_TIMINGS, ApiError, Hub, Listener, bot_catalogue, replay_frames
 
-__all__ = ["create_app", "STATIC"]
+__all__ = ["STATIC", "create_app"]
 
 log = logging.getLogger("genial.web")
 
@@ -160,7 +160,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})
             await ws.close(code=4000 + e.status)
             return
-        except (asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+        except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return

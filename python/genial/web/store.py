@@ -124,7 +124,7 @@ class Store:
         found = cur.fetchone()
         return None if found is None else _row(found)
 
-    def list(self, limit: int = 200) -> list[GameRow]:
+    def recent(self, limit: int = 200) -> list[GameRow]:
         """The most recently changed games first."""
         cur = self._db.execute(
             "SELECT id, created, updated, version, seats, tokens, record, over, summary FROM games "

@@ -9,6 +9,7 @@ seat's view is built from a `GameView` of that seat, so it cannot hold another s
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import secrets
@@ -26,7 +27,7 @@ from ..records import RecordError, from_record, to_record
 from ..variants import variants
 from .store import GameRow, Store, hash_token
 
-__all__ = ["ApiError", "Hub", "Table", "SWAP_TIMINGS", "bot_catalogue"]
+__all__ = ["SWAP_TIMINGS", "ApiError", "Hub", "Table", "bot_catalogue"]
 
 log = logging.getLogger("genial.web")
 
@@ -345,7 +346,7 @@ def explain_ranking(game: Game) -> list[dict[str, Any]]:
         return sorted(v for v in values if v > 0) if duel else sorted(values)
 
     out = []
-    for upper, lower in zip(ranking, ranking[1:]):
+    for upper, lower in itertools.pairwise(ranking):
         a, b = row(upper[0]), row(lower[0])
         decided = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
         out.append({"above": upper, "below": lower, "rows": [a, b], "decided_at": decided, "count": duel})
@@ -409,7 +410,7 @@ class Hub:
 
     def lobby(self) -> list[dict[str, Any]]:
         out = []
-        for row in self.store.list(MAX_GAMES_LISTED):
+        for row in self.store.recent(MAX_GAMES_LISTED):
             live = self.tables.get(row.id)
             out.append(live.summary() if live is not None else row.summary)
         return out
