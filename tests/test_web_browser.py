@@ -197,6 +197,9 @@ def test_whole_game_against_a_bot(server: str, browser: Browser, shots: Path, tm
     while state["over"] != "true":
         phase = state["phase"]
         if turns == 10 and not undone:
+            page.keyboard.press("1")
+            page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+            page.keyboard.press("n")  # the best placement of tile 1, with its points, not yet played
             page.screenshot(path=str(shots / "game-desktop.png"))
             before = int(state["moves"])
             page.click("#undo")
