@@ -350,3 +350,40 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     assert "Game over" in page.inner_text(".end-card")
     page.screenshot(path=str(shots / "end-phone.png"))
     ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("solo", 1, {}),
+        ("standard", 3, {"require_contact": True}),
+        ("team", 4, {"swap_timing": "instead_of_placement"}),
+        ("duel", 2, {}),
+    ],
+)
+def test_every_variant_plays(server: str, browser: Browser, shots: Path, variant: str, players: int,
+                             options: dict[str, Any]) -> None:
+    import httpx
+
+    seats = [{"kind": "human", "name": "You"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+    made = httpx.post(f"{server}/api/games", json={
+        "variant": variant, "players": players, "seed": 3, "seats": seats, **options}).json()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    state = wait_turn(page)
+    for _ in range(4):
+        play_policy(page)
+        state = wait_turn(page, int(state["version"]))
+    expected_tracks = {"solo": 1, "team": 2, "duel": 1}.get(variant, players)
+    assert page.locator(".track-card").count() == expected_tracks
+    assert page.locator(".track-row").count() == 6 * expected_tracks
+    if variant == "duel":
+        assert page.locator(".bar.duel").count() == 6
+    last = [f for f in wire.frames if f.get("type") == "state"][-1]
+    # The swap button is there exactly when the engine offers a swap (instead of placing, here).
+    assert page.locator("#swap").count() == int("swap" in last.get("others", []))
+    page.screenshot(path=str(shots / f"variant-{variant}.png"))
+    assert wire.errors == []
+    ctx.close()

@@ -336,7 +336,7 @@ def explain_ranking(game: Game) -> list[dict[str, Any]]:
 
     The compared values are each seat's markers as it sees them (`Game.scores`), lowest
     first; in the duel, the markers on the seat's own side. The first column where the
-    two rows differ is the one that decided."""
+    two rows differ is the one that decided (-1: in the duel, the number of markers)."""
     ranking = game.ranking()
     scores = game.scores
     duel = game.variant == "duel"
@@ -348,7 +348,9 @@ def explain_ranking(game: Game) -> list[dict[str, Any]]:
     out = []
     for upper, lower in itertools.pairwise(ranking):
         a, b = row(upper[0]), row(lower[0])
-        decided = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        decided: int | None = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        if duel and len(a) != len(b):
+            decided = -1  # the number of markers on each side decided
         out.append({"above": upper, "below": lower, "rows": [a, b], "decided_at": decided, "count": duel})
     return out
 

@@ -101,12 +101,12 @@ export function rankingView(meta, state, names) {
         const v = row[i];
         tr.append(h("td", { class: i === ex.decided_at ? "decided" : "" }, v === undefined ? "–" : String(v)));
       }
-      if (duel) tr.append(h("td", { class: "count" }, `${row.length} markers`));
+      if (duel) tr.append(h("td", { class: `count${ex.decided_at === -1 ? " decided" : ""}` }, `${row.length} markers`));
       table.append(tr);
     }
     let text;
     if (ex.decided_at === null) text = "Equal results: the places are shared.";
-    else if (duel && a.length !== b.length) text = `More markers on ${group(ex.above)}'s side decided.`;
+    else if (ex.decided_at === -1) text = `More markers on ${group(ex.above)}'s side decided.`;
     else if (ex.decided_at === 0) text = "The lowest colour decided.";
     else text = `The lowest ${ex.decided_at} ${ex.decided_at === 1 ? "colour was" : "colours were"} tied; the next one decided.`;
     box.append(table, h("p", { class: "why-text" }, text));
