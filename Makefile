@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-rust test-python bench bench-rust develop clean
+.PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,23 @@ bench: $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 
 clean:
-	rm -rf $(VENV) target
+	rm -rf $(VENV) target dist
+
+# The abi3 wheel (one for every CPython >= 3.11) and the source distribution, into dist/.
+dist: $(STAMP)
+	rm -rf dist
+	$(VENV)/bin/maturin build --release --sdist --out dist
+
+# Installs the built wheel (with the rl extra) into a fresh virtual environment in a
+# temporary folder outside the checkout, and runs the README's examples and a smoke test
+# there, so the source tree cannot be imported by accident.
+wheel-smoke: dist
+	set -e; tmp=$$(mktemp -d); \
+	$(PYTHON) -m venv $$tmp/venv; \
+	$$tmp/venv/bin/python -m pip install --quiet "$$(ls dist/*.whl)[rl]"; \
+	cp README.md .ci/wheel_smoke.py $$tmp/; \
+	cd $$tmp && ./venv/bin/python wheel_smoke.py README.md; \
+	rm -rf $$tmp
 
 # Coverage-guided fuzzing of the Rust core (cargo-fuzz + libFuzzer). cargo-fuzz passes -Z
 # flags: nightly if installed, else stable with RUSTC_BOOTSTRAP=1 (both work here).

@@ -22,7 +22,6 @@
 use crate::game::{Game, Phase};
 use crate::hex::{opposite, Cell, BOARD_CELLS};
 use crate::moves::{Move, Placement};
-use crate::variants::SwapTiming;
 use std::fmt;
 
 /// Rack slots an action can name.
@@ -244,11 +243,7 @@ pub fn for_each_legal_edge(game: &Game, mut edge: impl FnMut(usize, usize), mut 
                 let dir = a.direction_to(b).expect("placement cells are neighbours");
                 edge(a.dense() * DIRS + dir, b.dense() * DIRS + opposite(dir));
             });
-            // The older edition's swap, taken instead of a placement (never in a bonus).
-            if game.phase() == Phase::Place
-                && game.config().swap_timing == SwapTiming::InsteadOfPlacement
-                && game.check(&Move::Swap).is_ok()
-            {
+            if game.instead_swap_available() {
                 other(SWAP_ACTION);
             }
         }
@@ -319,7 +314,7 @@ pub fn legal_actions(game: &Game, out: &mut Vec<u16>) {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::variants::{Config, Variant};
+    use crate::variants::{Config, SwapTiming, Variant};
     use std::collections::BTreeSet;
 
     fn configs() -> Vec<Config> {

@@ -40,13 +40,40 @@ pub enum End {
     ImmediateWin(u8),
 }
 
-impl End {
+impl Phase {
+    /// Every phase, in the order of [`Phase::code`].
+    pub const ALL: [Phase; 4] = [Phase::Place, Phase::Bonus, Phase::SwapOffer, Phase::Over];
+
     pub fn name(self) -> &'static str {
         match self {
-            End::BoardFull => "board_full",
-            End::NoPlacement => "no_placement",
-            End::ImmediateWin(_) => "immediate_win",
+            Phase::Place => "place",
+            Phase::Bonus => "bonus",
+            Phase::SwapOffer => "swap_offer",
+            Phase::Over => "over",
         }
+    }
+
+    /// Index of the phase in [`Phase::ALL`] (the observation's one-hot order).
+    pub fn code(self) -> usize {
+        self as usize
+    }
+}
+
+impl End {
+    /// Names of the end reasons, by [`End::code`].
+    pub const NAMES: [&'static str; 3] = ["board_full", "no_placement", "immediate_win"];
+
+    /// A small number for the reason (the winner of an immediate win is not part of it).
+    pub fn code(self) -> u8 {
+        match self {
+            End::BoardFull => 0,
+            End::NoPlacement => 1,
+            End::ImmediateWin(_) => 2,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        End::NAMES[self.code() as usize]
     }
 }
 
@@ -309,6 +336,36 @@ impl Game {
         self.tracks.ranks(&self.config)
     }
 
+    /// Per-seat returns of a finished game (zeros while it runs): +1 for a (shared) first
+    /// place, −1 for the last place, linear between, 0 for everyone when all tie (OpenSpiel's
+    /// convention; team partners share their team's rank and so its return). Solo: the
+    /// game's result, the lowest of the six scores, ÷ 36 (0..1).
+    pub fn returns(&self) -> [f64; 4] {
+        let mut out = [0.0; 4];
+        if !self.is_over() {
+            return out;
+        }
+        let n = self.config.players();
+        if self.config.variant == Variant::Solo {
+            out[0] = self.result(0) as f64 / self.config.variant.track_max() as f64;
+            return out;
+        }
+        let ranks = self.ranks();
+        let worst = *ranks[..n].iter().max().expect("at least one seat") as f64;
+        if worst > 0.0 {
+            for p in 0..n {
+                out[p] = 1.0 - 2.0 * ranks[p] as f64 / worst;
+            }
+        }
+        out
+    }
+
+    /// The lowest of a seat's six scores as it sees them: the solo game's result, and what
+    /// the ranking of every other variant looks at first.
+    pub fn result(&self, player: usize) -> i8 {
+        *self.tracks.view(&self.config, player).iter().min().expect("six colours")
+    }
+
     /// The single best seat once the game is over (`None` while running or on a tie).
     /// In the team game this is the lower seat of the winning team.
     pub fn winner(&self) -> Option<usize> {
@@ -471,7 +528,9 @@ impl Game {
         n
     }
 
-    fn instead_swap_available(&self) -> bool {
+    /// Whether the older edition's swap, taken instead of the turn's placement, is open now
+    /// (never during a bonus placement).
+    pub fn instead_swap_available(&self) -> bool {
         self.phase == Phase::Place
             && self.config.swap_timing == SwapTiming::InsteadOfPlacement
             && self.swap_check(self.current as usize).is_ok()
@@ -580,7 +639,7 @@ impl Game {
         self.stats.placements += 1;
         self.stats.bonus_placements += report.was_bonus as u16;
 
-        let applied = self.tracks.apply(&self.config, player, &report.gains);
+        let applied = self.tracks.apply(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
         report.bonuses_earned = applied.bonuses;
         self.pending_bonus += applied.bonuses;
         if applied.won {

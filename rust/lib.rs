@@ -12,6 +12,7 @@ pub mod game;
 pub mod hex;
 pub mod moves;
 pub mod observation;
+pub mod record;
 pub mod rng;
 pub mod sim;
 pub mod tiles;
@@ -25,6 +26,7 @@ pub use board::Board;
 pub use game::{End, Game, MoveError, Phase, Report};
 pub use hex::Cell;
 pub use moves::{Move, Placement};
+pub use record::Record;
 pub use tiles::{Color, Tile};
 pub use variants::{Config, SwapTiming, Variant};
 

@@ -113,21 +113,9 @@ pub struct GameResult {
     pub bonuses_lost: u16,
     pub swaps: u16,
     pub turns: u16,
-    /// 0 board full, 1 no placement, 2 immediate win.
+    /// [`End::code`] of the end reason (names: [`End::NAMES`]).
     pub end: u8,
 }
-
-/// Code of an end reason in `GameResult::end`.
-pub fn end_code(end: Option<End>) -> u8 {
-    match end {
-        Some(End::BoardFull) | None => 0,
-        Some(End::NoPlacement) => 1,
-        Some(End::ImmediateWin(_)) => 2,
-    }
-}
-
-/// Names of the end codes, by code.
-pub const END_NAMES: [&str; 3] = ["board_full", "no_placement", "immediate_win"];
 
 /// A batch of games: the rules, the bots, which bot sits where in each game, and the seeds.
 ///
@@ -201,7 +189,7 @@ impl Run {
             bonuses_lost: st.bonuses_lost,
             swaps: st.swaps,
             turns: st.turns,
-            end: end_code(game.end()),
+            end: game.end().map_or(0, End::code),
         }
     }
 

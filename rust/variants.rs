@@ -43,6 +43,34 @@ impl Variant {
         }
     }
 
+    /// Players when none is given: the variant's only (or smallest) player count.
+    pub fn default_players(self) -> usize {
+        self.player_counts()[0]
+    }
+
+    /// One line on how the variant plays.
+    pub fn description(self) -> &'static str {
+        match self {
+            Variant::Standard => "Base game: a rack of six, a track 0..18 per player, bonus placements at 18.",
+            Variant::Solo => {
+                "One player places the tile just drawn; tracks 0..36, each half stopping on 18 on the way; \
+                 the result is the lowest colour."
+            }
+            Variant::Team => "Seats 0+2 against 1+3, one track 0..36 per team, bonus placements at 18 and 36.",
+            Variant::Duel => {
+                "Two players pull shared markers -9..+9 toward themselves; duel tokens; most markers on your side wins."
+            }
+        }
+    }
+
+    /// Lowest value of a track as the engine stores it (the duel's track is signed).
+    pub fn track_min(self) -> i8 {
+        match self {
+            Variant::Duel => -9,
+            _ => 0,
+        }
+    }
+
     /// Highest value of a track, seen from its owner.
     pub fn track_max(self) -> i8 {
         match self {
@@ -170,6 +198,45 @@ impl Config {
             Variant::Solo | Variant::Duel => 0,
         }
     }
+
+    /// Number of tracks (per seat, per team, or one).
+    #[inline]
+    pub fn track_count(&self) -> usize {
+        self.variant.track_count(self.players())
+    }
+
+    /// The team of a seat in the team game (0: seats 0 and 2, 1: seats 1 and 3).
+    #[inline]
+    pub fn team_of(&self, player: usize) -> Option<usize> {
+        (self.variant == Variant::Team).then_some(player % 2)
+    }
+
+    /// The side a seat competes for: its team in the team game, else the seat itself.
+    #[inline]
+    pub fn side_of(&self, player: usize) -> usize {
+        self.team_of(player).unwrap_or(player)
+    }
+
+    /// Number of competing sides: the two teams of the team game, else the seats.
+    #[inline]
+    pub fn sides(&self) -> usize {
+        match self.variant {
+            Variant::Team => 2,
+            _ => self.players(),
+        }
+    }
+
+    /// Whether a swap exists in this variant at all.
+    #[inline]
+    pub fn has_swap(&self) -> bool {
+        self.variant != Variant::Solo
+    }
+
+    /// Whether reaching a track's goals earns bonus placements.
+    #[inline]
+    pub fn has_bonus(&self) -> bool {
+        self.variant != Variant::Solo
+    }
 }
 
 fn join(xs: &[usize]) -> String {
@@ -214,34 +281,45 @@ impl Tracks {
         v
     }
 
-    /// Moves the mover's markers by the raw points of one placement.
-    pub fn apply(&mut self, config: &Config, player: usize, gains: &[u8; COLORS]) -> Applied {
+    /// Moves the mover's markers by the two halves of one placement, each half given as
+    /// `(colour, points)`.
+    ///
+    /// Every half moves its marker on its own. That only matters on the double-length
+    /// tracks (solo, team), where a half that reaches 18 stops there and loses the rest of
+    /// *its* points: the books let the player count the halves of a double in either order,
+    /// and the engine takes the order that leaves the marker highest (it never costs a
+    /// bonus, which depends only on the 18 and 36 being reached).
+    pub fn apply(&mut self, config: &Config, player: usize, halves: [(u8, u8); 2]) -> Applied {
         let mut out = Applied::default();
         let t = config.track_of(player);
+        let [(ca, pa), (cb, pb)] = halves;
+        let (ca, cb) = (ca as usize, cb as usize);
         match config.variant {
             Variant::Standard => {
                 let track = &mut self.values[t];
-                for c in 0..COLORS {
+                for (c, p) in [(ca, pa), (cb, pb)] {
                     let old = track[c];
-                    let new = (old as i16 + gains[c] as i16).min(18) as i8;
-                    if old < 18 && new == 18 {
-                        out.bonuses += 1;
-                    }
+                    let new = (old as i16 + p as i16).min(18) as i8;
+                    out.bonuses += (old < 18 && new == 18) as u8;
                     track[c] = new;
                 }
                 out.won = track.iter().all(|&v| v == 18);
             }
             Variant::Solo | Variant::Team => {
                 let track = &mut self.values[t];
-                for c in 0..COLORS {
-                    let old = track[c];
-                    let raw = old as i16 + gains[c] as i16;
-                    // Crossing or landing on 18 stops the marker there; the rest is lost.
-                    let new = if old < 18 { raw.min(18) } else { raw.min(36) } as i8;
-                    if (old < 18 && new == 18) || (old < 36 && new == 36) {
-                        out.bonuses += 1;
+                if ca == cb {
+                    // A double: both orders, keep the higher marker.
+                    let (first, b1) = climb_long(climb_long((track[ca], 0), pa), pb);
+                    let (second, b2) = climb_long(climb_long((track[ca], 0), pb), pa);
+                    let (new, bonuses) = if second > first { (second, b2) } else { (first, b1) };
+                    track[ca] = new;
+                    out.bonuses = bonuses;
+                } else {
+                    for (c, p) in [(ca, pa), (cb, pb)] {
+                        let (new, bonuses) = climb_long((track[c], 0), p);
+                        track[c] = new;
+                        out.bonuses += bonuses;
                     }
-                    track[c] = new;
                 }
                 if config.variant == Variant::Solo {
                     out.bonuses = 0;
@@ -252,12 +330,12 @@ impl Tracks {
             Variant::Duel => {
                 let sign: i16 = if player == 0 { 1 } else { -1 };
                 let track = &mut self.values[0];
-                for c in 0..COLORS {
-                    if gains[c] == 0 {
+                for (c, p) in [(ca, pa), (cb, pb)] {
+                    if p == 0 {
                         continue;
                     }
                     let mine = track[c] as i16 * sign;
-                    let new_mine = (mine + gains[c] as i16).min(9);
+                    let new_mine = (mine + p as i16).min(9);
                     track[c] = (new_mine * sign) as i8;
                     if new_mine == 9 && mine < 9 && self.tokens[c] != player as i8 {
                         self.tokens[c] = player as i8;
@@ -320,6 +398,16 @@ fn duel_key(v: &[i8; COLORS]) -> (usize, [i8; COLORS]) {
     (n, mine)
 }
 
+/// One half's points on a double-length track (0..36): a marker below 18 stops on 18 and
+/// the rest of the half is lost; from 18 on it counts toward 36. Carries the bonuses earned
+/// (one for reaching 18, one for reaching 36).
+#[inline]
+fn climb_long((old, bonuses): (i8, u8), points: u8) -> (i8, u8) {
+    let cap: i8 = if old < 18 { 18 } else { 36 };
+    let new = (old as i16 + points as i16).min(cap as i16) as i8;
+    (new, bonuses + (old < cap && new == cap) as u8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,16 +424,21 @@ mod tests {
         assert!(Config::new(Variant::Solo, 1, SwapTiming::InsteadOfPlacement, false).is_err());
     }
 
+    // Colours by index: red 0, orange 1, yellow 2, green 3, blue 4, purple 5.
     #[test]
     fn standard_caps_and_bonuses() {
         let c = cfg(Variant::Standard, 2);
         let mut t = Tracks::default();
         t.values[0] = [17, 16, 0, 0, 0, 0];
-        let a = t.apply(&c, 0, &[5, 2, 1, 0, 0, 0]);
-        assert_eq!(t.values[0], [18, 18, 1, 0, 0, 0]);
+        let a = t.apply(&c, 0, [(0, 5), (1, 2)]);
+        assert_eq!(t.values[0], [18, 18, 0, 0, 0, 0]);
         assert_eq!(a.bonuses, 2);
         // Already at 18: no new bonus.
-        assert_eq!(t.apply(&c, 0, &[3, 0, 0, 0, 0, 0]).bonuses, 0);
+        assert_eq!(t.apply(&c, 0, [(0, 3), (2, 1)]).bonuses, 0);
+        // A double crossing 18 earns one bonus, the rest is lost.
+        t.values[0][3] = 15;
+        let a = t.apply(&c, 0, [(3, 2), (3, 4)]);
+        assert_eq!((t.values[0][3], a.bonuses), (18, 1));
     }
 
     #[test]
@@ -353,9 +446,39 @@ mod tests {
         let c = cfg(Variant::Solo, 1);
         let mut t = Tracks::default();
         t.values[0] = [16, 18, 35, 0, 0, 0];
-        let a = t.apply(&c, 0, &[5, 4, 4, 0, 0, 0]);
+        t.apply(&c, 0, [(0, 5), (1, 4)]);
+        let a = t.apply(&c, 0, [(2, 4), (3, 0)]);
         assert_eq!(t.values[0][..3], [18, 22, 36]);
         assert_eq!(a.bonuses, 0);
+    }
+
+    #[test]
+    fn solo_double_moves_half_by_half_in_the_better_order() {
+        // The example of the books' rule: red at 16, a red double scoring 4 and 3. Counting
+        // 3 first stops at 18, then 4 more: 22 (summing first would stop at 18).
+        let c = cfg(Variant::Solo, 1);
+        for halves in [[(0, 4), (0, 3)], [(0, 3), (0, 4)]] {
+            let mut t = Tracks::default();
+            t.values[0][0] = 16;
+            t.apply(&c, 0, halves);
+            assert_eq!(t.values[0][0], 22, "{halves:?}");
+        }
+        // Both halves below 18 together: the same as adding them.
+        let mut t = Tracks::default();
+        t.values[0][0] = 10;
+        t.apply(&c, 0, [(0, 3), (0, 4)]);
+        assert_eq!(t.values[0][0], 17);
+        // Exactly 18 with the first half: the second counts from 18.
+        t.values[0][0] = 15;
+        t.apply(&c, 0, [(0, 3), (0, 5)]);
+        assert_eq!(t.values[0][0], 23);
+        // Each half caps on its own at 36.
+        t.values[0][0] = 17;
+        t.apply(&c, 0, [(0, 5), (0, 5)]);
+        assert_eq!(t.values[0][0], 23);
+        t.values[0][0] = 33;
+        t.apply(&c, 0, [(0, 5), (0, 5)]);
+        assert_eq!(t.values[0][0], 36);
     }
 
     #[test]
@@ -363,11 +486,29 @@ mod tests {
         let c = cfg(Variant::Team, 4);
         let mut t = Tracks::default();
         t.values[1] = [16, 33, 0, 0, 0, 0];
-        // Seat 3 scores for team B (track 1): green-like example, 2 to reach 18, 4 past 36.
-        let a = t.apply(&c, 3, &[4, 4, 0, 0, 0, 0]);
+        // Seat 3 scores for team B (track 1): 2 to reach 18, 3 to reach 36.
+        let a = t.apply(&c, 3, [(0, 4), (1, 4)]);
         assert_eq!(t.values[1][..2], [18, 36]);
         assert_eq!(a.bonuses, 2);
         assert_eq!(t.values[0], [0; 6]);
+    }
+
+    #[test]
+    fn team_double_earns_the_18_and_the_36_bonus() {
+        let c = cfg(Variant::Team, 4);
+        let mut t = Tracks::default();
+        t.values[0][4] = 14;
+        // 4 first: 14 -> 18 (bonus), then 18 -> 36 with 18 more (bonus).
+        let a = t.apply(&c, 2, [(4, 18), (4, 4)]);
+        assert_eq!((t.values[0][4], a.bonuses), (36, 2));
+        // A double that only reaches 18 earns one.
+        t.values[0][2] = 16;
+        let a = t.apply(&c, 0, [(2, 1), (2, 5)]);
+        assert_eq!((t.values[0][2], a.bonuses), (19, 1));
+        // Summing first would have earned one bonus and stopped at 18.
+        t.values[1][1] = 17;
+        let a = t.apply(&c, 1, [(1, 5), (1, 1)]);
+        assert_eq!((t.values[1][1], a.bonuses), (23, 1));
     }
 
     #[test]
@@ -375,15 +516,15 @@ mod tests {
         let c = cfg(Variant::Duel, 2);
         let mut t = Tracks::default();
         t.values[0] = [7, -9, 0, 0, 0, 0];
-        let a = t.apply(&c, 0, &[5, 3, 0, 0, 0, 0]);
+        let a = t.apply(&c, 0, [(0, 5), (1, 3)]);
         assert_eq!(t.values[0][..2], [9, -6]);
         assert_eq!(a.bonuses, 1);
         assert_eq!(t.tokens[0], 0);
         // Seat 1 pulls red back, seat 0 pushes it to 9 again while holding the token: no bonus.
-        t.apply(&c, 1, &[2, 0, 0, 0, 0, 0]);
-        assert_eq!(t.apply(&c, 0, &[2, 0, 0, 0, 0, 0]).bonuses, 0);
+        t.apply(&c, 1, [(0, 1), (0, 1)]);
+        assert_eq!(t.apply(&c, 0, [(0, 2), (2, 0)]).bonuses, 0);
         // Seat 1 reaches its 9 in red: takes the token from seat 0 and earns a bonus.
-        assert_eq!(t.apply(&c, 1, &[30, 0, 0, 0, 0, 0]).bonuses, 1);
+        assert_eq!(t.apply(&c, 1, [(0, 15), (0, 15)]).bonuses, 1);
         assert_eq!(t.tokens[0], 1);
         assert_eq!(t.values[0][0], -9);
     }

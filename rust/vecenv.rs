@@ -10,33 +10,12 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
 use crate::rng::{derive_seed, Rng};
-use crate::variants::{Config, Variant};
+use crate::variants::Config;
 use std::fmt;
 
-/// Per-seat rewards of a finished game (zeros while it runs): +1 for a (shared) first
-/// place, −1 for the last place, linear between, 0 for everyone when all tie (OpenSpiel's
-/// convention; team partners share their team's reward). Solo: the game's result, the
-/// lowest of the six scores, ÷ 36 (0..1).
+/// Per-seat rewards of a finished game: [`Game::returns`].
 pub fn returns(game: &Game) -> [f64; 4] {
-    let mut out = [0.0; 4];
-    if !game.is_over() {
-        return out;
-    }
-    let config = game.config();
-    let n = config.players();
-    if config.variant == Variant::Solo {
-        let view = game.tracks().view(config, 0);
-        out[0] = *view.iter().min().expect("six colours") as f64 / config.variant.track_max() as f64;
-        return out;
-    }
-    let ranks = game.ranks();
-    let worst = *ranks[..n].iter().max().expect("at least one seat") as f64;
-    if worst > 0.0 {
-        for p in 0..n {
-            out[p] = 1.0 - 2.0 * ranks[p] as f64 / worst;
-        }
-    }
-    out
+    game.returns()
 }
 
 /// A refused batch of actions: which env, and why. Nothing was played.
@@ -329,7 +308,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::SwapTiming;
+    use crate::variants::{SwapTiming, Variant};
 
     struct Buffers {
         obs: Vec<f32>,

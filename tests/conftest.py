@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT.parent / "shared" / "fixtures"
+DATA = ROOT / "tests" / "data"
+FIXTURES = DATA / "fixtures"
 
 
 def load_fixture_games() -> list[dict[str, Any]]:

@@ -102,32 +102,49 @@ class Applied:
     won: bool
 
 
-def apply_gains(game: Game, player: int, gains: Sequence[int]) -> Applied:
-    """How the markers move for `gains` scored by `player` (RULES.md, per variant)."""
+def _climb_long(value: int, points: int) -> tuple[int, int]:
+    """One half on a 0..36 track: stops on 18 (the rest of this half is lost), then counts
+    on toward 36. Returns the new value and the bonuses earned (reaching 18, reaching 36)."""
+    stop = 18 if value < 18 else 36
+    new = min(value + points, stop)
+    return new, int(value < stop == new)
+
+
+def apply_halves(game: Game, player: int, halves: Sequence[tuple[int, int]]) -> Applied:
+    """How the markers move for a placement's two halves `(colour, points)` (the books: each
+    symbol counts on its own; the player picks the order of a double's halves, and the
+    engine takes the order that leaves the marker highest)."""
     tracks = [list(t) for t in game.tracks]
     tokens = list(game.duel_tokens)
     t = track_of(game, player)
     bonuses = 0
     won = False
     if game.variant == "standard":
-        for c, g in enumerate(gains):
+        for c, g in halves:
             old = tracks[t][c]
             tracks[t][c] = min(old + g, 18)
             bonuses += old < 18 <= old + g
         won = all(v == 18 for v in tracks[t])
     elif game.variant in ("solo", "team"):
-        for c, g in enumerate(gains):
-            old = tracks[t][c]
-            new = min(old + g, 18) if old < 18 else min(old + g, 36)
-            tracks[t][c] = new
-            bonuses += (old < 18 and new == 18) or (old < 36 and new == 36)
+        (ca, pa), (cb, pb) = halves
+        if ca == cb:
+            outcomes = []
+            for first, second in ((pa, pb), (pb, pa)):
+                v, b1 = _climb_long(tracks[t][ca], first)
+                v, b2 = _climb_long(v, second)
+                outcomes.append((v, b1 + b2))
+            tracks[t][ca], bonuses = max(outcomes)
+        else:
+            for c, g in halves:
+                tracks[t][c], b = _climb_long(tracks[t][c], g)
+                bonuses += b
         if game.variant == "solo":
             bonuses = 0
         else:
             won = all(v == 36 for v in tracks[t])
     else:
         sign = 1 if player == 0 else -1
-        for c, g in enumerate(gains):
+        for c, g in halves:
             if g == 0:
                 continue
             mine = tracks[0][c] * sign
@@ -206,8 +223,10 @@ class Referee:
         gains[int(move.colors[0])] += points[0]
         gains[int(move.colors[1])] += points[1]
         assert list(result.gains) == gains
-        applied = apply_gains(before, p, gains)
+        halves = [(int(move.colors[0]), points[0]), (int(move.colors[1]), points[1])]
+        applied = apply_halves(before, p, halves)
         self._count_caps(before, p, gains)
+        self._count_doubles(before, p, halves)
         assert [list(t) for t in after.tracks] == applied.tracks, (move, after.tracks, applied.tracks)
         assert list(after.duel_tokens) == applied.tokens
         assert result.bonuses_earned == applied.bonuses
@@ -261,6 +280,17 @@ class Referee:
                 self.events["past_18"] += 1
             if g and before.variant == "duel" and old[c] < 0:
                 self.events["pulled_back"] += 1
+
+    def _count_doubles(self, before: Game, p: int, halves: Sequence[tuple[int, int]]) -> None:
+        """Counts the doubles whose halves, counted one by one, end elsewhere than their sum
+        would (the case where the half-by-half rule matters)."""
+        (ca, pa), (cb, pb) = halves
+        if ca != cb or before.variant not in ("solo", "team"):
+            return
+        old = before.tracks[track_of(before, p)][ca]
+        summed = min(old + pa + pb, 18) if old < 18 else min(old + pa + pb, 36)
+        if apply_halves(before, p, halves).tracks[track_of(before, p)][ca] != summed:
+            self.events["double_half_by_half"] += 1
 
     def _swap(self, before: Game, after: Game, result: PlayResult, p: int) -> None:
         if before.swap_timing == "after_placement":

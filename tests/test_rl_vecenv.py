@@ -133,4 +133,4 @@ def test_construction_errors() -> None:
     with pytest.raises(ValueError, match="out of range"):
         genial.VecEnv(2).game(2)
     assert "VecEnv standard" in repr(genial.VecEnv(2, threads=1))
-    assert _core.rewards(genial.Game(players=2, seed=1)._state) == [0.0, 0.0]
+    assert genial.Game(players=2, seed=1).returns() == (0.0, 0.0)

@@ -1,4 +1,4 @@
-"""Replays the recorded games of an independent engine (`shared/fixtures`, see its README)
+"""Replays the recorded games of an independent engine (`tests/data/fixtures`, see its README)
 through the public Python API: legal counts and hashes, scores, bonuses, draws, ranking."""
 
 from __future__ import annotations

@@ -10,11 +10,10 @@ from collections import Counter
 import pytest
 
 from genial import Board, Color, Game, IllegalMoveError, Move
-from conftest import ROOT
+from conftest import DATA
 
 from rules_oracle import distance, full_set, make_bag, neighbours
 
-RULES_DIR = ROOT.parent / "shared" / "rules"
 SYMBOLS = {(0, -5): Color.RED, (5, -5): Color.GREEN, (5, 0): Color.BLUE, (0, 5): Color.ORANGE, (-5, 5): Color.YELLOW, (-5, 0): Color.PURPLE}
 
 
@@ -29,7 +28,7 @@ def test_zone_per_player_count(players: int, radius: int, cells: int) -> None:
 
 
 def test_zones_and_symbols_match_board_json() -> None:
-    data = json.loads((RULES_DIR / "board.json").read_text())
+    data = json.loads((DATA / "board.json").read_text())
     for players, count in data["zone_cell_count_by_players"].items():
         assert len(Board(int(players)).cells()) == count
     printed = {(s["q"], s["r"]): Color.parse(s["colour"]) for s in data["printed_symbols"]}

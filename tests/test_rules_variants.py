@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from genial import Board, Game, IllegalMoveError, Move
+from genial import Board, Game, GameView, IllegalMoveError, Move
+from genial.bots import make
 
 from rules_oracle import Referee, expected_ranks, load_scenarios, play_checked, scenario_game
 
@@ -97,16 +98,34 @@ def test_solo_track_stops_at_18_then_counts_to_36_without_bonus() -> None:
     assert max(game.scores[0]) <= 36
 
 
-def test_solo_a_double_crossing_18_loses_the_rest_of_that_placements_points() -> None:
-    # RULES.md: crossing or landing on 18 sets the marker to exactly 18, "the rest of that
-    # placement's points for that colour are lost" -- both halves of a double together.
-    game, _, results, states = replay("solo_double_crossing")
+def last_double(name: str) -> tuple[int, int, tuple[int, int], Any]:
+    """The scenario's last placement, a double: marker before and after, points, result."""
+    game, ref, results, states = replay(name)
     last, before = results[-1], states[-2]
-    (a, b), (ca, cb) = last.move.cells, last.move.colors
-    assert ca == cb and min(last.points) > 0
-    old = before.scores[0][int(ca)]
-    assert old < 18 <= old + min(last.points), "either half alone would reach 18"
-    assert game.scores[0][int(ca)] == 18
+    ca, cb = last.move.colors
+    assert ca == cb, "a double"
+    team = before.team_of(last.player) if before.variant == "team" else 0
+    return before.tracks[team][int(ca)], game.tracks[team][int(ca)], tuple(last.points), last
+
+
+def test_solo_double_moves_its_marker_half_by_half() -> None:
+    # The books: each symbol counts separately, even on a double, in the order the player
+    # picks. Blue on 16, halves 4 and 3: 3 first stops on 18, then 4 more: 22, not 18.
+    old, new, points, _ = last_double("solo_double_half_by_half")
+    assert (old, points) == (16, (4, 3))
+    assert new == 22
+
+
+def test_solo_double_where_either_half_reaches_18_counts_the_larger_on() -> None:
+    old, new, (a, b), _ = last_double("solo_double_crossing")
+    assert old < 18 <= old + min(a, b), "either half alone would reach 18"
+    assert new == 18 + max(a, b)
+
+
+def test_team_double_earns_its_bonus_and_counts_on_past_18() -> None:
+    old, new, points, result = last_double("team_double_half_by_half")
+    assert (old, points) == (13, (5, 1))
+    assert (new, result.bonuses_earned) == (19, 1)
 
 
 def test_solo_game_ends_on_a_full_board_and_scores_the_lowest_colour() -> None:
@@ -268,3 +287,18 @@ def test_duel_swap_with_the_older_timing_is_judged_at_turn_start() -> None:
     before = game.clone()
     play_checked(game, ["swap"], ref)
     assert game.board == before.board and game.current_player != p
+
+
+@pytest.mark.parametrize("variant,players", [("solo", 1), ("team", 4)])
+def test_greedy_games_meet_doubles_that_move_half_by_half(variant: str, players: int) -> None:
+    # Every move is judged by the oracle, which moves markers half by half; greedy games
+    # (which chase the 18) include doubles where that differs from adding the halves first.
+    events = 0
+    for seed in range(6):
+        game, ref = Game(players, seed, variant=variant), Referee()
+        seats = [make("greedy", seed=seed + p) for p in range(players)]
+        while not game.is_over:
+            move = seats[game.current_player].choose(GameView(game))
+            play_checked(game, [move], ref)
+        events += ref.events["double_half_by_half"]
+    assert events >= 1

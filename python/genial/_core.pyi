@@ -173,7 +173,7 @@ class PlayResult:
 
 @final
 class GameState:
-    """The Rust game state plus its history. ``genial.Game`` wraps one of these."""
+    """A game with its start and history (the core's record). ``genial.Game`` wraps one."""
 
     def __new__(
         cls,
@@ -216,10 +216,19 @@ class GameState:
     @property
     def winner(self) -> int | None: ...
     @property
+    def rules(self) -> Rules:
+        """The rules in force."""
+    def returns(self) -> list[float]:
+        """Per seat: +1 for a (shared) first place, −1 for the last, linear between, partners
+        equal; solo: the lowest score ÷ 36. Zeros while the game runs."""
+    def result(self, player: int) -> int:
+        """The lowest of a seat's scores (the solo game's result)."""
+    @property
     def board(self) -> Board: ...
     @property
     def history(self) -> list[Move]: ...
-    def check_player(self, player: int) -> int: ...
+    def check_player(self, player: object) -> int:
+        """The seat number checked against the player count."""
     def rack(self, player: int) -> list[Tile]: ...
     def rack_size(self, player: int) -> int: ...
     def has_placed(self, player: int) -> bool: ...
@@ -250,8 +259,95 @@ class GameState:
     def tile_total(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
 
-def variant_table() -> list[tuple[str, list[int], int]]:
-    """``(name, player_counts, track_max)`` for every variant."""
+@final
+class Rules:
+    """A complete choice of rules: a variant, its player count and the edition options.
+
+    ``players=None`` takes the variant's default (its only or smallest player count)."""
+
+    def __new__(
+        cls,
+        variant: str = "standard",
+        players: int | None = None,
+        *,
+        swap_timing: str = "after_placement",
+        require_contact: bool = False,
+    ) -> Rules: ...
+    @staticmethod
+    def all() -> list[Rules]:
+        """Every valid rule set: each variant and player count with each edition option."""
+    @property
+    def variant(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def swap_timing(self) -> str: ...
+    @property
+    def require_contact(self) -> bool: ...
+    @property
+    def description(self) -> str:
+        """One line on how the variant plays."""
+    @property
+    def player_counts(self) -> list[int]:
+        """The player counts the variant is played with."""
+    @property
+    def rack_size(self) -> int:
+        """Tiles a player holds."""
+    @property
+    def track_count(self) -> int:
+        """Number of tracks: one per seat, per team, or one (solo, and the duel's shared track)."""
+    @property
+    def track_min(self) -> int:
+        """Lowest marker value as stored in `Game.tracks` (−9 on the duel's signed track)."""
+    @property
+    def track_max(self) -> int:
+        """Highest marker value, seen from a track's owner."""
+    @property
+    def shared_track(self) -> bool:
+        """The tracks are one shared tug of war, positive toward seat 0 (the duel)."""
+    @property
+    def sides(self) -> int:
+        """Competing sides: the two teams of the team game, else the seats."""
+    @property
+    def has_swap(self) -> bool:
+        """The variant has a swap."""
+    @property
+    def has_bonus(self) -> bool:
+        """Reaching a track's goal earns bonus placements."""
+    @property
+    def scored_alone(self) -> bool:
+        """The game's result is one seat's lowest score, not a ranking (the solo game)."""
+    def team_of(self, player: int) -> int | None:
+        """The team of a seat (0: seats 0 and 2, 1: seats 1 and 3), or `None` outside the team game."""
+    def side_of(self, player: int) -> int:
+        """The side a seat competes for: its team in the team game, else the seat."""
+    def track_of(self, player: int) -> int:
+        """The track a seat scores on (an index into `Game.tracks`)."""
+    def seats_of_track(self, track: int) -> list[int]:
+        """The seats scoring on a track."""
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, Any]]:
+        """Pickling: the constructor's arguments."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def phase_names() -> list[str]:
+    """Names of the phases, in the order of the observation's one-hot block."""
+
+def end_names() -> list[str]:
+    """Names of the end reasons, by code (the `end` column of simulation results)."""
+
+def variant_names() -> list[str]:
+    """The names of the variants, in the core's order."""
+
+def board_cells() -> list[tuple[int, int]]:
+    """Every board cell ``(q, r)`` in dense order (by ``r``, then ``q``; the index used by actions
+    and observations)."""
+
+def directions() -> list[tuple[int, int]]:
+    """The six neighbour directions ``(dq, dr)``, in the engine's order."""
+
+def bot_names() -> list[str]:
+    """The names of the built-in bots."""
 
 @final
 class BuiltinBot:
@@ -330,10 +426,6 @@ def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.flo
     """What seat ``player`` sees (``float32[OBS_SIZE]``) and its legal-action mask (``int8``,
     all zeros unless ``player`` is to move), in one call: the pair an environment returns."""
 
-def rewards(state: GameState) -> list[float]:
-    """Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
-    −1 last, linear between, shared on ties; solo: the lowest score ÷ 36."""
-
 @final
 class VecEnv:
     """Many games of one configuration stepped together in Rust (wrapped by ``genial.VecEnv``)."""
@@ -399,5 +491,4 @@ def derive_seed(base: int, index: int) -> int:
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""
 
-def end_names() -> list[str]:
-    """Names of the end codes in a simulation's ``end`` column, by code."""
+

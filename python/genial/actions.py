@@ -60,15 +60,11 @@ __all__ = [
 
 ACTION_COUNT, PLACEMENT_ACTIONS, SWAP_ACTION, KEEP_ACTION, _OBS_SIZE = _core.rl_constants()
 SLOTS = 6
-CELLS = 169
-DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-# Dense cell order: the whole board (distance <= 7) by r, then q.
-_CELLS: tuple[tuple[int, int], ...] = tuple(
-    (q, r) for r in range(-7, 8) for q in range(-7, 8) if max(abs(q), abs(r), abs(q + r)) <= 7
-)
+# The neighbour directions and the dense cell order (the whole board by r, then q), from the core.
+DIRECTIONS: tuple[tuple[int, int], ...] = tuple(_core.directions())
+_CELLS: tuple[tuple[int, int], ...] = tuple(_core.board_cells())
+CELLS = len(_CELLS)
 _DENSE = {c: i for i, c in enumerate(_CELLS)}
-assert len(_CELLS) == CELLS
 
 MoveLike = Union[Move, str]
 MaskArray = TypeVar("MaskArray", npt.NDArray[np.bool_], npt.NDArray[np.int8], npt.NDArray[np.uint8])

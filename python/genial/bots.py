@@ -34,7 +34,7 @@ __all__ = [
     "play_game",
 ]
 
-BUILTIN_BOTS = ("random", "greedy", "mcts")
+BUILTIN_BOTS: tuple[str, ...] = tuple(_core.bot_names())
 
 
 class HiddenInformationError(LookupError):

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_play, cli_records
+from . import __version__, _core, cli_play, cli_records
 from . import cli_sim
 from .web import cli as web_cli
 from .bots import RandomBot
@@ -35,10 +35,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
+    parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a full game between random players and show it")
-    demo.add_argument("--players", type=int, default=2)
-    demo.add_argument("--variant", default="standard")
+    demo.add_argument("--players", type=int, default=None, help="default: the variant's player count")
+    demo.add_argument("--variant", default="standard", choices=_core.variant_names(), help="default: standard")
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--color", action="store_true", help="ANSI colours")
     demo.set_defaults(func=_demo)

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from . import bots
-from ._core import IllegalMoveError, Move, Tile
+from ._core import IllegalMoveError, Move, Rules, Tile
 from .colors import Color
 from .game import Game, check_seed
 from .records import RecordError, from_record, read_record, to_record
 from .render import board_text, rack_text, tracks_text
-from .variants import variants
+from .variants import track_titles, variants
 
 __all__ = ["register", "run_play", "rank_choices", "Choice", "Table", "closed_pipe_safe"]
 
@@ -328,14 +328,15 @@ class Table:
         for line in tracks_text(game, color=self.color):
             self.say(line)
         self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
-        if game.variant == "solo":
+        rules = game.rules
+        if rules.scored_alone:
             self.say(f"result: {game.result()} (your lowest colour)")
             return
-        if game.variant == "team":
-            team = {0: "team A (seats 0+2)", 1: "team B (seats 1+3)"}
+        if rules.sides < rules.players:  # partners rank together
+            titles = track_titles(rules)
             for rank, group in enumerate(game.ranking(), start=1):
-                teams = sorted({p % 2 for p in group})
-                self.say(f"  {rank}. " + " = ".join(team[t] for t in teams))
+                sides = sorted({rules.side_of(p) for p in group})
+                self.say(f"  {rank}. " + " = ".join(titles[s] for s in sides))
             return
         for rank, group in enumerate(game.ranking(), start=1):
             for p in group:
@@ -343,11 +344,7 @@ class Table:
 
 
 def _default_players(variant: str) -> int:
-    for info in variants():
-        if info.name == variant:
-            return 2 if 2 in info.player_counts else info.player_counts[0]
-    names = ", ".join(v.name for v in variants())
-    raise ValueError(f"unknown variant {variant!r}: choose from {names}")
+    return Rules(variant).players  # the variant's only (or smallest) count
 
 
 def _parse_seats(text: str | None, players: int | None) -> list[str] | None:

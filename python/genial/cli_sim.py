@@ -9,6 +9,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from . import _core
 from .bots import BUILTIN_BOTS
 from .simulation import ResultWriter, Summary, chunks, simulate
 from .tournament import tournament
@@ -67,7 +68,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=None, help="threads (default: one per core)")
-    p.add_argument("--variant", default="standard", choices=["standard", "solo", "team", "duel"])
+    p.add_argument("--variant", default="standard", choices=list(_core.variant_names()))
     p.add_argument("--swap-timing", default="after_placement", choices=["after_placement", "instead_of_placement"])
     p.add_argument("--require-contact", action="store_true")
     p.add_argument("--chunk", type=int, default=None, help="games per chunk (progress and memory granularity)")

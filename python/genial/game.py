@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
-from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
+from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Rules, Tile
 from .colors import Color
 
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ TileLike = Union[Tile, str, tuple[Union[Color, int, str], Union[Color, int, str]
 Sequence.register(LegalMoves)
 
 _SEED_LIMIT = 1 << 64
-# Seats when `players` is not given: the variant's only (or smallest) player count.
-_DEFAULT_PLAYERS = {"standard": 2, "solo": 1, "team": 4, "duel": 2}
 
 
 def check_seed(seed: object) -> int:
@@ -93,7 +91,7 @@ class Game:
         if not isinstance(variant, str):
             raise TypeError(f"variant must be a str, not {type(variant).__name__}")
         if players is None:
-            players = _DEFAULT_PLAYERS.get(variant, 2)
+            players = Rules(variant).players  # the variant's only (or smallest) count
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be an int, not {type(players).__name__}")
         if not isinstance(swap_timing, str):
@@ -130,6 +128,11 @@ class Game:
     @property
     def require_contact(self) -> bool:
         return self._state.require_contact
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force: the variant's facts (tracks, teams, sides, ...) from the core."""
+        return self._state.rules
 
     @property
     def seed(self) -> int | None:
@@ -202,10 +205,10 @@ class Game:
 
     def team_of(self, player: int) -> int:
         """Team game: 0 for seats 0 and 2 (team A), 1 for seats 1 and 3 (team B)."""
-        if self.variant != "team":
-            raise ValueError("teams exist only in the team variant")
-        self._state.check_player(player)
-        return player % 2
+        team = self.rules.team_of(player)
+        if team is None:
+            raise ValueError(f"teams exist only in the team variant, not in {self.variant}")
+        return team
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -271,9 +274,9 @@ class Game:
         first place). Team game: the lower seat of the winning team."""
         return self._state.winner
 
-    def result(self) -> int:
-        """Solo: the lowest of the six scores (the solo game's result)."""
-        return min(self.scores[0])
+    def result(self, player: int = 0) -> int:
+        """The lowest of a seat's six scores: the solo game's result."""
+        return self._state.result(player)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it runs."""
@@ -288,14 +291,9 @@ class Game:
 
     def returns(self) -> tuple[float, ...]:
         """Per seat: +1 for a (shared) first place, -1 for last, linear between (OpenSpiel
-        style); all zeros while the game runs."""
-        if not self.is_over:
-            return (0.0,) * self.players
-        ranks = self.ranks()
-        worst = max(ranks)
-        if worst == 0:
-            return (0.0,) * self.players
-        return tuple(1.0 - 2.0 * r / worst for r in ranks)
+        style), team partners equal; solo: the lowest score / 36. All zeros while the game
+        runs. The same numbers `VecEnv` and the environments pay."""
+        return tuple(self._state.returns())
 
     # ----- copies, hidden information, records -------------------------------------------
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ._core import Board, Tile
 from .colors import Color
+from .variants import track_titles
 
 if TYPE_CHECKING:
     from .game import Game
@@ -51,11 +52,15 @@ def board_text(board: Board, *, color: bool = False, coords: bool = False) -> st
     radius = board.radius
     occupied = board.occupied()
     symbols = {cell for cell, _ in Board.symbols()}
+    rows: dict[int, list[int]] = {}
+    for q, r in board.cells():  # the zone, from the core
+        rows.setdefault(r, []).append(q)
     lines = []
-    for r in range(-radius, radius + 1):
-        q_lo, q_hi = max(-radius, -radius - r), min(radius, radius - r)
+    for r in sorted(rows):
+        qs = sorted(rows[r])
+        q_lo, q_hi = qs[0], qs[-1]
         chars = []
-        for q in range(q_lo, q_hi + 1):
+        for q in qs:
             c = occupied.get((q, r))
             if c is None:
                 chars.append(_cell_text(".", None, False, color))
@@ -95,16 +100,12 @@ def rack_text(tiles: Iterable[Tile], *, color: bool = False) -> str:
 def tracks_text(game: Game, *, color: bool = False) -> list[str]:
     """One line per track (per player, per team, the duel's shared track or the solo's),
     then the duel tokens."""
-    names = {
-        "standard": [f"player {p}" for p in range(game.players)],
-        "team": ["team A (0+2)", "team B (1+3)"],
-        "duel": ["duel (+ toward 0)"],
-        "solo": ["solo"],
-    }[game.variant]
-    out = [f"{name:>18}: {_scores_line(track, color)}" for name, track in zip(names, game.tracks)]
-    if game.variant == "duel":
+    names = track_titles(game.rules)
+    width = max(18, *(len(n) for n in names))
+    out = [f"{name:>{width}}: {_scores_line(track, color)}" for name, track in zip(names, game.tracks)]
+    if game.rules.shared_track:
         tokens = " ".join(f"{Color(i).letter}:{'-' if s is None else s}" for i, s in enumerate(game.duel_tokens))
-        out.append(f"{'tokens':>18}: {tokens}")
+        out.append(f"{'tokens':>{width}}: {tokens}")
     return out
 
 

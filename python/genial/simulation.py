@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import Rules
 from .bots import BuiltinBot, parse_bot
 from .colors import Color
 from .game import check_seed
@@ -151,18 +152,22 @@ class SimulationResult:
         return np.arange(self.first_game, self.first_game + len(self), dtype=np.uint64)
 
     @property
+    def rules(self) -> Rules:
+        """The rules these games were played by."""
+        return Rules(self.variant, self.players, swap_timing=self.swap_timing, require_contact=self.require_contact)
+
+    @property
     def sides(self) -> int:
         """Competing sides: seats, or the two teams of the team game."""
-        return 2 if self.variant == "team" else self.players
+        return self.rules.sides
 
     def win_credit(self) -> npt.NDArray[np.float64]:
         """Per game and seat, its share of first place: 1 for a sole winner, 1/k when k
         sides share first place (team partners count as one side), else 0. Rows sum to 1
         (to 2 in the team game, where both partners get their team's share)."""
         first = self.ranks == 0
-        k = first.sum(axis=1, keepdims=True).astype(np.float64)
-        if self.variant == "team":
-            k = k / 2.0
+        # Seats sharing first place, counted as sides (partners are one side).
+        k = first.sum(axis=1, keepdims=True).astype(np.float64) * self.sides / self.players
         return np.where(first, 1.0 / np.maximum(k, 1.0), 0.0)
 
     def lowest(self) -> npt.NDArray[np.int8]:
@@ -195,7 +200,7 @@ class SimulationResult:
             cols[f"rank_{s}"] = self.ranks[:, s]
             for c, color in enumerate(_COLOR_NAMES):
                 cols[f"score_{s}_{color}"] = self.scores[:, s, c]
-        if self.variant in ("team", "duel"):
+        if self.rules.track_count != self.players:  # tracks are not the seats' own
             for t in range(self.tracks.shape[1]):
                 for c, color in enumerate(_COLOR_NAMES):
                     cols[f"track_{t}_{color}"] = self.tracks[:, t, c]

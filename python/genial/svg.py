@@ -28,8 +28,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, SupportsIndex, Union
 from xml.sax.saxutils import escape
 
+from . import _core
 from ._core import Board, Move, Tile
 from .colors import Color
+from .variants import track_titles
 
 if TYPE_CHECKING:
     from .game import Game
@@ -126,19 +128,6 @@ class _Layout:
         return self.cx + self.size * _SQRT3 * (q + r / 2), self.cy + self.size * 1.5 * r
 
 
-def _ring_cells(radius: int) -> list[Cell]:
-    return [
-        (q, r)
-        for r in range(-radius, radius + 1)
-        for q in range(max(-radius, -radius - r), min(radius, radius - r) + 1)
-    ]
-
-
-def _distance(cell: Cell) -> int:
-    q, r = cell
-    return max(abs(q), abs(r), abs(q + r))
-
-
 def _tile_outline(layout: _Layout, a: Cell, b: Cell) -> str:
     """Path along the outside of the two hexagons of a tile (their shared edge left out)."""
     ca = _hex_corners(*layout.center(a), layout.size)
@@ -168,13 +157,14 @@ def _board_group(
     size = layout.size
     occupied = board.occupied()
     printed = {cell for cell, _ in Board.symbols()}
-    radius = board.radius
+    zone = set(board.cells())
     out = ['<g class="board">']
-    for cell in _ring_cells(layout.radius):
+    # Zone membership comes from the core; only the pixel layout is computed here.
+    for cell in _core.board_cells() if outside else board.cells():
         cx, cy = layout.center(cell)
         corners = _points(_hex_corners(cx, cy, size * 0.97))
         tag = f'data-cell="{cell[0]},{cell[1]}"'
-        if _distance(cell) > radius:
+        if cell not in zone:
             if outside:
                 out.append(
                     f'<polygon class="cell outside" {tag} points="{corners}" fill="{_OUTSIDE}" '
@@ -381,16 +371,6 @@ class _Panel:
         self.y += r * 2.3
 
 
-def _track_titles(game: Game) -> list[str]:
-    if game.variant == "team":
-        return ["team A (seats 0 + 2)", "team B (seats 1 + 3)"]
-    if game.variant == "solo":
-        return ["solo"]
-    if game.variant == "duel":
-        return ["duel: seat 1 \u2190 0 \u2192 seat 0"]
-    return [f"player {p}" for p in range(game.players)]
-
-
 def _rack_seats(game: Game, racks: Racks) -> list[int]:
     if racks is False or racks is None:
         return []
@@ -413,7 +393,7 @@ def _rack_seats(game: Game, racks: Racks) -> list[int]:
 def _status(game: Game) -> str:
     if game.is_over:
         ranking = " > ".join(" = ".join(str(p) for p in g) for g in game.ranking())
-        if game.variant == "solo":
+        if game.rules.scored_alone:
             return f"game over ({game.end.replace('_', ' ') if game.end else ''}): result {game.result()}"
         return f"game over ({game.end.replace('_', ' ') if game.end else ''}): ranking {ranking}"
     phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "may swap"}.get(game.phase, game.phase)
@@ -456,16 +436,18 @@ def game_svg(
     panel.text(f"move {len(game.moves)}: {_status(game)}", color=_MUTED, size=0.9)
     panel.gap()
     tracks = game.tracks
-    mover_track = {"standard": game.current_player, "team": game.current_player % 2}.get(game.variant)
-    for index, (title, values) in enumerate(zip(_track_titles(game), tracks)):
+    rules = game.rules
+    # With one track for everyone there is nothing to point at.
+    mover_track = rules.track_of(game.current_player) if rules.track_count > 1 else None
+    for index, (title, values) in enumerate(zip(track_titles(rules), tracks)):
         to_move = not game.is_over and index == mover_track
         panel.text(title + ("  \u25c0 to move" if to_move else ""), bold=True, size=0.9)
         panel.out.append(f'<g class="track" data-track="{escape(title)}">')
-        if game.variant == "duel":
-            panel.track(values, -9, 9, tokens=game.duel_tokens)
+        if rules.shared_track:
+            panel.track(values, rules.track_min, rules.track_max, tokens=game.duel_tokens)
         else:
-            max_ = game.track_max
-            panel.track(values, 0, max_, mark=18 if max_ > 18 else None)
+            max_ = rules.track_max
+            panel.track(values, 0, max_, mark=18 if max_ > 18 else None)  # the long track's stop
         panel.out.append("</g>")
     for p in seats:
         panel.gap(0.3)

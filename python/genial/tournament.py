@@ -21,9 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import Rules
 from .bots import Bot, BuiltinBot, parse_bot, play_game
 from .game import check_seed
 from .simulation import (
+    END_NAMES,
     ProgressFn,
     SimulationResult,
     Summary,
@@ -150,10 +152,11 @@ def _pairwise(res: SimulationResult, nbots: int) -> tuple[npt.NDArray[np.float64
     games = np.zeros((nbots, nbots))
     ranks = res.ranks.astype(np.int64)
     bots = res.bots.astype(np.int64)
+    rules = res.rules
     for i in range(res.players):
         for j in range(res.players):
             # Partners of the team game are one side; they are not compared.
-            if i == j or (res.variant == "team" and i % 2 == j % 2):
+            if rules.side_of(i) == rules.side_of(j):
                 continue
             a, b = bots[:, i], bots[:, j]
             diff = a != b
@@ -178,7 +181,7 @@ def _python_chunk(
 ) -> SimulationResult:
     """The same games as the Rust path, played through `play_game` (for Python bots)."""
     L = len(lineups)
-    tracks_n = {"standard": players, "team": 2}.get(variant, 1)
+    tracks_n = Rules(variant, players, swap_timing=swap_timing, require_contact=require_contact).track_count
     cols: dict[str, list[Any]] = {k: [] for k in SimulationResult._columns}
     for g in range(first, first + count):
         lineup = lineups[g % L]
@@ -199,7 +202,7 @@ def _python_chunk(
         cols["bots"].append(lineup)
         for k in ("placements", "bonus_placements", "bonuses_lost", "swaps", "turns"):
             cols[k].append(st[k])
-        cols["end"].append(_core.end_names().index(game.end or "board_full"))
+        cols["end"].append(END_NAMES.index(game.end or "board_full"))
     dtypes = dict(
         seed=np.uint64, scores=np.int8, tracks=np.int8, ranks=np.uint8, bots=np.uint8, placements=np.uint16,
         bonus_placements=np.uint16, bonuses_lost=np.uint16, swaps=np.uint16, turns=np.uint16, end=np.uint8,

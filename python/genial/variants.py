@@ -1,12 +1,13 @@
-"""The ways the books play, discoverable at run time."""
+"""The ways the books play, discoverable at run time (the facts come from the core)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from . import _core
+from ._core import Rules
 
-__all__ = ["VariantInfo", "variants"]
+__all__ = ["Rules", "VariantInfo", "variants", "track_titles"]
 
 
 @dataclass(frozen=True)
@@ -19,17 +20,27 @@ class VariantInfo:
     description: str
 
 
-_DESCRIPTIONS = {
-    "standard": "Base game: a rack of six, a track 0..18 per player, bonus placements at 18.",
-    "solo": "One player places the tile just drawn; tracks 0..36 stop at 18 on the way; result is the lowest colour.",
-    "team": "Seats 0+2 against 1+3, one track 0..36 per team, bonus placements at 18 and 36.",
-    "duel": "Two players pull shared markers -9..+9 toward themselves; duel tokens; most markers on your side wins.",
-}
-
-
 def variants() -> tuple[VariantInfo, ...]:
     """Every variant with its player counts, e.g. ``[v.name for v in variants()]``."""
-    return tuple(
-        VariantInfo(name, tuple(counts), track_max, _DESCRIPTIONS[name])
-        for name, counts, track_max in _core.variant_table()
-    )
+    out = []
+    for name in _core.variant_names():
+        rules = Rules(name)
+        out.append(VariantInfo(name, tuple(rules.player_counts), rules.track_max, rules.description))
+    return tuple(out)
+
+
+def track_titles(rules: Rules) -> list[str]:
+    """A short title for each track of ``rules`` (in the order of `Game.tracks`), built from
+    the core's facts: whose track it is, or that it is shared."""
+    titles = []
+    for t in range(rules.track_count):
+        seats = rules.seats_of_track(t)
+        if rules.shared_track:
+            titles.append(f"shared: seat {seats[-1]} \u2190 0 \u2192 seat {seats[0]}")
+        elif rules.scored_alone:
+            titles.append("solo")
+        elif len(seats) > 1:
+            titles.append(f"team {'AB'[t]} (seats {' + '.join(map(str, seats))})")
+        else:
+            titles.append(f"player {seats[0]}")
+    return titles

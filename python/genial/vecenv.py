@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .game import _DEFAULT_PLAYERS, Game, check_seed
+from ._core import Rules
+from .game import Game, check_seed
 
 __all__ = ["VecEnv", "VecStep", "VecReset"]
 
@@ -86,7 +87,7 @@ class VecEnv:
         if not isinstance(variant, str):
             raise TypeError(f"variant must be a str, not {type(variant).__name__}")
         if players is None:
-            players = _DEFAULT_PLAYERS.get(variant, 2)
+            players = Rules(variant).players  # the variant's only (or smallest) count
         if isinstance(players, bool) or not isinstance(players, int):
             raise TypeError(f"players must be an int, not {type(players).__name__}")
         if threads is None:

@@ -35,11 +35,8 @@ pub(crate) fn placement_key(game: &Game, m: &Move) -> ([i8; COLORS], u8, u16) {
     let board = game.board();
     let dir = p.a.direction_to(p.b).expect("legal placements are on adjacent cells");
     let (pa, pb) = board.placement_points(p.a, p.ca, p.b, p.cb, dir);
-    let mut gains = [0u8; COLORS];
-    gains[p.ca as usize] += pa;
-    gains[p.cb as usize] += pb;
     let mut tracks = *game.tracks();
-    let applied = tracks.apply(config, player, &gains);
+    let applied = tracks.apply(config, player, [(p.ca, pa), (p.cb, pb)]);
     let mut view = tracks.view(config, player);
     if applied.won {
         view = [i8::MAX; COLORS];
@@ -155,11 +152,8 @@ impl Evaluator {
             won = view.iter().all(|&v| v == 18);
         } else {
             let config = game.config();
-            let mut gains = [0u8; COLORS];
-            gains[ca] += pa;
-            gains[cb] += pb;
             let mut tracks = self.tracks;
-            let applied = tracks.apply(config, self.player, &gains);
+            let applied = tracks.apply(config, self.player, [(ca as u8, pa), (cb as u8, pb)]);
             view = tracks.view(config, self.player);
             bonuses = applied.bonuses;
             won = applied.won;

@@ -3,7 +3,6 @@ use crate::game::{Game, Phase};
 use crate::moves::{Move, Placement};
 use crate::rng::Rng;
 use crate::tiles::Tile;
-use crate::variants::SwapTiming;
 
 /// Uniformly random among all legal moves.
 ///
@@ -32,12 +31,9 @@ impl RandomBot {
             Phase::SwapOffer | Phase::Over => return Err(self.rng.below(list_len() as u32) as usize),
             Phase::Place | Phase::Bonus => {}
         }
-        let config = game.config();
         let board = game.board();
         let edges = &board.zone().edges;
-        let swap_possible = game.phase() == Phase::Place
-            && config.swap_timing == SwapTiming::InsteadOfPlacement
-            && game.check(&Move::Swap).is_ok();
+        let swap_possible = game.instead_swap_available();
         let mut kinds = [Tile::default(); 6];
         let k = game.rack(game.current_player()).distinct(&mut kinds);
         // Few free pairs: listing is cheap and drawing would mostly miss.

@@ -11,6 +11,12 @@ use pyo3::types::PyDict;
 /// Names of the built-in bots.
 pub const BOT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
 
+/// The names of the built-in bots.
+#[pyfunction]
+pub fn bot_names() -> Vec<&'static str> {
+    BOT_NAMES.to_vec()
+}
+
 /// Search options of the `mcts` bot, as given from Python (`None`: the default).
 #[derive(Default)]
 pub struct MctsOptions {
@@ -152,7 +158,7 @@ impl PyBuiltinBot {
     fn choose(&mut self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
         // threads may use the game while the bot thinks.
-        let game = state.borrow().game;
+        let game = *state.borrow().game();
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }

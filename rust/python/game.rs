@@ -2,38 +2,28 @@
 //! sequence and the result of a move.
 
 use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError};
+use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
-use crate::game::{Game, Phase, Report};
+use crate::game::{Game, Report};
+use crate::record::{Record, UndoError};
 use crate::moves::Move;
-use crate::tiles::{Tile, COLORS};
+use crate::tiles::COLORS;
 use crate::variants::{Config, SwapTiming, Variant};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString};
 
-/// Where a game came from, so that it can be written as a record and replayed.
-#[derive(Clone)]
-pub struct Origin {
-    pub seed: u64,
-    pub bag: Vec<Tile>,
-}
-
-/// The Rust game state plus its history. `genial.Game` wraps one of these.
+/// A game with its start and history (`crate::record::Record`). `genial.Game` wraps one.
 #[pyclass(name = "GameState", module = "genial._core")]
 #[derive(Clone)]
 pub struct PyGameState {
-    pub game: Game,
-    pub history: Vec<Move>,
-    /// `None` for a determinized copy, which has no faithful record.
-    pub origin: Option<Origin>,
+    pub record: Record,
 }
 
-pub fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Place => "place",
-        Phase::Bonus => "bonus",
-        Phase::SwapOffer => "swap_offer",
-        Phase::Over => "over",
+impl PyGameState {
+    #[inline]
+    pub fn game(&self) -> &Game {
+        self.record.game()
     }
 }
 
@@ -76,30 +66,15 @@ pub fn config_from(
     Config::new(v, players as usize, t, require_contact).map_err(|e| PyValueError::new_err(e.0))
 }
 
-impl PyGameState {
-    /// The seat number checked against the player count (for Rust callers).
-    pub fn check_player(&self, player: i64) -> PyResult<usize> {
-        let n = self.game.config().players() as i64;
-        if (0..n).contains(&player) {
-            Ok(player as usize)
-        } else {
-            Err(PyValueError::new_err(format!("player must be 0..{}, not {player}", n - 1)))
-        }
-    }
-}
-
 #[pymethods]
 impl PyGameState {
     /// The seat number checked against the player count: any Python object, so that a
     /// non-int is a `TypeError` and an int of any size out of range a `ValueError`.
     #[pyo3(name = "check_player")]
     pub fn check_seat(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
-        extract_seat(player, self.game.config().players())
+        extract_seat(player, self.game().config().players())
     }
-}
 
-#[pymethods]
-impl PyGameState {
     #[new]
     #[pyo3(signature = (players, variant, swap_timing, require_contact, seed, bag = None))]
     fn new(
@@ -111,8 +86,8 @@ impl PyGameState {
         bag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let config = config_from(extract_players(players)? as i64, variant, swap_timing, require_contact)?;
-        let game = match bag {
-            None => Game::new(config, seed),
+        let record = match bag {
+            None => Record::new(config, seed),
             Some(obj) => {
                 let mut order = Vec::with_capacity(120);
                 let items = obj.try_iter().map_err(|_| {
@@ -130,177 +105,178 @@ impl PyGameState {
                     })?;
                     order.push(t);
                 }
-                Game::with_bag(config, &order, seed).map_err(|e| PyValueError::new_err(e.0))?
+                Record::with_bag(config, &order, seed).map_err(|e| PyValueError::new_err(e.0))?
             }
         };
-        let bag = game.bag().draw_order().collect::<Vec<_>>();
-        // The deal already happened: rebuild the full draw order from racks and bag.
-        let mut full = Vec::with_capacity(120);
-        for p in 0..config.players() {
-            full.extend_from_slice(game.rack(p).tiles());
-        }
-        full.extend(bag);
-        Ok(PyGameState { game, history: Vec::new(), origin: Some(Origin { seed, bag: full }) })
+        Ok(PyGameState { record })
     }
 
     #[getter]
     fn players(&self) -> usize {
-        self.game.config().players()
+        self.game().config().players()
     }
     #[getter]
     fn variant(&self) -> &'static str {
-        self.game.config().variant.name()
+        self.game().config().variant.name()
     }
     #[getter]
     fn swap_timing(&self) -> &'static str {
-        self.game.config().swap_timing.name()
+        self.game().config().swap_timing.name()
     }
     #[getter]
     fn require_contact(&self) -> bool {
-        self.game.config().require_contact
+        self.game().config().require_contact
     }
     /// The seed, or `None` for a determinized copy.
     #[getter]
     fn seed(&self) -> Option<u64> {
-        self.origin.as_ref().map(|o| o.seed)
+        self.record.origin().map(|o| o.seed)
     }
     /// The initial draw order (120 tiles), or `None` for a determinized copy.
     #[getter]
     fn initial_bag(&self) -> Option<Vec<PyTile>> {
-        self.origin.as_ref().map(|o| o.bag.iter().map(|&t| PyTile(t)).collect())
+        self.record.origin().map(|o| o.draw_order.iter().map(|&t| PyTile(t)).collect())
     }
     #[getter]
     fn current_player(&self) -> usize {
-        self.game.current_player()
+        self.game().current_player()
     }
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.game.phase())
+        self.game().phase().name()
     }
     #[getter]
     fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.game().is_over()
     }
     /// Why the game ended (`board_full`, `no_placement`, `immediate_win`), or `None`.
     #[getter]
     fn end(&self) -> Option<&'static str> {
-        self.game.end().map(|e| e.name())
+        self.game().end().map(|e| e.name())
     }
     #[getter]
     fn pending_bonuses(&self) -> usize {
-        self.game.pending_bonuses()
+        self.game().pending_bonuses()
     }
     #[getter]
     fn bag_size(&self) -> usize {
-        self.game.bag().len()
+        self.game().bag().len()
     }
     #[getter]
     fn track_max(&self) -> i8 {
-        self.game.config().variant.track_max()
+        self.game().config().variant.track_max()
     }
 
     fn rack(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
         let p = self.check_seat(player)?;
-        Ok(self.game.rack(p).tiles().iter().map(|&t| PyTile(t)).collect())
+        Ok(self.game().rack(p).tiles().iter().map(|&t| PyTile(t)).collect())
     }
 
     fn rack_size(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
-        Ok(self.game.rack(self.check_seat(player)?).len())
+        Ok(self.game().rack(self.check_seat(player)?).len())
     }
 
     fn has_placed(&self, player: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.game.has_placed(self.check_seat(player)?))
+        Ok(self.game().has_placed(self.check_seat(player)?))
     }
 
     /// The variant's own tracks: one per seat (standard), per team (team), one shared
     /// signed track (duel, positive toward seat 0) or one (solo).
     fn tracks(&self) -> Vec<[i8; COLORS]> {
-        let c = self.game.config();
-        (0..c.variant.track_count(c.players())).map(|t| self.game.tracks().values[t]).collect()
+        let c = self.game().config();
+        (0..c.variant.track_count(c.players())).map(|t| self.game().tracks().values[t]).collect()
     }
 
     /// The markers as `player` sees them (duel: distance toward that seat's 9).
     fn score_of(&self, player: &Bound<'_, PyAny>) -> PyResult<[i8; COLORS]> {
         let p = self.check_seat(player)?;
-        Ok(self.game.tracks().view(self.game.config(), p))
+        Ok(self.game().tracks().view(self.game().config(), p))
     }
 
     /// Duel tokens: for each colour the seat holding it, or `None` in the supply.
     fn tokens(&self) -> Vec<Option<u8>> {
-        self.game.tracks().tokens.iter().map(|&t| if t < 0 { None } else { Some(t as u8) }).collect()
+        self.game().tracks().tokens.iter().map(|&t| if t < 0 { None } else { Some(t as u8) }).collect()
     }
 
     fn ranks(&self) -> Vec<u8> {
-        self.game.ranks()[..self.game.config().players()].to_vec()
+        self.game().ranks()[..self.game().config().players()].to_vec()
     }
 
     #[getter]
     fn winner(&self) -> Option<usize> {
-        self.game.winner()
+        self.game().winner()
+    }
+
+    /// The rules in force.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules(*self.game().config())
+    }
+
+    /// Per seat: +1 for a (shared) first place, −1 for the last, linear between, partners
+    /// equal; solo: the lowest score ÷ 36. Zeros while the game runs.
+    fn returns(&self) -> Vec<f64> {
+        self.game().returns()[..self.game().config().players()].to_vec()
+    }
+
+    /// The lowest of a seat's scores (the solo game's result).
+    fn result(&self, player: &Bound<'_, PyAny>) -> PyResult<i8> {
+        Ok(self.game().result(self.check_seat(player)?))
     }
 
     /// `(placements, bonus_placements, bonuses_lost, swaps, turns)`.
     fn stats(&self) -> (u16, u16, u16, u16, u16) {
-        let s = self.game.stats();
+        let s = self.game().stats();
         (s.placements, s.bonus_placements, s.bonuses_lost, s.swaps, s.turns)
     }
 
     #[getter]
     fn board(&self) -> PyBoard {
-        PyBoard(*self.game.board())
+        PyBoard(*self.game().board())
     }
 
     fn legal_moves(&self) -> LegalMoves {
         let mut moves = Vec::new();
-        self.game.legal_moves(&mut moves);
+        self.game().legal_moves(&mut moves);
         LegalMoves { moves }
     }
 
     fn legal_move_count(&self) -> usize {
-        self.game.legal_move_count()
+        self.game().legal_move_count()
     }
 
     fn is_legal(&self, mv: &Bound<'_, PyAny>) -> bool {
-        extract_move(mv).map(|m| self.game.check(&m).is_ok()).unwrap_or(false)
+        extract_move(mv).map(|m| self.game().check(&m).is_ok()).unwrap_or(false)
     }
 
     /// Raises `IllegalMoveError` naming why `mv` is not legal now.
     fn check(&self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let m = extract_move(mv)?;
-        self.game.check(&m)?;
+        self.game().check(&m)?;
         Ok(())
     }
 
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<PlayResult> {
         let m = extract_move(mv)?;
-        let report = self.game.play(&m)?;
-        self.history.push(m);
-        Ok(PlayResult::new(report, m, &self.game))
+        let report = self.record.play(&m)?;
+        Ok(PlayResult::new(report, m, self.game()))
     }
 
     #[getter]
     fn history(&self) -> Vec<PyMove> {
-        self.history.iter().map(|&m| PyMove(m)).collect()
+        self.record.history().iter().map(|&m| PyMove(m)).collect()
     }
 
     fn history_len(&self) -> usize {
-        self.history.len()
+        self.record.history().len()
     }
 
     /// Takes back the last move (replaying the game from its start) and returns it.
     fn pop(&mut self) -> PyResult<PyMove> {
-        let origin = self.origin.as_ref().ok_or_else(|| {
-            PyValueError::new_err("a determinized copy cannot take moves back: it has no record of its start")
-        })?;
-        let last = *self.history.last().ok_or_else(|| PyIndexError::new_err("no move to take back"))?;
-        let mut game = Game::with_bag(*self.game.config(), &origin.bag, origin.seed)
-            .map_err(|e| PyValueError::new_err(e.0))?;
-        for m in &self.history[..self.history.len() - 1] {
-            game.play_unchecked(m);
-        }
-        self.game = game;
-        self.history.pop();
-        Ok(PyMove(last))
+        self.record.pop().map(PyMove).map_err(|e| match e {
+            UndoError::NothingToUndo => PyIndexError::new_err(e.to_string()),
+            UndoError::NoOrigin => PyValueError::new_err(e.to_string()),
+        })
     }
 
     fn clone(&self) -> Self {
@@ -310,25 +286,25 @@ impl PyGameState {
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.
     fn determinize(&self, observer: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let p = self.check_seat(observer)?;
-        Ok(PyGameState { game: self.game.determinize(p, seed), history: self.history.clone(), origin: None })
+        Ok(PyGameState { record: self.record.determinize(p, seed) })
     }
 
     /// The tiles `observer` cannot see (bag and other racks), sorted.
     fn unseen_tiles(&self, observer: &Bound<'_, PyAny>) -> PyResult<Vec<PyTile>> {
         let p = self.check_seat(observer)?;
-        let mut v = self.game.unseen_tiles(p);
+        let mut v = self.game().unseen_tiles(p);
         v.sort();
         Ok(v.into_iter().map(PyTile).collect())
     }
 
     fn tile_total(&self) -> usize {
-        self.game.tile_total()
+        self.game().tile_total()
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyGameState>()
-            .map(|o| o.borrow().game == self.game)
+            .map(|o| o.borrow().game() == self.game())
             .unwrap_or(false)
     }
 }
@@ -460,7 +436,7 @@ impl PlayResult {
             swapped: r.swapped,
             drawn: r.drawn,
             next_player: (!game.is_over()).then(|| game.current_player()),
-            phase: phase_name(game.phase()),
+            phase: game.phase().name(),
             game_over: game.is_over(),
         }
     }

@@ -7,21 +7,11 @@ mod bots;
 mod convert;
 mod game;
 mod rl;
+mod rules;
 mod sim;
 mod types;
-mod svg;
 
-use crate::variants::Variant;
 use pyo3::prelude::*;
-
-/// `(name, player_counts, track_max)` for every variant.
-#[pyfunction]
-fn variant_table() -> Vec<(&'static str, Vec<usize>, i8)> {
-    Variant::ALL
-        .iter()
-        .map(|v| (v.name(), v.player_counts().to_vec(), v.track_max()))
-        .collect()
-}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -33,7 +23,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::LegalMoves>()?;
     m.add_class::<game::PlayResult>()?;
     m.add_class::<bots::PyBuiltinBot>()?;
-    m.add_function(wrap_pyfunction!(variant_table, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
+    rules::register(m)?;
     rl::register(m)?;
     sim::register(m)?;
     Ok(())

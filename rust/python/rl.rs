@@ -11,7 +11,8 @@ use crate::actions::{
 };
 use crate::game::Game;
 use crate::observation::{layout, observe as core_observe, OBS_SIZE};
-use crate::vecenv::{returns, Outputs, VecEnv};
+use crate::record::Record;
+use crate::vecenv::{Outputs, VecEnv};
 use numpy::ndarray::Dimension;
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -106,7 +107,7 @@ fn decode_action(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
 #[pyfunction]
 fn action_to_move(state: &PyGameState, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     let a = extract_action(action)?;
-    core_action_to_move(&state.game, a).map(PyMove).map_err(action_error)
+    core_action_to_move(state.game(), a).map(PyMove).map_err(action_error)
 }
 
 /// Every action that stands for `mv` in `state`, ascending (empty if the mover holds no
@@ -114,13 +115,13 @@ fn action_to_move(state: &PyGameState, action: &Bound<'_, PyAny>) -> PyResult<Py
 #[pyfunction]
 fn move_to_actions(state: &PyGameState, mv: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     let m = extract_move(mv)?;
-    Ok(move_actions(&state.game, &m).iter().map(|&a| a as usize).collect())
+    Ok(move_actions(state.game(), &m).iter().map(|&a| a as usize).collect())
 }
 
 /// The legal actions of the seat to move, ascending.
 #[pyfunction]
 fn legal_actions<'py>(py: Python<'py>, state: &PyGameState) -> Bound<'py, PyArray1<i64>> {
-    let game = state.game;
+    let game = *state.game();
     let v: Vec<i64> = py.detach(|| {
         let mut out = Vec::new();
         core_legal_actions(&game, &mut out);
@@ -169,14 +170,14 @@ fn legal_action_mask<'py>(
         Some(o) => o.clone(),
         None => PyArray1::<bool>::zeros(py, ACTION_COUNT, false).into_any(),
     };
-    masks_into(py, &[state.game], &out, &[ACTION_COUNT])?;
+    masks_into(py, &[*state.game()], &out, &[ACTION_COUNT])?;
     Ok(out)
 }
 
 /// Legal-action masks of many games into `out` (`len(states) × ACTION_COUNT`).
 #[pyfunction]
 fn legal_action_mask_batch(py: Python<'_>, states: Vec<PyRef<'_, PyGameState>>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-    let games: Vec<Game> = states.iter().map(|s| s.game).collect();
+    let games: Vec<Game> = states.iter().map(|s| *s.game()).collect();
     masks_into(py, &games, out, &[games.len(), ACTION_COUNT])
 }
 
@@ -198,13 +199,13 @@ fn observe<'py>(
     player: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let p = extract_seat(player, state.game.config().players())?;
+    let p = extract_seat(player, state.game().config().players())?;
     let arr = match out {
         Some(o) => out_array::<f32, numpy::ndarray::Ix1>(o, "out", "float32", &[OBS_SIZE])?,
         // Every entry is written by `observe`.
         None => unsafe { PyArray1::<f32>::new(py, OBS_SIZE, false) },
     };
-    let game = state.game;
+    let game = *state.game();
     with_slice(&arr, "out", |s| py.detach(|| core_observe(&game, p, s)))?;
     Ok(arr)
 }
@@ -228,11 +229,11 @@ fn observe_batch(
     }
     let mut items = Vec::with_capacity(states.len());
     for (i, (s, &p)) in states.iter().zip(players).enumerate() {
-        let n = s.game.config().players() as i64;
+        let n = s.game().config().players() as i64;
         if !(0..n).contains(&p) {
             return Err(PyValueError::new_err(format!("players[{i}]: player must be 0..{}, not {p}", n - 1)));
         }
-        items.push((s.game, p as usize));
+        items.push((*s.game(), p as usize));
     }
     let arr = out_array::<f32, numpy::ndarray::Ix2>(out, "out", "float32", &[items.len(), OBS_SIZE])?;
     with_slice(&arr, "out", |s| py.detach(|| observe_into(&items, s)))
@@ -254,10 +255,9 @@ type StepResult<'py> = (
 #[pyfunction]
 fn play_action(mut state: PyRefMut<'_, PyGameState>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
     let a = extract_action(action)?;
-    let mv = core_action_to_move(&state.game, a).map_err(action_error)?;
-    state.game.play(&mv)?;
-    state.history.push(mv);
-    Ok(state.game.is_over())
+    let mv = core_action_to_move(state.game(), a).map_err(action_error)?;
+    state.record.play(&mv)?;
+    Ok(state.game().is_over())
 }
 
 /// What seat `player` sees (`float32[OBS_SIZE]`) and its legal-action mask (`int8`,
@@ -268,8 +268,8 @@ fn observe_with_mask<'py>(
     state: &PyGameState,
     player: &Bound<'py, PyAny>,
 ) -> PyResult<ObsAndMask<'py>> {
-    let p = extract_seat(player, state.game.config().players())?;
-    let game = &state.game;
+    let p = extract_seat(player, state.game().config().players())?;
+    let game = state.game();
     // Every entry of both is written below.
     let (obs, mask) = unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
     with_slice(&obs, "observation", |s| core_observe(game, p, s))?;
@@ -281,13 +281,6 @@ fn observe_with_mask<'py>(
         }
     })?;
     Ok((obs, mask))
-}
-
-/// Per-seat rewards of a finished game for learning (zeros while it runs): +1 first,
-/// −1 last, linear between, shared on ties; solo: the lowest score ÷ 36.
-#[pyfunction]
-fn rewards(state: &PyGameState) -> Vec<f64> {
-    returns(&state.game)[..state.game.config().players()].to_vec()
 }
 
 /// Many games of one configuration stepped together in Rust (wrapped by `genial.VecEnv`).
@@ -433,7 +426,7 @@ impl PyVecEnv {
                 self.env.num_envs() - 1
             )));
         }
-        Ok(PyGameState { game: *self.env.game(index), history: Vec::new(), origin: None })
+        Ok(PyGameState { record: Record::without_origin(*self.env.game(index), Vec::new()) })
     }
 
     /// Games finished by each env since the last reset.
@@ -455,7 +448,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_action_mask_batch, m)?)?;
     m.add_function(wrap_pyfunction!(observe, m)?)?;
     m.add_function(wrap_pyfunction!(observe_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(rewards, m)?)?;
     m.add_function(wrap_pyfunction!(play_action, m)?)?;
     m.add_function(wrap_pyfunction!(observe_with_mask, m)?)?;
     Ok(())

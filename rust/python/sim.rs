@@ -4,7 +4,7 @@
 use super::bots::PyBuiltinBot;
 use super::game::config_from;
 use crate::rng::derive_seed as core_derive_seed;
-use crate::sim::{bot_seed as core_bot_seed, GameResult, Run, END_NAMES};
+use crate::sim::{bot_seed as core_bot_seed, GameResult, Run};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -20,12 +20,6 @@ fn derive_seed(base: u64, index: u64) -> u64 {
 #[pyfunction]
 fn bot_seed(game_seed: u64, seat: usize) -> u64 {
     core_bot_seed(game_seed, seat)
-}
-
-/// Names of the end codes in a simulation's `end` column, by code.
-#[pyfunction]
-fn end_names() -> Vec<&'static str> {
-    END_NAMES.to_vec()
 }
 
 fn column<'py, T: numpy::Element, const N: usize>(
@@ -129,6 +123,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(bot_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(end_names, m)?)?;
     Ok(())
 }

@@ -218,6 +218,18 @@ fn placement_args(
 
 #[pymethods]
 impl PyBoard {
+    /// An SVG picture of the board; keyword arguments as for `genial.svg.board_svg` (drawn
+    /// in Python; reachable from the board itself, as notebooks expect).
+    #[pyo3(signature = (**options))]
+    fn to_svg(slf: &Bound<'_, Self>, options: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<String> {
+        let draw = slf.py().import("genial.svg")?.getattr("board_svg")?;
+        draw.call((slf,), options)?.extract()
+    }
+
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::to_svg(slf, None)
+    }
+
     #[new]
     #[pyo3(signature = (players = None))]
     fn new(players: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {

@@ -1,4 +1,4 @@
-//! Replays the recorded games in `../shared/fixtures/` (from an independent engine) and
+//! Replays the recorded games in `tests/data/fixtures/` (from an independent engine) and
 //! checks every legal-move count and hash, every score, bonus and draw, and the ranking.
 
 use genial::tiles::{parse_color, Tile};
@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fixtures")
 }
 
 fn tile(v: &Value) -> Tile {

@@ -4,7 +4,7 @@
 //! differs. The policies are restated here from `generate.py`, not shared with it.
 
 use genial::rng::splitmix64;
-use genial::{Config, Game, Move, SwapTiming, Variant};
+use genial::{Config, Game, Move, Record, SwapTiming, Variant};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -62,24 +62,31 @@ fn golden_games_replay_exactly() {
         let seed = row["seed"].as_u64().unwrap();
         let policy = row["policy"].as_str().unwrap();
         let ctx = format!("{cfg:?} seed {seed} policy {policy}");
-        let mut g = Game::new(cfg, seed);
+        let mut record = Record::new(cfg, seed);
         let mut draws = seed + offset;
         let legal = ints(&row["legal"]);
         let texts = row["moves"].as_array().unwrap();
         let tracks = row["tracks"].as_array().unwrap();
         assert_eq!(legal.len(), texts.len());
         for (i, count) in legal.iter().enumerate() {
+            let g = record.game();
             assert!(!g.is_over(), "{ctx}: over before decision {i}");
             g.legal_moves(&mut moves);
             assert_eq!(moves.len() as i64, *count, "{ctx}: legal-move count at decision {i}");
             let m = choose(&g, &moves, policy, &mut draws);
             assert_eq!(m.to_string(), texts[i].as_str().unwrap(), "{ctx}: move at decision {i}");
-            g.play(&m).unwrap();
-            let n = cfg.variant.track_count(cfg.players());
+            record.play(&m).unwrap();
+            let g = record.game();
+            let n = cfg.track_count();
             let flat: Vec<i64> = g.tracks().values[..n].iter().flatten().map(|&v| v as i64).collect();
             assert_eq!(flat, ints(&tracks[i]), "{ctx}: tracks after decision {i} ({m})");
         }
+        let g = record.game();
         assert!(g.is_over(), "{ctx}: still running after {} decisions", legal.len());
+        // The record (draw order, seed, moves) replays to the same game.
+        let origin = record.origin().unwrap();
+        let again = Record::replay(cfg, &origin.draw_order, origin.seed, record.history()).unwrap();
+        assert_eq!(again.game(), g, "{ctx}: replayed record");
         assert_eq!(g.end().unwrap().name(), row["end"].as_str().unwrap(), "{ctx}: end");
         let ranks: Vec<i64> = g.ranks()[..cfg.players()].iter().map(|&r| r as i64).collect();
         assert_eq!(ranks, ints(&row["ranks"]), "{ctx}: ranks");

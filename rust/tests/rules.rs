@@ -1,4 +1,4 @@
-//! One test (or more) for every rule of `../shared/rules/RULES.md`, through the public core
+//! One test (or more) for every rule of `RULES.md`, through the public core
 //! API. Long positions come from crafted games in `tests/data/rule_scenarios.json` (a full
 //! draw order and every move), shared with the Python rule tests.
 
@@ -7,7 +7,7 @@ use genial::game::{End, MoveError, Report};
 use genial::hex::{zone, Cell};
 use genial::rng::Rng;
 use genial::tiles::{full_set, parse_color, Color, Tile};
-use genial::variants::Tracks;
+use genial::variants::{Applied, Tracks};
 use genial::{Config, Game, Move, Phase, Placement, SwapTiming, Variant};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -222,12 +222,16 @@ fn empty_cells_and_other_colours_end_a_run() {
 
 // ----- tracks -------------------------------------------------------------------------------
 
-fn gains(pairs: &[(Color, u8)]) -> [u8; 6] {
-    let mut g = [0; 6];
-    for &(col, n) in pairs {
-        g[col as usize] += n;
+/// Scores the halves one after another (each as a placement whose other half scores 0),
+/// adding up the bonuses; `won` is that of the last.
+fn score(t: &mut Tracks, config: &Config, player: usize, halves: &[(Color, u8)]) -> Applied {
+    let mut out = Applied::default();
+    for &(col, n) in halves {
+        let a = t.apply(config, player, [(col, n), (col, 0)]);
+        out.bonuses += a.bonuses;
+        out.won = a.won;
     }
-    g
+    out
 }
 
 #[test]
@@ -235,13 +239,13 @@ fn base_track_caps_at_18_and_each_colour_reaching_it_earns_a_bonus() {
     let c2 = standard(2);
     let mut t = Tracks::default();
     t.values[0] = [17, 16, 18, 5, 0, 0];
-    let a = t.apply(&c2, 0, &gains(&[(R, 5), (O, 2), (Y, 4), (G, 1)]));
+    let a = score(&mut t, &c2, 0, &[(R, 5), (O, 2), (Y, 4), (G, 1)]);
     assert_eq!(t.values[0], [18, 18, 18, 6, 0, 0], "excess lost, 18 stays 18");
     assert_eq!(a.bonuses, 2, "two colours reached 18 at once: two bonuses");
     assert!(!a.won);
     assert_eq!(t.values[1], [0; 6], "the other player's track is untouched");
     t.values[0] = [18, 18, 18, 18, 18, 12];
-    let a = t.apply(&c2, 0, &gains(&[(P, 9)]));
+    let a = score(&mut t, &c2, 0, &[(P, 9)]);
     assert!(a.won && a.bonuses == 1);
 }
 
@@ -251,11 +255,11 @@ fn solo_track_stops_on_18_then_counts_on_to_36_without_bonus() {
     let solo = cfg(Variant::Solo, 1, SwapTiming::AfterPlacement, false);
     let mut t = Tracks::default();
     t.values[0] = [0, 0, 17, 16, 18, 34];
-    let a = t.apply(&solo, 0, &gains(&[(G, 2), (Y, 4), (B, 5), (P, 5)]));
+    let a = score(&mut t, &solo, 0, &[(G, 2), (Y, 4), (B, 5), (P, 5)]);
     assert_eq!(t.values[0], [0, 0, 18, 18, 23, 36]);
     assert_eq!(a.bonuses, 0);
     t.values[0] = [36; 6];
-    assert!(!t.apply(&solo, 0, &gains(&[(R, 1)])).won, "the solo game has no immediate win");
+    assert!(!score(&mut t, &solo, 0, &[(R, 1)]).won, "the solo game has no immediate win");
 }
 
 #[test]
@@ -264,15 +268,15 @@ fn team_track_bonus_at_18_and_at_36() {
     let mut t = Tracks::default();
     // The Polish book: in the team game, the solo example above gives two bonus placements.
     t.values[1] = [0, 0, 17, 16, 33, 20];
-    let a = t.apply(&team, 3, &gains(&[(G, 2), (Y, 4), (B, 9), (P, 1)]));
+    let a = score(&mut t, &team, 3, &[(G, 2), (Y, 4), (B, 9), (P, 1)]);
     assert_eq!(t.values[1], [0, 0, 18, 18, 36, 21]);
     assert_eq!(a.bonuses, 3);
     assert_eq!(t.values[0], [0; 6], "seat 3 plays for team B (seats 1 and 3)");
     assert_eq!(t.view(&team, 1), t.view(&team, 3));
-    let a = t.apply(&team, 1, &gains(&[(B, 4)]));
+    let a = score(&mut t, &team, 1, &[(B, 4)]);
     assert_eq!((t.values[1][4], a.bonuses), (36, 0), "36 is the end of the track");
     t.values[0] = [36, 36, 36, 36, 36, 30];
-    assert!(t.apply(&team, 2, &gains(&[(P, 6)])).won);
+    assert!(score(&mut t, &team, 2, &[(P, 6)]).won);
 }
 
 #[test]
@@ -280,23 +284,23 @@ fn duel_tug_of_war_tokens_and_bonuses() {
     let duel = cfg(Variant::Duel, 2, SwapTiming::AfterPlacement, false);
     let mut t = Tracks::default();
     t.values[0] = [7, -9, 0, 0, 0, 0];
-    let a = t.apply(&duel, 0, &gains(&[(R, 5), (O, 3)]));
+    let a = score(&mut t, &duel, 0, &[(R, 5), (O, 3)]);
     assert_eq!(t.values[0][..2], [9, -6], "toward the scorer, stopping at the scorer's 9");
     assert_eq!((a.bonuses, t.tokens[R as usize]), (1, 0), "token from the supply, bonus");
     // Pulled back and pushed to 9 again while the token lies in front of seat 0: no bonus.
-    t.apply(&duel, 1, &gains(&[(R, 2)]));
+    score(&mut t, &duel, 1, &[(R, 2)]);
     assert_eq!(t.values[0][0], 7);
-    let a = t.apply(&duel, 0, &gains(&[(R, 2)]));
+    let a = score(&mut t, &duel, 0, &[(R, 2)]);
     assert_eq!((a.bonuses, t.tokens[0]), (0, 0));
     // Seat 1 reaches its 9 in red: takes the token from seat 0 and earns a bonus.
-    let a = t.apply(&duel, 1, &gains(&[(R, 30)]));
+    let a = score(&mut t, &duel, 1, &[(R, 30)]);
     assert_eq!((t.values[0][0], t.tokens[0], a.bonuses), (-9, 1, 1));
     assert_eq!(t.view(&duel, 1)[0], 9);
     // All six markers on one side wins at once (none needs to be at 9).
     t.values[0] = [1, 1, 1, 1, 1, -1];
-    assert!(t.apply(&duel, 0, &gains(&[(P, 2)])).won);
+    assert!(score(&mut t, &duel, 0, &[(P, 2)]).won);
     t.values[0] = [1, 1, 1, 1, 1, -1];
-    assert!(!t.apply(&duel, 0, &gains(&[(P, 1)])).won, "a marker on 0 is on nobody's side");
+    assert!(!score(&mut t, &duel, 0, &[(P, 1)]).won, "a marker on 0 is on nobody's side");
 }
 
 #[test]
@@ -714,18 +718,41 @@ fn solo_scenario_stops_on_18_and_has_no_bonus_nor_swap() {
     assert!(stopped >= 2);
 }
 
-#[test]
-fn solo_double_crossing_18_loses_the_rest_of_that_placements_points() {
-    // "Crossing or landing on 18 sets the marker to exactly 18 (the rest of that placement's
-    // points for that colour are lost)": both halves of a double count as one placement.
-    let (states, reports) = replay("solo_double_crossing");
-    let r = reports.last().unwrap();
+/// The last placement of a scenario: (marker before, marker after, points of the halves,
+/// its report), for a double of colour `k`.
+fn last_double(name: &str) -> (i8, i8, (u8, u8), Report) {
+    let (states, reports) = replay(name);
+    let r = *reports.last().unwrap();
     let before = &states[states.len() - 2];
     let k = r.gains.iter().position(|&x| x > 0).unwrap();
-    assert_eq!(r.gains.iter().filter(|&&x| x > 0).count(), 1, "a double");
-    let old = before.tracks().values[0][k];
-    assert!(old < 18 && old as u8 + r.points.0.min(r.points.1) >= 18);
-    assert_eq!(states.last().unwrap().tracks().values[0][k], 18);
+    assert_eq!(r.gains.iter().filter(|&&x| x > 0).count(), 1, "{name}: a double");
+    let t = before.config().track_of(r.player as usize);
+    (before.tracks().values[t][k], states.last().unwrap().tracks().values[t][k], r.points, r)
+}
+
+#[test]
+fn solo_double_moves_its_marker_half_by_half() {
+    // The books: "count each symbol separately, even if the tile shows two identical
+    // symbols", in the order the player chooses. Blue on 16, halves 4 and 3: 3 first stops
+    // on 18, then 4 more: 22 (adding them first would stop on 18).
+    let (old, new, points, _) = last_double("solo_double_half_by_half");
+    assert_eq!((old, points), (16, (4, 3)));
+    assert_eq!(new, 22);
+}
+
+#[test]
+fn solo_double_where_either_half_reaches_18_counts_the_larger_on_from_18() {
+    let (old, new, (a, b), _) = last_double("solo_double_crossing");
+    assert!(old < 18 && old as u8 + a.min(b) >= 18, "either half alone reaches 18");
+    assert_eq!(new as u8, 18 + a.max(b));
+}
+
+#[test]
+fn team_double_earns_its_bonus_and_counts_on_past_18() {
+    // Green on 13, halves 5 and 1: 5 first reaches 18 (a bonus), then 1 more: 19.
+    let (old, new, points, r) = last_double("team_double_half_by_half");
+    assert_eq!((old, points), (13, (5, 1)));
+    assert_eq!((new, r.bonuses_earned), (19, 1));
 }
 
 #[test]

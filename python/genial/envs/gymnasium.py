@@ -33,20 +33,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"genial.envs.gymnasium needs gymnasium ({e}): pip install \"genial-engine[rl]\""
+    ) from e
 
 from .. import _core
 from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
+from ._registration import ENV_ID, register_gymnasium_envs
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 
-ENV_ID = "genial/Ingenious-v0"
 
 Observation = dict[str, Any]  # "observation": float32 vector, "action_mask": int8 vector
 Opponent = Union[str, Bot]
@@ -146,7 +152,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
         self._play_bots()
         self._over = self.game.is_over
-        reward = float(_core.rewards(self.game._state)[self.seat]) if self._over else 0.0
+        reward = float(self.game.returns()[self.seat]) if self._over else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self._over, False, self._info()
@@ -185,5 +191,4 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         return {"seat": self.seat, "phase": self.game.phase}
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="genial.envs.gymnasium:IngeniousEnv")
+register_gymnasium_envs()

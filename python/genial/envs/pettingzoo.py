@@ -27,9 +27,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"genial.envs.pettingzoo needs pettingzoo and gymnasium ({e}): pip install \"genial-engine[rl]\""
+    ) from e
 
 from .. import _core
 from ..actions import ACTION_COUNT
@@ -148,7 +153,7 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         # Rewards stay 0 until the end, so only the mover's running total needs resetting.
         self._cumulative_rewards[agent] = 0.0
         if over:
-            for a, r in zip(self.agents, _core.rewards(state)):
+            for a, r in zip(self.agents, state.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
