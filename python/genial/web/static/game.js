@@ -151,6 +151,7 @@ class GamePage {
     this.setConnection(true);
     Object.assign(this.root.querySelector(".game").dataset, {
       version: st.version, phase: st.phase, current: st.current, moves: st.moves, over: st.over, you: st.you ?? "",
+      others: (st.others || []).join(" "),
     });
     const changed = st.version !== this.lastVersion;
     if (changed) {
