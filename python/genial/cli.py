@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from . import __version__, _core, cli_play, cli_records
 from . import cli_sim
+from .web import cli as web_cli
 from .bots import RandomBot
 from .game import Game
 from .render import text
@@ -45,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli_play.register(sub)
     cli_records.register(sub)
     cli_sim.register(sub)
+    web_cli.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
