@@ -124,3 +124,25 @@ def test_the_solo_game_returns_its_result_everywhere() -> None:
     game = genial.play_game([make("greedy", seed=0)], 1, 0, variant="solo")
     assert game.returns() == (game.result() / 36,)
     assert game.result() > 0
+
+
+@pytest.mark.parametrize("rules", ALL, ids=_id)
+def test_previews_say_what_playing_does(rules: Rules) -> None:
+    game = Game(rules.players, 4, **_kwargs(rules))  # type: ignore[arg-type]
+    bot = make("random", seed=4)
+    for _ in range(25):
+        if game.is_over:
+            break
+        previews = game.previews()
+        placements = [m for m in game.legal_moves() if m.is_placement]
+        assert [p.move for p in previews] == placements
+        for p in previews[:: max(1, len(previews) // 15)]:
+            copy = game.clone()
+            result = copy.play(p.move)
+            assert p.points == result.points and p.bonuses_earned == result.bonuses_earned
+            assert p.scores_after == list(copy.scores[game.current_player])
+            assert p.wins == (copy.end == "immediate_win")
+        tile = game.rack()[0] if game.rack() else None
+        if tile is not None and game.phase in ("place", "bonus"):
+            assert all(p.move.tile == tile for p in game.previews(tile))
+        game.play(bot.choose(GameView(game)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
-from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
+from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
 from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
@@ -33,6 +33,7 @@ __all__ = [
     "Move",
     "Outcome",
     "PlayResult",
+    "Preview",
     "RecordError",
     "Rules",
     "Tile",

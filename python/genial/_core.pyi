@@ -172,6 +172,26 @@ class PlayResult:
         """Raw points per colour as ``{Color: points}``, non-zero only."""
 
 @final
+class Preview:
+    """What a placement would do for the player to move (`Game.previews`)."""
+
+    @property
+    def move(self) -> Move:
+        """The placement."""
+    @property
+    def points(self) -> tuple[int, int]:
+        """Points of the two halves in ``move.cells`` order, before any cap."""
+    @property
+    def bonuses_earned(self) -> int:
+        """Bonus placements it would earn."""
+    @property
+    def wins(self) -> bool:
+        """It would win the game at once."""
+    @property
+    def scores_after(self) -> list[int]:
+        """The mover's six markers afterwards, as the mover sees them."""
+
+@final
 class GameState:
     """A game with its start and history (the core's record). ``genial.Game`` wraps one."""
 
@@ -223,6 +243,9 @@ class GameState:
         equal; solo: the lowest score ÷ 36. Zeros while the game runs."""
     def result(self, player: int) -> int:
         """The lowest of a seat's scores (the solo game's result)."""
+    def previews(self, tile: Tile | str | None = None) -> list[Preview]:
+        """What each legal placement of the player to move would score (optionally only those
+        of one rack tile), in the order of ``legal_moves()``, without playing any."""
     @property
     def board(self) -> Board: ...
     @property

@@ -90,24 +90,26 @@ class Choice:
 def rank_choices(game: Game) -> list[Choice]:
     """Every legal move, best first for the player to move.
 
-    Each placement is played on a copy: the rules (scoring, caps, bonuses) stay in the core.
-    Best means: the mover's scores after the move, lowest first, compared as the ranking
-    does; then bonus placements earned; then raw points; then the move's text, so the
-    order is fully determined.
+    What each placement would do comes from the core (`Game.previews`). Best means: the
+    mover's scores after the move, lowest first, compared as the ranking does; then bonus
+    placements earned; then raw points; then the move's text, so the order is fully
+    determined.
     """
-    player = game.current_player
     choices = []
+    for preview in game.previews():
+        move = preview.move
+        assert move.colors is not None
+        gains: dict[Color, int] = {}
+        for c, p in zip(move.colors, preview.points):
+            if p:
+                gains[c] = gains.get(c, 0) + p
+        neg = tuple(-v for v in sorted(preview.scores_after))
+        first = 0 if not preview.wins else -1  # an immediate win beats everything
+        choices.append(Choice(move, gains, preview.bonuses_earned,
+                              (first, neg, -preview.bonuses_earned, -sum(preview.points), str(move))))
     for index, move in enumerate(game.legal_moves()):
         if not move.is_placement:  # swap and keep: after the placements, in the rules' order
             choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
-            continue
-        copy = game.clone()
-        result = copy.play(move)
-        after = tuple(sorted(copy._state.score_of(player)))
-        gains = result.gains_by_color()
-        neg = tuple(-v for v in after)
-        choices.append(Choice(move, gains, result.bonuses_earned,
-                              (0, neg, -result.bonuses_earned, -sum(gains.values()), str(move))))
     choices.sort(key=lambda c: c.key)
     return choices
 

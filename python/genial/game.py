@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
-from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Rules, Tile
+from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
 from .colors import Color
 
 if TYPE_CHECKING:
@@ -228,6 +228,13 @@ class Game:
 
         Placements first; while a swap is offered, ``[swap, keep]``."""
         return self._state.legal_moves()
+
+    def previews(self, tile: Tile | str | None = None) -> list[Preview]:
+        """What each legal placement would do for the player to move -- points of each
+        half, bonus placements earned, an immediate win, the mover's scores afterwards --
+        computed by the core without playing anything. In the order of `legal_moves`;
+        ``tile`` keeps only the placements of that rack tile. Empty while a swap is offered."""
+        return self._state.previews(tile)
 
     def legal_move_count(self) -> int:
         return self._state.legal_move_count()

@@ -4,7 +4,7 @@
 use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError};
 use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
-use crate::game::{Game, Report};
+use crate::game::{Game, Phase, Preview, Report};
 use crate::record::{Record, UndoError};
 use crate::moves::Move;
 use crate::tiles::COLORS;
@@ -219,6 +219,25 @@ impl PyGameState {
         self.game().returns()[..self.game().config().players()].to_vec()
     }
 
+    /// What each legal placement of the player to move would score (optionally only those of
+    /// one rack tile), in the order of `legal_moves()`, without playing any.
+    #[pyo3(signature = (tile = None))]
+    fn previews(&self, tile: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyPreview>> {
+        let only = tile.map(extract_tile).transpose()?;
+        let game = self.game();
+        let mut moves = Vec::new();
+        if matches!(game.phase(), Phase::Place | Phase::Bonus) {
+            game.legal_moves(&mut moves);
+        }
+        Ok(moves
+            .iter()
+            .filter_map(|m| match m {
+                Move::Place(p) if only.is_none_or(|t| p.tile() == t) => Some(PyPreview::new(*m, game.preview(p))),
+                _ => None,
+            })
+            .collect())
+    }
+
     /// The lowest of a seat's scores (the solo game's result).
     fn result(&self, player: &Bound<'_, PyAny>) -> PyResult<i8> {
         Ok(self.game().result(self.check_seat(player)?))
@@ -393,6 +412,42 @@ impl LegalMovesIter {
         let m = moves.get(self.next).copied()?;
         self.next += 1;
         Some(PyMove(m))
+    }
+}
+
+/// What a placement would do for the player to move (`Game.previews`).
+#[pyclass(name = "Preview", module = "genial", frozen, get_all)]
+pub struct PyPreview {
+    #[pyo3(name = "move")]
+    pub mv: PyMove,
+    /// Points of the two halves in `move.cells` order, before any cap.
+    pub points: (u8, u8),
+    /// Bonus placements it would earn.
+    pub bonuses_earned: u8,
+    /// It would win the game at once.
+    pub wins: bool,
+    /// The mover's six markers afterwards, as the mover sees them.
+    pub scores_after: [i8; COLORS],
+}
+
+impl PyPreview {
+    fn new(mv: Move, p: Preview) -> PyPreview {
+        PyPreview { mv: PyMove(mv), points: p.points, bonuses_earned: p.bonuses, wins: p.wins, scores_after: p.scores_after }
+    }
+}
+
+#[pymethods]
+impl PyPreview {
+    fn __repr__(&self) -> String {
+        format!(
+            "Preview(move=Move.parse({:?}), points=({}, {}), bonuses_earned={}, wins={}, scores_after={:?})",
+            self.mv.0.to_string(),
+            self.points.0,
+            self.points.1,
+            self.bonuses_earned,
+            if self.wins { "True" } else { "False" },
+            self.scores_after
+        )
     }
 }
 

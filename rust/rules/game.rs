@@ -106,6 +106,19 @@ pub struct Report {
     pub drawn: u8,
 }
 
+/// What a placement would do for the player to move, without playing it.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct Preview {
+    /// Points of the two halves `(a, b)`, before any cap.
+    pub points: (u8, u8),
+    /// Bonus placements it would earn.
+    pub bonuses: u8,
+    /// It would win the game at once.
+    pub wins: bool,
+    /// The mover's markers afterwards, as the mover sees them.
+    pub scores_after: [i8; COLORS],
+}
+
 /// Why a swap is not open now.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SwapBlocked {
@@ -602,6 +615,22 @@ impl Game {
         }
     }
 
+    /// What placement `p` (a legal placement of the player to move) would score: the same
+    /// points, caps and bonuses as playing it, on copies of the tracks only.
+    pub fn preview(&self, p: &Placement) -> Preview {
+        let player = self.current as usize;
+        let dir = p.a.direction_to(p.b).expect("a legal placement lies on neighbouring cells");
+        let (pa, pb) = self.board.placement_points(p.a, p.ca, p.b, p.cb, dir);
+        let mut tracks = self.tracks;
+        let applied = tracks.apply(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
+        Preview {
+            points: (pa, pb),
+            bonuses: applied.bonuses,
+            wins: applied.won,
+            scores_after: tracks.view(&self.config, player),
+        }
+    }
+
     // ----- playing ---------------------------------------------------------------------
 
     /// Plays a move after checking it; on error nothing changes.
@@ -811,6 +840,34 @@ mod tests {
         assert_ne!(other, truth);
         assert_eq!(other.rack(0), truth.rack(0));
         assert_eq!(other.determinize(0, 7), truth.determinize(0, 7));
+    }
+
+    #[test]
+    fn a_preview_says_what_playing_the_placement_does() {
+        for config in Config::all() {
+            let mut g = Game::new(config, 3);
+            let mut moves = Vec::new();
+            for step in 0..60 {
+                if g.is_over() {
+                    break;
+                }
+                g.legal_moves(&mut moves);
+                for m in &moves {
+                    if let Move::Place(p) = m {
+                        let preview = g.preview(p);
+                        let mover = g.current_player();
+                        let mut after = g;
+                        let report = after.play_unchecked(m);
+                        assert_eq!(preview.points, report.points, "{config:?} {m}");
+                        assert_eq!(preview.bonuses, report.bonuses_earned, "{config:?} {m}");
+                        assert_eq!(preview.scores_after, after.tracks().view(&config, mover));
+                        assert_eq!(preview.wins, matches!(after.end(), Some(End::ImmediateWin(_))));
+                    }
+                }
+                let mv = moves[(step * 37) % moves.len()];
+                g.play_unchecked(&mv);
+            }
+        }
     }
 
     #[test]

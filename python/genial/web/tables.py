@@ -308,20 +308,16 @@ class Table:
 
 def tile_options(game: Game, tile: Tile) -> list[list[int]]:
     """The mover's legal placements of ``tile`` with what each would score, from the engine
-    (each one played on a copy of the game). Rows:
+    (`Game.previews`). Rows:
     ``[qa, ra, colour_a, qb, rb, colour_b, points_a, points_b, bonuses, gained]``, most
     points first."""
     rows: list[list[int]] = []
-    clone = game._state.clone  # each candidate is played on a fresh copy of the real game
-    for move in game.legal_moves():
-        if move.tile != tile:
-            continue
-        cells, colors = move.cells, move.colors
+    for preview in game.previews(tile):
+        cells, colors = preview.move.cells, preview.move.colors
         assert cells is not None and colors is not None
-        result = clone().play(move)
         (a, b), (ca, cb) = cells, colors
-        pa, pb = result.points
-        rows.append([a[0], a[1], int(ca), b[0], b[1], int(cb), pa, pb, result.bonuses_earned, sum(result.gains)])
+        pa, pb = preview.points
+        rows.append([a[0], a[1], int(ca), b[0], b[1], int(cb), pa, pb, preview.bonuses_earned, pa + pb])
     rows.sort(key=_best_first)
     return rows
 
