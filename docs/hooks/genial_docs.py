@@ -238,7 +238,7 @@ def _observation_table() -> str:
             size *= n
         dims = " × ".join(map(str, shape))
         lines.append(f"| `{name}` | {offset} | {dims} | {size} | {content[name]} |")
-    lines.append(f"| | {OBS_SIZE} | | **{OBS_SIZE}** | total (`OBS_SIZE`) |")
+    lines.append(f"| **total** | | | **{OBS_SIZE}** | `OBS_SIZE` |")
     return "\n".join(lines)
 
 
@@ -286,6 +286,11 @@ def expand_markers(markdown: str, where: str) -> str:
     return _MARKER.sub(replace, markdown)
 
 
+_BLANKLINE = re.compile(r"^<BLANKLINE>$", re.MULTILINE)
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
-    """mkdocs hook: fills in the generated parts of a page."""
-    return expand_markers(markdown, page.file.src_uri)
+    """mkdocs hook: fills in the generated parts of a page. The pages' ``pycon`` examples run
+    as doctests (tests/test_docs_site.py), which write an empty output line as
+    ``<BLANKLINE>``; readers see it empty."""
+    return _BLANKLINE.sub("", expand_markers(markdown, page.file.src_uri))
