@@ -70,7 +70,8 @@ def study(rules: Rules, games: int, bots: str, seed: int, threads: int | None) -
 
 def table(findings: list[Finding]) -> str:
     width = max(len(label(f.rules)) for f in findings) + 2
-    lines = [f"{'rules':<{width}}{'games':>8}  {'fair':>6}  {'first player advantage [95% CI]':<34}win rate by seat [95% CI]"]
+    header = f"{'first player advantage [95% CI]':<34}win rate by seat [95% CI]"
+    lines = [f"{'rules':<{width}}{'games':>8}  {'fair':>6}  {header}"]
     for f in findings:
         adv = f.advantage
         advantage = f"{100 * adv.value:+5.1f} points [{100 * adv.low:+5.1f}, {100 * adv.high:+5.1f}]"
@@ -131,7 +132,9 @@ def chart(findings: list[Finding], bots: str, path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per rule set (default 20000)")
-    parser.add_argument("--bots", default="greedy", help="built-in bot in every seat, e.g. random or mcts:iterations=50")
+    parser.add_argument(
+        "--bots", default="greedy", help="the built-in bot in every seat, e.g. random or mcts:iterations=50"
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of every run (default 2026)")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: one per core)")
     parser.add_argument("--edition-options", action="store_true", help="also the older edition's options")

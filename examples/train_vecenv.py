@@ -256,7 +256,10 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=2.0, help="learning rate (default 2.0)")
     parser.add_argument("--eval-games", type=int, default=1000, help="games per evaluation (default 1000)")
     parser.add_argument(
-        "--table-games", type=int, default=120, help="tournament games against the built-in bots, rounded up to whole rounds of seatings (default 120; 0: none)"
+        "--table-games",
+        type=int,
+        default=120,
+        help="games against the built-in bots, rounded up to whole rounds of seatings (default 120; 0: none)",
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of everything (default 7)")
     parser.add_argument("--threads", type=int, default=1, help="VecEnv threads; results do not depend on it")

@@ -20,6 +20,7 @@ import inspect
 import io
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from griffe import Class, Docstring, Extension, Function, Object, Parameter, Parameters
@@ -131,7 +132,8 @@ def markdown_from_docstring(text: str) -> str:
                 i += 1
             out.append(pad + "```")
             continue
-        if stripped.endswith("::") and not stripped.startswith("..") and i + 1 < len(lines) and not lines[i + 1].strip():
+        literal = stripped.endswith("::") and not stripped.startswith("..")
+        if literal and i + 1 < len(lines) and not lines[i + 1].strip():
             # "text::" introduces a literal block: the indented lines after the blank line.
             base = _indent(line)
             j = i + 2
@@ -267,7 +269,7 @@ def _bots() -> str:
     return ", ".join(f"`{name}`" for name in BUILTIN_BOTS)
 
 
-_GENERATORS = {
+_GENERATORS: dict[str, Callable[[str | None], str]] = {
     "cli-help": _cli_help,
     "observation-table": lambda _arg: _observation_table(),
     "docstring": _docstring,
