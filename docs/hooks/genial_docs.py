@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from griffe import Class, Docstring, Extension, Function, Object, Parameter, Parameters
+from griffe import Class, Docstring, Extension, Function, Module, Object, Parameter, Parameters
 
 # ----- docstring markup: reStructuredText habits to Markdown ----------------------------
 
@@ -159,13 +159,22 @@ def markdown_from_docstring(text: str) -> str:
     return "\n".join(out)
 
 
+_CONTAINER_METHODS = frozenset({"__getitem__", "__len__", "__contains__", "__iter__"})
+
+
 class DocstringMarkup(Extension):
     """Griffe extension: rewrites each docstring with `markdown_from_docstring` as it loads,
-    and gives the compiled classes their constructor's signature.
+    keeps classes' underscore members out of the reference, and gives the compiled classes
+    their constructor's signature.
 
     The stub declares a compiled class's constructor as ``__new__`` (PyO3 has no
     ``__init__``), and the reference shows a class's signature from ``__init__``: a class
     with only ``__new__`` gets an ``__init__`` with the same parameters and docstring."""
+
+    def on_package(self, *, pkg: Module, **kwargs: Any) -> None:
+        # The top-level package is not among the objects `on_object` sees.
+        if pkg.docstring is not None:
+            pkg.docstring.value = markdown_from_docstring(pkg.docstring.value)
 
     def on_object(self, *, obj: Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
@@ -186,6 +195,15 @@ class DocstringMarkup(Extension):
                         markdown_from_docstring(new.docstring.value), lineno=new.docstring.lineno, parent=init
                     )
                 obj.set_member("__init__", init)
+        if isinstance(obj, Class):
+            # The reference lists what `__all__` exports (mkdocs.yml: `filters: public`) and, of
+            # a class, its public members: not `__slots__`, `__eq__`, `__reduce__` and the like.
+            # `__init__` stays (it gives the class its signature), and so does a documented
+            # container method such as `Board.__getitem__` (``board[cell]``).
+            for name in [n for n in obj.members if n.startswith("_") and n != "__init__"]:
+                member = obj.members[name]
+                if name not in _CONTAINER_METHODS or member.docstring is None:
+                    obj.del_member(name)
 
 
 # ----- generated page content -------------------------------------------------------------
