@@ -208,7 +208,7 @@ class DocstringMarkup(Extension):
 
 # ----- generated page content -------------------------------------------------------------
 
-_MARKER = re.compile(r"^<!-- genial:([a-z-]+)(?: ([^ ]+))? -->$", re.MULTILINE)
+_MARKER = re.compile(r"<!-- genial:([a-z-]+)(?: ([^ ]+))? -->")
 
 
 def _cli_help(command: str | None) -> str:
