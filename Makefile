@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-rust test-python bench bench-rust develop clean
+.PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke fmt lint
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $@
 
 $(BUILD): $(STAMP) $(RUST_SOURCES)
+	rm -f python/genial/_core.*.so  # a stale build for another ABI would shadow the new one
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
 	touch $@
 
@@ -33,6 +34,22 @@ test-python: $(BUILD)
 
 test: test-rust test-python
 
+# Formats Rust and Python in place.
+fmt: $(STAMP)
+	cargo fmt
+	$(VENV)/bin/ruff format python tests benches examples .ci
+	$(VENV)/bin/ruff check --fix python tests benches examples .ci
+
+# Checks without changing anything (CI runs this before the tests).
+lint: $(BUILD)
+	cargo fmt --check
+	cargo clippy --all-targets --release --quiet -- -D warnings
+	cargo clippy --all-targets --release --quiet --features python -- -D warnings
+	$(VENV)/bin/ruff format --check python tests benches examples .ci
+	$(VENV)/bin/ruff check python tests benches examples .ci
+	$(VENV)/bin/mypy --strict python/genial
+	$(VENV)/bin/python -m mypy.stubtest genial._core --ignore-missing-stub
+
 bench-rust:
 	cargo bench --bench core
 
@@ -40,7 +57,23 @@ bench: $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 
 clean:
-	rm -rf $(VENV) target
+	rm -rf $(VENV) target dist
+
+# The abi3 wheel (one for every CPython >= 3.11) and the source distribution, into dist/.
+dist: $(STAMP)
+	rm -rf dist
+	$(VENV)/bin/maturin build --release --sdist --out dist
+
+# Installs the built wheel (with the rl extra) into a fresh virtual environment in a
+# temporary folder outside the checkout, and runs the README's examples and a smoke test
+# there, so the source tree cannot be imported by accident.
+wheel-smoke: dist
+	set -e; tmp=$$(mktemp -d); \
+	$(PYTHON) -m venv $$tmp/venv; \
+	$$tmp/venv/bin/python -m pip install --quiet "$$(ls dist/*.whl)[rl]"; \
+	cp README.md .ci/wheel_smoke.py $$tmp/; \
+	cd $$tmp && ./venv/bin/python wheel_smoke.py README.md; \
+	rm -rf $$tmp
 
 # Coverage-guided fuzzing of the Rust core (cargo-fuzz + libFuzzer). cargo-fuzz passes -Z
 # flags: nightly if installed, else stable with RUSTC_BOOTSTRAP=1 (both work here).

@@ -1,23 +1,40 @@
 //! genial: a fast, faithful engine for Reiner Knizia's Ingenious.
 //!
-//! The pure core (no Python): geometry ([`hex`]), material ([`tiles`]), positions
-//! ([`board`]), moves and notation ([`moves`]), rule variants ([`variants`]), turn flow
-//! ([`game`]), bots ([`bots`]) and whole-game simulation ([`sim`]). The PyO3 bindings live
-//! in `python/` behind the `python` feature.
+//! The crate is layered; each layer uses only the ones above it:
+//!
+//! - [`rules`]: the game itself, with no notion of players or Python.
+//!   - [`hex`]: axial geometry, the padded cell grid, zones and edges.
+//!   - [`rng`]: the portable seeded generator behind every shuffle.
+//!   - [`tiles`]: colours, tiles, racks and the bag.
+//!   - [`board`]: which colour each cell shows, free pairs, scoring a placement.
+//!   - [`moves`]: placements, swap and keep, and their text notation.
+//!   - [`variants`]: rule sets (variant, players, edition options), tracks, bonuses, ranking.
+//!   - [`game`]: turn flow: legal moves, playing, bonus placements, swaps, the end.
+//!   - [`record`]: a game with its start and moves: records, replay, undo.
+//! - [`players`]: who makes the moves.
+//!   - [`bots`]: the built-in bots.
+//!   - [`sim`]: whole games between bots, and many of them over a thread pool.
+//! - [`learning`]: the interface for learning agents.
+//!   - [`actions`]: every decision as one integer, and legal-action masks.
+//!   - [`observation`]: what one seat may see, as a vector of `f32`.
+//!   - [`vecenv`]: many games stepped together.
+//! - `python` (feature `python`): the PyO3 bindings, the private module `genial._core`.
+//!
+//! Every module is also reachable from the crate root (`genial::game`, `genial::bots`, ...),
+//! the paths the bindings, tests, benches and fuzz targets use.
 
-pub mod actions;
-pub mod board;
-pub mod bots;
-pub mod game;
-pub mod hex;
-pub mod moves;
-pub mod observation;
-pub mod record;
-pub mod rng;
-pub mod sim;
-pub mod tiles;
-pub mod variants;
-pub mod vecenv;
+pub mod learning;
+pub mod players;
+pub mod rules;
+
+pub use learning::{actions, observation, vecenv};
+pub use players::{bots, sim};
+pub use rules::{board, game, hex, moves, record, rng, tiles, variants};
+
+/// Consistency checks and a byte-driven game driver for the fuzzer and the tests; built
+/// only for them (feature `invariants`), not shipped in the library.
+#[cfg(any(test, feature = "invariants"))]
+pub use rules::invariants;
 
 #[cfg(feature = "python")]
 mod python;
@@ -29,6 +46,3 @@ pub use moves::{Move, Placement};
 pub use record::Record;
 pub use tiles::{Color, Tile};
 pub use variants::{Config, SwapTiming, Variant};
-
-/// State invariants and the byte-driven game driver shared by the fuzzer and the tests.
-pub mod invariants;

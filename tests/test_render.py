@@ -49,3 +49,26 @@ def test_rack_can_be_hidden_and_rows_labelled() -> None:
     labelled = board_text(game.board, coords=True).splitlines()
     assert labelled[0].startswith("r -5") and labelled[0].endswith("q 0..5")
     assert labelled[5].startswith("r  0") and labelled[5].endswith("q -5..5")
+
+
+def test_text_board_marks_the_last_placement() -> None:
+    game = Game(players=2, seed=1)
+    game.play(game.legal_moves()[0])
+    move = game.legal_moves()[400]
+    game.play(move)
+    board = str(game).split("\n\n")[0]
+    assert board.count("*") == 2
+    a, b = move.cells
+    assert game.board[a] is not None and game.board[b] is not None
+    # The marked letters are the last tile's colours, each followed by the mark.
+    marked = [line[i - 1] for line in board.splitlines() for i, ch in enumerate(line) if ch == "*"]
+    assert sorted(marked) == sorted(c.letter for c in move.colors)
+
+
+def test_play_result_repr_is_python_syntax() -> None:
+    game = Game(players=2, seed=1)
+    r = game.play(game.legal_moves()[0])
+    text = repr(r)
+    assert text.startswith("PlayResult(player=0, move=Move.parse(")
+    assert "next_player=1" in text and "Some(" not in text and 'phase="place"' in text
+    assert f"gains={list(r.gains)}" in text

@@ -161,3 +161,24 @@ def test_missing_file_and_real_process(tmp_path: Path, capsys: pytest.CaptureFix
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad record" in proc.stderr and "120 tiles" in proc.stderr
+
+
+def test_render_honours_png_and_refuses_what_it_cannot_do(record: Path, finished: Game, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("resvg_py", reason='PNG output needs the render extra: pip install "genial-engine[render]"')
+    png = tmp_path / "final.png"
+    code, out, _ = run(["render", str(record), "--out", str(png)], capsys)
+    assert code == 0 and str(png) in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = run(["render", str(record), "--out", str(tmp_path / "final.pdf")], capsys)
+    assert code == 2 and "name it .svg or .png" in err and not (tmp_path / "final.pdf").exists()
+    code, _, err = run(["render", str(record), "--racks", "7"], capsys)
+    assert code == 2 and "no seat 7" in err
+
+
+def test_render_text_shows_the_racks_asked_for(record: Path, finished: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["render", str(record), "--move", "3", "--racks", "0,1"], capsys)
+    assert code == 0
+    assert "rack of player 0: " in out and "rack of player 1: " in out
+    code, out, _ = run(["render", str(record), "--move", "3"], capsys)
+    assert "rack" not in out

@@ -17,3 +17,17 @@ def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_observation_table_matches_the_layout() -> None:
+    """The block table in `genial.observation`'s documentation is the only one: it must
+    list the core's blocks in order with their shapes."""
+    import re
+
+    from genial import _core, observation
+
+    doc = observation.__doc__ or ""
+    rows = re.findall(r"^(\w+)\s+\(([\d, ]+)\)", doc, flags=re.M)
+    table = [(name, tuple(int(x) for x in shape.replace(" ", "").split(",") if x)) for name, shape in rows]
+    core = [(name, tuple(shape)) for name, _, shape in _core.observation_layout()]
+    assert table == core

@@ -193,3 +193,32 @@ def test_gymnasium_illegal_actions() -> None:
         genial_gym.IngeniousEnv(opponents="clever")
     with pytest.raises(ValueError, match="seat"):
         genial_gym.IngeniousEnv(seat=2)
+
+
+def test_rgb_array_frames_show_the_board() -> None:
+    pytest.importorskip("resvg_py", reason='rgb_array needs the render extra: pip install "genial-engine[render]"')
+    env = genial_gym.IngeniousEnv(render_mode="rgb_array")
+    obs, _ = env.reset(seed=2)
+    first = env.render()
+    assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
+    for _ in range(6):
+        obs, _, term, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if term:
+            break
+    frame = env.render()
+    assert frame.shape == first.shape  # a video needs frames of one size
+    assert (frame != first).any(), "the picture follows the game"
+    assert (frame < 250).any() and (frame == 255).any(), "drawn on white"
+    with pytest.raises(ValueError, match="rgb_array"):
+        genial_gym.IngeniousEnv(render_mode="png")
+
+
+def test_svg_to_rgb_checks_its_input() -> None:
+    pytest.importorskip("resvg_py")
+    from genial.raster import svg_to_rgb
+
+    with pytest.raises(TypeError):
+        svg_to_rgb(b"<svg/>")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="width"):
+        svg_to_rgb(genial.Board(2).to_svg(), width=0)
+    assert svg_to_rgb(genial.Board(2).to_svg(), width=200).shape[1] == 200

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -244,9 +245,15 @@ def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pyte
     captured = capsys.readouterr()
     assert "300/300 games" in captured.err and "100.0%" in captured.err
     assert "win rate" in captured.out and "greedy" in captured.out
-    rows = list(csv.DictReader(out.open()))
+    with out.open() as f:
+        first = f.readline()
+        rows = list(csv.DictReader(f))
+    meta = json.loads(first.removeprefix("# genial: "))
+    assert meta["format"] == "genial-results" and meta["bots"] == ["greedy", "random"] and meta["run_seed"] == 4
+    assert meta["genial_version"] == genial.__version__ and meta["variant"] == "standard"
     res = genial.simulate(300, bots=("greedy", "random"), seed=4)
     assert len(rows) == 300
+    assert [int(r["place_0"]) for r in rows] == (res.ranks[:, 0] + 1).tolist()
     assert [int(r["seed"]) for r in rows] == res.seed.tolist()
     assert [int(r["score_1_purple"]) for r in rows] == res.scores[:, 1, 5].tolist()
     assert {r["bot_0"] for r in rows} == {"greedy"}
@@ -295,6 +302,37 @@ def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
     assert main(["simulate", "--games", "50", "--variant", "duel", "--seed", "3", "--out", str(path), "--chunk", "20"]) == 0
     back = pq.read_table(path)
     assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
+    meta = json.loads(back.schema.metadata[b"genial"])
+    assert (meta["variant"], meta["players"], meta["first_game"]) == ("duel", 2, 0)
+    assert set(back.column("place_0").to_pylist()) <= {1, 2}
+    assert pd.read_csv(_write_csv(res, tmp_path), comment="#")["place_1"].tolist() == (res.ranks[:, 1] + 1).tolist()
+
+
+def _write_csv(res: genial.SimulationResult, tmp_path: Path) -> Path:
+    path = tmp_path / "games.csv"
+    res.write(path)
+    return path
+
+
+def test_a_result_row_replays_as_a_full_game() -> None:
+    res = genial.simulate(6, players=3, bots=("greedy", "random", make("mcts", iterations=6, width=2)), seed=2, rotate=True)
+    for i in (0, 4, -1):
+        game = res.game(i)
+        assert game.is_over and game.stats["placements"] == res.placements[i]
+        assert list(game.ranks()) == res.ranks[i].tolist()
+        assert game.seed == res.seed[i]
+    with pytest.raises(IndexError, match="out of range"):
+        res.game(6)
+
+
+def test_only_built_in_bots_on_iterations_replay() -> None:
+    class First:
+        def choose(self, view: genial.GameView) -> genial.Move:
+            return view.legal_moves()[0]
+
+    t = genial.tournament([First(), "random"], games=2, seed=0)
+    with pytest.raises(ValueError, match="not a built-in bot"):
+        t.result.game(0)
 
 
 def test_ray_backend_equals_the_single_machine_result() -> None:

@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
 from .colors import Color
 from .game import Game, Outcome
@@ -18,6 +20,9 @@ from . import actions, observation  # submodules for learning agents
 from .bots import GameView, HiddenInformationError, play_game
 from .simulation import SimulationResult, Summary, simulate
 from .tournament import TournamentResult, tournament
+from .envs import _registration
+
+_registration.install()  # gymnasium.make("genial/Ingenious-v0") works after `import genial`
 
 __all__ = [
     "Board",
@@ -44,4 +49,7 @@ __all__ = [
     "tournament",
 ]
 
-__version__ = "0.1.0"
+try:
+    __version__: str = _metadata.version("genial-engine")
+except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"

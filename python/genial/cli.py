@@ -6,8 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import _core, cli_play, cli_records
+from . import __version__, _core, cli_play, cli_records
 from . import cli_sim
+from .web import cli as web_cli
 from .bots import RandomBot
 from .game import Game
 from .render import text
@@ -34,6 +35,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
+    parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a full game between random players and show it")
     demo.add_argument("--players", type=int, default=None, help="default: the variant's player count")
@@ -44,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli_play.register(sub)
     cli_records.register(sub)
     cli_sim.register(sub)
+    web_cli.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -7,13 +7,15 @@ anything is shown; a bad one is reported in one line on stderr with exit code 2.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+from pathlib import Path
 from typing import IO, Any
 
 from .cli_play import closed_pipe_safe
 from .game import Game
 from .records import RecordError, from_record, read_record
-from .render import text
+from .render import rack_text, text
 from .svg import game_svg
 
 __all__ = ["register", "load_positions"]
@@ -87,25 +89,50 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         return 2
     for move in game.moves[:n]:
         position.play(move)
-    if args.svg is None:
-        out.write(text(position, color=args.color, rack=args.racks is not None) + "\n")
-        return 0
-    racks: Any = False
+    seats: list[int] = []
     if args.racks is not None:
-        racks = True if args.racks == "all" else [int(s) for s in args.racks.split(",")]
+        seats = list(range(game.players)) if args.racks == "all" else [int(s) for s in args.racks.split(",")]
+        wrong = [s for s in seats if not 0 <= s < game.players]
+        if wrong:
+            print(f"genial render: --racks {args.racks}: no seat {wrong[0]} in a {game.players}-player game "
+                  f"(seats 0..{game.players - 1})", file=sys.stderr)
+            return 2
+    if args.out is None:
+        out.write(text(position, color=args.color, rack=False) + "\n")
+        for s in seats:
+            out.write(f"rack of player {s}: {rack_text(position.rack(s), color=args.color)}\n")
+        return 0
+    kind = Path(args.out).suffix.lower()
+    if kind not in (".svg", ".png"):
+        print(f"genial render: cannot tell the picture's format from {args.out!r}: name it .svg or .png",
+              file=sys.stderr)
+        return 2
+    picture = game_svg(position, seats or False, coords=args.coords)
     try:
-        picture = game_svg(position, racks, coords=args.coords)
-    except ValueError as e:
+        data = picture.encode("utf-8") if kind == ".svg" else _png(picture)
+    except ImportError as e:
         print(f"genial render: {e}", file=sys.stderr)
         return 2
     try:
-        with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(picture)
+        with open(args.out, "wb") as f:
+            f.write(data)
     except OSError as e:
-        print(f"genial render: cannot write {args.svg}: {e.strerror or e}", file=sys.stderr)
+        print(f"genial render: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
         return 2
-    out.write(f"wrote {args.svg}: position after {n} of {count} moves\n")
+    out.write(f"wrote {args.out}: position after {n} of {count} moves\n")
     return 0
+
+
+def _png(svg: str) -> bytes:
+    """The picture as PNG bytes (needs the render extra)."""
+    from .raster import svg_to_rgb
+
+    pixels = svg_to_rgb(svg)  # says which extra to install when one is missing
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def _racks(text: str) -> str:
@@ -128,9 +155,10 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("render", help="draw a recorded game (SVG or text)",
                               description="Draw a position of a recorded game: as SVG with --svg, else as text.")
     p.add_argument("file", help="a JSON game record (genial.game version 1)")
-    p.add_argument("--svg", metavar="OUT", help="write an SVG picture to OUT")
+    p.add_argument("--out", "--svg", dest="out", metavar="FILE",
+                   help="write a picture to FILE: .svg, or .png (needs the render extra); default: text")
     p.add_argument("--move", type=int, metavar="N", help="the position after N moves (default: the last)")
-    p.add_argument("--racks", type=_racks, metavar="SEATS", help="show racks: all, or seats like 0 or 0,2")
+    p.add_argument("--racks", type=_racks, metavar="SEATS", help="show racks: all, or seats like 0 or 0,2 (default: none)")
     p.add_argument("--coords", action="store_true", help="write q,r in free cells (SVG)")
     p.add_argument("--color", action="store_true", help="ANSI colours (text)")
     p.set_defaults(func=_render)

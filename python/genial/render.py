@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ._core import Board, Tile
 from .colors import Color
+from .geometry import text_column
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -41,14 +42,22 @@ def _cell_text(ch: str, color: Color | None, printed: bool, ansi: bool) -> str:
     return f"\x1b[48;5;{_ANSI_CODE[color]}m{_BOLD}{_ON[color]}{ch}{_RESET}"
 
 
-def board_text(board: Board, *, color: bool = False, coords: bool = False) -> str:
+def board_text(
+    board: Board,
+    *,
+    color: bool = False,
+    coords: bool = False,
+    last: Iterable[tuple[int, int]] = (),
+) -> str:
     """The zone as a hexagon of characters, one row per ``r``.
 
     ``.`` free cell, a capital letter (R O Y G B P) a tile half, a lowercase letter a
     printed symbol. ``color`` paints tile halves on ANSI background colours (printed
     symbols in the colour, free cells dim); ``coords`` labels each row with its ``r`` and
-    the range of ``q`` from its first cell to its last.
+    the range of ``q`` from its first cell to its last. The cells in ``last`` (say, the
+    last placement's) are followed by ``*`` instead of a space.
     """
+    marked = {(int(q), int(r)) for q, r in last}
     radius = board.radius
     occupied = board.occupied()
     symbols = {cell for cell, _ in Board.symbols()}
@@ -68,12 +77,15 @@ def board_text(board: Board, *, color: bool = False, coords: bool = False) -> st
             printed = (q, r) in symbols
             ch = Color(c).letter.lower() if printed else Color(c).letter
             chars.append(_cell_text(ch, Color(c), printed, color))
-        # Axial x = 2q + r; shift so the widest row starts at column 0.
-        indent = 2 * q_lo + r + 2 * radius
-        line = " " * indent + " ".join(chars)
+        # Shift so that the widest row starts at column 0.
+        indent = text_column((q_lo, r)) + 2 * radius
+        line = " " * indent + "".join(
+            ch + ("*" if (q, r) in marked else " " if q < q_hi else "") for q, ch in zip(qs, chars)
+        )
         if coords:
             width = 4 * radius + 1  # the widest row
-            line = f"r{r:>3} " + line + " " * (width - indent - (2 * (q_hi - q_lo) + 1)) + f"  q {q_lo}..{q_hi}"
+            pad = width - indent - (2 * (q_hi - q_lo) + 1) - ((q_hi, r) in marked)
+            line = f"r{r:>3} " + line + " " * pad + f"  q {q_lo}..{q_hi}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -112,8 +124,9 @@ def tracks_text(game: Game, *, color: bool = False) -> list[str]:
 def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = False) -> str:
     """Board, tracks, the rack of the player to move (unless ``rack=False``: racks are
     hidden information), and the game's state. ``color`` uses ANSI colours; ``coords``
-    labels the board's rows (see `board_text`)."""
-    out = [board_text(game.board, color=color, coords=coords), ""]
+    labels the board's rows (see `board_text`). The last placement's cells are marked ``*``."""
+    last = next((m.cells for m in reversed(game.moves) if m.cells is not None), None)
+    out = [board_text(game.board, color=color, coords=coords, last=last or ()), ""]
     out.extend(tracks_text(game, color=color))
     if game.is_over:
         ranking = " > ".join("=".join(str(p) for p in group) for group in game.ranking())

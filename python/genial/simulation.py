@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import csv
 import importlib
+import json
 import math
+import operator
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,9 +32,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
-from .bots import BuiltinBot, parse_bot
+from .bots import BUILTIN_BOTS, BuiltinBot, parse_bot, play_game
 from .colors import Color
-from .game import check_seed
+from .game import Game, check_seed
 
 __all__ = [
     "simulate",
@@ -181,9 +183,11 @@ class SimulationResult:
         return Summary.of(self)
 
     def column_dict(self) -> dict[str, npt.NDArray[Any]]:
-        """Flat columns, one row per game: ``game, seed, end, placements, ...,
-        bot_<s>, rank_<s>, score_<s>_<colour>`` (and ``track_<t>_<colour>`` for the team
-        and duel games, whose tracks differ from the seats' scores)."""
+        """Flat columns, one row per game, as files and data frames hold them: ``game, seed,
+        end, placements, ..., bot_<s>, place_<s>, score_<s>_<colour>`` (and
+        ``track_<t>_<colour>`` for the team and duel games, whose tracks differ from the
+        seats' scores). ``place_<s>`` is the seat's place as a person reads it: 1 for
+        first, ties sharing (the ``ranks`` array counts from 0)."""
         cols: dict[str, npt.NDArray[Any]] = {
             "game": self.game_index,
             "seed": self.seed,
@@ -197,7 +201,7 @@ class SimulationResult:
         names = np.asarray(self.bot_names)
         for s in range(self.players):
             cols[f"bot_{s}"] = names[self.bots[:, s]]
-            cols[f"rank_{s}"] = self.ranks[:, s]
+            cols[f"place_{s}"] = self.ranks[:, s].astype(np.uint8) + 1
             for c, color in enumerate(_COLOR_NAMES):
                 cols[f"score_{s}_{color}"] = self.scores[:, s, c]
         if self.rules.track_count != self.players:  # tracks are not the seats' own
@@ -205,6 +209,47 @@ class SimulationResult:
                 for c, color in enumerate(_COLOR_NAMES):
                     cols[f"track_{t}_{color}"] = self.tracks[:, t, c]
         return cols
+
+    def metadata(self) -> dict[str, Any]:
+        """What a results file records about its games: the rules, the bots, the run's seed,
+        the first game and how many, and the genial version that played them."""
+        from . import __version__
+
+        return {
+            "format": "genial-results",
+            "version": 1,
+            "genial_version": __version__,
+            "variant": self.variant,
+            "players": self.players,
+            "swap_timing": self.swap_timing,
+            "require_contact": self.require_contact,
+            "bots": list(self.bot_names),
+            "run_seed": self.run_seed,
+            "first_game": self.first_game,
+            "games": len(self),
+        }
+
+    def game(self, index: int) -> Game:
+        """Row ``index`` (negative counts from the end) played again as a full `Game`, with
+        its moves, racks and record: ``play_game(bots, seed=result.seed[index])`` with the
+        row's bots in their seats. Works for built-in bots that play by iterations; a bot
+        on a time budget, or a Python bot of a tournament, cannot be replayed."""
+        n = len(self)
+        i = operator.index(index)
+        if not -n <= i < n:
+            raise IndexError(f"game index {index} is out of range for {n} games")
+        i %= n
+        specs = [_spec_of_label(self.bot_names[b]) for b in self.bots[i]]
+        game = play_game(
+            specs, self.players, int(self.seed[i]), self.variant,
+            swap_timing=self.swap_timing, require_contact=self.require_contact,
+        )
+        if list(game.ranks()) != self.ranks[i].tolist() or [list(s) for s in game.scores] != self.scores[i].tolist():
+            raise ValueError(
+                f"game {index} does not replay: its bots ({', '.join(specs)}) do not play the same "
+                "moves again (a time budget makes play depend on the machine)"
+            )
+        return game
 
     def to_pandas(self) -> Any:
         """A `pandas.DataFrame` of `column_dict` (needs pandas)."""
@@ -576,9 +621,26 @@ class Summary:
 # ----- writing -----------------------------------------------------------------------------
 
 
+def _spec_of_label(label: str) -> str:
+    """The text form of a built-in bot from its table label: ``mcts(iterations=100)`` ->
+    ``mcts:iterations=100``; a tournament's ``#2`` suffix for a repeated bot is dropped."""
+    label = label.split("#", 1)[0]
+    if label.endswith(")") and "(" in label:
+        name, options = label[:-1].split("(", 1)
+        label = f"{name}:{options}"
+    name = label.split(":", 1)[0]
+    if name not in BUILTIN_BOTS:
+        raise ValueError(f"{label!r} is not a built-in bot: only games of built-in bots can be replayed")
+    return label
+
+
 class ResultWriter:
     """Writes results chunk by chunk to one file: Parquet for ``.parquet`` (needs
-    pyarrow), CSV otherwise. Memory stays flat however many chunks are written."""
+    pyarrow), CSV otherwise. Memory stays flat however many chunks are written.
+
+    The file carries `SimulationResult.metadata` of its first chunk: in Parquet as the
+    schema's ``genial`` key (JSON), in CSV as a first line ``# genial: {...}`` (read the
+    rows with ``pandas.read_csv(path, comment="#")``)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -597,14 +659,17 @@ class ResultWriter:
 
     def write(self, res: SimulationResult) -> None:
         cols = res.column_dict()
+        meta = json.dumps(res.metadata(), separators=(",", ":"))
         if self.parquet:
             table = self._pa.table(cols)
             if self._writer is None:
-                self._writer = self._pq.ParquetWriter(str(self.path), table.schema)
-            self._writer.write_table(table)
+                schema = table.schema.with_metadata({"genial": meta})
+                self._writer = self._pq.ParquetWriter(str(self.path), schema)
+            self._writer.write_table(table.cast(self._writer.schema))
             return
         if self._csv is None:
             self._file = open(self.path, "w", newline="")
+            self._file.write(f"# genial: {meta}\n")
             self._csv = csv.writer(self._file)
             self._csv.writerow(cols.keys())
         self._csv.writerows(zip(*(c.tolist() for c in cols.values())))

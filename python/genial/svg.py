@@ -22,7 +22,6 @@ by programs as well as by eye.
 
 from __future__ import annotations
 
-import math
 import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, SupportsIndex, Union
@@ -31,6 +30,7 @@ from xml.sax.saxutils import escape
 from . import _core
 from ._core import Board, Move, Tile
 from .colors import Color
+from .geometry import SQRT3, Layout, hex_corners, polar
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -49,7 +49,6 @@ _OUTSIDE_RIM = "#d8d5ce"
 _BACKGROUND = "#fcfbf8"
 _TEXT = "#2b2b2b"
 _MUTED = "#8a8478"
-_SQRT3 = math.sqrt(3.0)
 _FULL_RADIUS = 7  # the printed board; smaller player counts use a central zone of it
 
 Cell = tuple[int, int]
@@ -66,35 +65,22 @@ def _points(pts: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
 
 
-def _hex_corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
-    """Corners of a pointy-top hexagon, clockwise from the top."""
-    return [
-        (cx + size * math.sin(math.radians(60 * k)), cy - size * math.cos(math.radians(60 * k)))
-        for k in range(6)
-    ]
-
-
-def _polar(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:
-    a = math.radians(degrees)
-    return cx + radius * math.sin(a), cy - radius * math.cos(a)
-
-
 def _symbol(color: Color, cx: float, cy: float, r: float, ink: str) -> str:
     """The colour's symbol centred on (cx, cy) within radius ``r``, drawn in ``ink``."""
     if color is Color.RED:  # asterisk: eight rays
         w = r * 0.26
         d = " ".join(
             f"M{_n(a[0])},{_n(a[1])}L{_n(b[0])},{_n(b[1])}"
-            for a, b in ((_polar(cx, cy, r * 0.9, deg), _polar(cx, cy, r * 0.9, deg + 180)) for deg in (0, 45, 90, 135))
+            for a, b in ((polar(cx, cy, r * 0.9, deg), polar(cx, cy, r * 0.9, deg + 180)) for deg in (0, 45, 90, 135))
         )
         return f'<path d="{d}" stroke="{ink}" stroke-width="{_n(w)}" stroke-linecap="round" fill="none"/>'
     if color is Color.ORANGE:  # hexagon, flat-top so it does not echo the cell
-        pts = [_polar(cx, cy, r * 0.82, 30 + 60 * k) for k in range(6)]
+        pts = [polar(cx, cy, r * 0.82, 30 + 60 * k) for k in range(6)]
         return f'<polygon points="{_points(pts)}" fill="{ink}"/>'
     if color is Color.YELLOW:  # sun: a disc with twelve short rays
         rays = " ".join(
             f"M{_n(a[0])},{_n(a[1])}L{_n(b[0])},{_n(b[1])}"
-            for a, b in ((_polar(cx, cy, r * 0.6, 30 * k), _polar(cx, cy, r * 0.95, 30 * k)) for k in range(12))
+            for a, b in ((polar(cx, cy, r * 0.6, 30 * k), polar(cx, cy, r * 0.95, 30 * k)) for k in range(12))
         )
         return (
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r * 0.42)}" fill="{ink}"/>'
@@ -103,7 +89,7 @@ def _symbol(color: Color, cx: float, cy: float, r: float, ink: str) -> str:
     if color is Color.GREEN:  # disc
         return f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r * 0.72)}" fill="{ink}"/>'
     if color is Color.BLUE:  # five-pointed star
-        pts = [_polar(cx, cy, r * (0.95 if k % 2 == 0 else 0.4), 36 * k) for k in range(10)]
+        pts = [polar(cx, cy, r * (0.95 if k % 2 == 0 else 0.4), 36 * k) for k in range(10)]
         return f'<polygon points="{_points(pts)}" fill="{ink}"/>'
     # purple: ring
     return (
@@ -112,26 +98,10 @@ def _symbol(color: Color, cx: float, cy: float, r: float, ink: str) -> str:
     )
 
 
-class _Layout:
-    """Pixel positions of cells for a board of ``radius`` rings drawn at ``size``."""
-
-    def __init__(self, radius: int, size: float, x0: float, y0: float) -> None:
-        self.radius = radius
-        self.size = size
-        self.width = size * _SQRT3 * (2 * radius + 1)
-        self.height = size * (3 * radius + 2)
-        self.cx = x0 + self.width / 2
-        self.cy = y0 + self.height / 2
-
-    def center(self, cell: Cell) -> tuple[float, float]:
-        q, r = cell
-        return self.cx + self.size * _SQRT3 * (q + r / 2), self.cy + self.size * 1.5 * r
-
-
-def _tile_outline(layout: _Layout, a: Cell, b: Cell) -> str:
+def _tile_outline(layout: Layout, a: Cell, b: Cell) -> str:
     """Path along the outside of the two hexagons of a tile (their shared edge left out)."""
-    ca = _hex_corners(*layout.center(a), layout.size)
-    cb = _hex_corners(*layout.center(b), layout.size)
+    ca = hex_corners(*layout.center(a), layout.size)
+    cb = hex_corners(*layout.center(b), layout.size)
 
     def on(p: tuple[float, float], corners: list[tuple[float, float]]) -> bool:
         return any(abs(p[0] - o[0]) < 1e-6 and abs(p[1] - o[1]) < 1e-6 for o in corners)
@@ -147,7 +117,7 @@ def _tile_outline(layout: _Layout, a: Cell, b: Cell) -> str:
 
 def _board_group(
     board: Board,
-    layout: _Layout,
+    layout: Layout,
     *,
     outside: bool,
     coords: bool,
@@ -162,7 +132,7 @@ def _board_group(
     # Zone membership comes from the core; only the pixel layout is computed here.
     for cell in _core.board_cells() if outside else board.cells():
         cx, cy = layout.center(cell)
-        corners = _points(_hex_corners(cx, cy, size * 0.97))
+        corners = _points(hex_corners(cx, cy, size * 0.97))
         tag = f'data-cell="{cell[0]},{cell[1]}"'
         if cell not in zone:
             if outside:
@@ -236,7 +206,7 @@ def board_svg(
     size = _check_size(size)
     radius = _FULL_RADIUS if outside else board.radius
     margin = size * 0.5
-    layout = _Layout(radius, size, margin, margin)
+    layout = Layout(radius, size, margin, margin)
     body = _board_group(
         board, layout, outside=outside, coords=coords, tiles=_pairs(tiles), highlight=_pairs(highlight)
     )
@@ -290,7 +260,7 @@ class _Panel:
         self.y += self.unit * k
 
     def icon(self, color: Color, cx: float, cy: float, r: float) -> str:
-        corners = _points(_hex_corners(cx, cy, r))
+        corners = _points(hex_corners(cx, cy, r))
         return f'<polygon points="{corners}" fill="{PALETTE[color]}"/>' + _symbol(color, cx, cy, r * 0.6, _INK[color])
 
     def track(self, values: Sequence[int], lo: int, hi: int, *, mark: int | None = None,
@@ -351,7 +321,7 @@ class _Panel:
     def rack(self, tiles: Sequence[Tile]) -> None:
         u = self.unit
         r = u * 0.8
-        step = r * _SQRT3
+        step = r * SQRT3
         x = self.x + r
         cy = self.y + r * 1.1
         if not tiles:
@@ -362,7 +332,7 @@ class _Panel:
             for k, c in enumerate((a, b)):
                 cx = x + k * step
                 self.out.append(
-                    f'<polygon class="rack-half {c}" points="{_points(_hex_corners(cx, cy, r * 0.97))}" '
+                    f'<polygon class="rack-half {c}" points="{_points(hex_corners(cx, cy, r * 0.97))}" '
                     f'fill="{PALETTE[c]}" stroke="#3a3630" stroke-width="0.8"/>'
                 )
                 self.out.append(_symbol(c, cx, cy, r * 0.55, _INK[c]))
@@ -425,7 +395,7 @@ def game_svg(
     size = _check_size(size)
     board = game.board
     margin = size * 0.5
-    layout = _Layout(_FULL_RADIUS if outside else board.radius, size, margin, margin)
+    layout = Layout(_FULL_RADIUS if outside else board.radius, size, margin, margin)
     placements = _pairs(game.moves)
     highlight = placements[-1:] if last_move and game.moves and game.moves[-1].is_placement else []
     body = _board_group(board, layout, outside=outside, coords=coords, tiles=placements, highlight=highlight)

@@ -455,10 +455,27 @@ impl PlayResult {
         Ok(d)
     }
 
+    /// Python syntax, fields as the attributes name them.
     fn __repr__(&self) -> String {
+        let py_opt = |v: Option<usize>| v.map_or_else(|| "None".to_string(), |p| p.to_string());
+        let py_bool = |b: bool| if b { "True" } else { "False" };
+        let gains: Vec<String> = self.gains.iter().map(|g| g.to_string()).collect();
         format!(
-            "<PlayResult player={} move={} gains={:?} bonuses_earned={} next_player={:?} phase={}>",
-            self.player, self.mv.0, self.gains, self.bonuses_earned, self.next_player, self.phase
+            "PlayResult(player={}, move=Move.parse({:?}), points=({}, {}), gains=[{}], bonuses_earned={}, \
+             was_bonus={}, bonuses_lost={}, swapped={}, drawn={}, next_player={}, phase={:?}, game_over={})",
+            self.player,
+            self.mv.0.to_string(),
+            self.points.0,
+            self.points.1,
+            gains.join(", "),
+            self.bonuses_earned,
+            py_bool(self.was_bonus),
+            self.bonuses_lost,
+            py_bool(self.swapped),
+            self.drawn,
+            py_opt(self.next_player),
+            self.phase,
+            py_bool(self.game_over),
         )
     }
 }

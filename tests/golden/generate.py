@@ -2,7 +2,7 @@
 
 Run it only when a change of the rules' behaviour is intended, and say so in the commit:
 ``.venv/bin/python tests/golden/generate.py``. The checkers (`tests/test_golden.py` and
-`rust/tests/golden.rs`) replay every game independently and compare; they never write.
+`tests/golden.rs`) replay every game independently and compare; they never write.
 
 Each game is played by a deterministic policy that does not depend on the order in which
 the engine lists moves, only on the set of legal moves:
@@ -155,7 +155,7 @@ def main() -> None:
         )
     doc = {
         "about": "Golden numbers of genial; written by tests/golden/generate.py, checked by "
-        "tests/test_golden.py and rust/tests/golden.rs. See generate.py for the policies.",
+        "tests/test_golden.py and tests/golden.rs. See generate.py for the policies.",
         "policy_seed_offset": POLICY_SEED_OFFSET,
         "games": games,
         "perft": perfts,

@@ -1,5 +1,5 @@
 """The golden table's random policy: its own SplitMix64 stream (the same as
-`genial::rng::splitmix64`, used by `rust/tests/golden.rs`), so the table depends on no bot."""
+`genial::rng::splitmix64`, used by `tests/golden.rs`), so the table depends on no bot."""
 
 from __future__ import annotations
 

@@ -33,20 +33,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"genial.envs.gymnasium needs gymnasium ({e}): pip install \"genial-engine[rl]\""
+    ) from e
 
 from .. import _core
 from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
+from ..raster import svg_to_rgb
+from ._registration import ENV_ID, register_gymnasium_envs
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 
-ENV_ID = "genial/Ingenious-v0"
 
 Observation = dict[str, Any]  # "observation": float32 vector, "action_mask": int8 vector
 Opponent = Union[str, Bot]
@@ -61,7 +68,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     Named bots are seeded from the environment's ``np_random`` at each reset.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -98,7 +105,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi', 'human' or 'rgb_array', not {render_mode!r}")
         self._opponents: list[Opponent] = opponents
         self._fixed_seat = seat
         self.illegal_action = illegal_action
@@ -152,7 +159,11 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, self._over, False, self._info()
 
     def render(self) -> Any:  # str | None; gymnasium's own annotation differs across versions
-        """``ansi``: the text board (a str); ``human``: prints it; no render mode: ``None``."""
+        """``ansi``: the text board (a str); ``human``: prints it; ``rgb_array``: the board,
+        tracks and the agent's rack as an ``(h, w, 3)`` uint8 array (needs the ``render``
+        extra); no render mode: ``None``."""
+        if self.render_mode == "rgb_array":
+            return svg_to_rgb(self.game.to_svg(racks=self.seat))
         if self.render_mode == "human":
             print(self.game)
             return None
@@ -185,5 +196,4 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         return {"seat": self.seat, "phase": self.game.phase}
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="genial.envs.gymnasium:IngeniousEnv")
+register_gymnasium_envs()

@@ -27,9 +27,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"genial.envs.pettingzoo needs pettingzoo and gymnasium ({e}): pip install \"genial-engine[rl]\""
+    ) from e
 
 from .. import _core
 from ..actions import ACTION_COUNT

@@ -4,27 +4,13 @@
 //! `-1..=1`. Seats are listed relative to the observer: row `k` is seat
 //! `(observer + k) % players`. Hidden information stays hidden: other racks appear only
 //! as sizes, the bag only as a count, and unseen tiles only as counts per kind (which the
-//! observer could work out from the tiles played). Blocks, in order (offsets in
-//! [`layout`]):
+//! observer could work out from the tiles played).
 //!
-//! | block | size | content |
-//! |---|---|---|
-//! | `BOARD` | 10 × 169 | planes over the dense cells ([`crate::hex::Cell::dense`]): 0–5 the cell shows colour c (tile half or printed symbol); 6 free cell of the zone; 7 cell in the playing zone; 8 printed symbol; 9 printed symbol that no tile touches yet |
-//! | `RACK` | 6 × 21 | the observer's rack, slot × tile kind one-hot (empty slots all 0) |
-//! | `TRACKS` | 4 × 6 | markers as seat `observer + k` sees them ÷ the track maximum (18 standard, 36 solo and team, 9 duel: duel values are in −1..1); rows past the player count are 0 |
-//! | `TOKENS` | 2 × 6 | duel tokens held by the observer, by the opponent |
-//! | `SWAP_COLORS` | 6 | the colours the observer's swap rule looks at (its lowest colours; duel: markers on its 9) |
-//! | `UNSEEN` | 21 | tiles of each kind the observer has not seen (bag and other racks) ÷ that kind's copies |
-//! | `RACK_SIZES` | 4 | rack size of seat `observer + k` ÷ 6 |
-//! | `HAS_PLACED` | 4 | seat `observer + k` has placed its first tile |
-//! | `BAG` | 1 | tiles in the bag ÷ 120 |
-//! | `PHASE` | 4 | one-hot: place, bonus, swap offer, over |
-//! | `PENDING` | 1 | bonus placements owed after the current one, min(n, 4) ÷ 4 |
-//! | `TO_MOVE` | 4 | one-hot: the seat to move is `observer + k` |
-//! | `SEAT` | 4 | one-hot: the observer's seat number |
-//! | `VARIANT` | 4 | one-hot: standard, solo, team, duel |
-//! | `PLAYERS` | 4 | one-hot: 1, 2, 3, 4 players |
-//! | `OPTIONS` | 2 | swap taken instead of a placement; contact required |
+//! The blocks, in order, are the constants of [`layout`] (board planes, rack, tracks, duel
+//! tokens, swap colours, unseen tiles, rack sizes, first placements, bag, phase, pending
+//! bonuses, seat to move, own seat, variant, players, options). What each holds is tabled
+//! once, in the Python module `genial.observation`, whose test checks that table against
+//! [`layout`].
 
 use crate::board::{SYMBOLS, EMPTY};
 use crate::game::{Game, Phase};

@@ -73,7 +73,7 @@ fn golden_games_replay_exactly() {
             assert!(!g.is_over(), "{ctx}: over before decision {i}");
             g.legal_moves(&mut moves);
             assert_eq!(moves.len() as i64, *count, "{ctx}: legal-move count at decision {i}");
-            let m = choose(&g, &moves, policy, &mut draws);
+            let m = choose(g, &moves, policy, &mut draws);
             assert_eq!(m.to_string(), texts[i].as_str().unwrap(), "{ctx}: move at decision {i}");
             record.play(&m).unwrap();
             let g = record.game();

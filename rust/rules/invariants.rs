@@ -1,5 +1,5 @@
 //! Consistency checks of a game, and a driver that plays a game from arbitrary bytes while
-//! checking them. The fuzzer (`fuzz/`) and `rust/tests/invariants.rs` both run this code, so
+//! checking them. The fuzzer (`fuzz/`) and `tests/invariants.rs` both run this code, so
 //! that a failure found by one is reproduced by the other.
 //!
 //! Every check returns `Err(description)` instead of panicking, so the caller decides how to

@@ -254,6 +254,8 @@ impl Board {
     /// Calls `f` on each pair of adjacent free cells `(a, b)`, `a < b`, in the order of the
     /// zone's edge list, until `f` returns `true`; tells whether it did.
     #[inline]
+    // Word indices pair `free[w]` with `free[w + 1]` and three arrays at once.
+    #[allow(clippy::needless_range_loop)]
     pub fn free_pairs_until(&self, mut f: impl FnMut(Cell, Cell) -> bool) -> bool {
         // Free pairs along a forward step s: free cells whose cell s further is free too.
         let mut along = [[0u64; FREE_WORDS]; 3];

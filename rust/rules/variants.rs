@@ -363,11 +363,8 @@ impl Tracks {
     pub fn ranks(&self, config: &Config) -> [u8; 4] {
         let n = config.players();
         let mut ranks = [0u8; 4];
-        for p in 0..n {
-            let better = (0..n)
-                .filter(|&o| self.compare(config, o, p) == Ordering::Greater)
-                .count();
-            ranks[p] = better as u8;
+        for (p, rank) in ranks.iter_mut().enumerate().take(n) {
+            *rank = (0..n).filter(|&o| self.compare(config, o, p) == Ordering::Greater).count() as u8;
         }
         ranks
     }

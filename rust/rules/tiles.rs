@@ -23,8 +23,8 @@ pub fn parse_color(text: &str) -> Option<Color> {
         .map(|i| i as Color)
 }
 
-/// A two-hex tile. Unordered: stored with `lo <= hi`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+/// A two-hex tile. Unordered: stored with `lo <= hi`. The default is the red double.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Tile {
     lo: Color,
     hi: Color,
@@ -126,12 +126,6 @@ pub fn full_set() -> [Tile; TILE_COUNT] {
 pub struct Rack {
     tiles: [Tile; 6],
     len: u8,
-}
-
-impl Default for Tile {
-    fn default() -> Self {
-        Tile { lo: 0, hi: 0 }
-    }
 }
 
 impl Rack {

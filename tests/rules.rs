@@ -892,11 +892,11 @@ fn random_games_end_follow_the_rules_and_refuse_illegal_moves() {
             assert_eq!(g.legal_move_count(), 0);
             // Ranks: a seat's rank counts the seats strictly ahead of it.
             let ranks = g.ranks();
-            for a in 0..config.players() {
+            for (a, &rank) in ranks.iter().enumerate().take(config.players()) {
                 let ahead = (0..config.players())
                     .filter(|&b2| g.tracks().compare(&config, b2, a) == std::cmp::Ordering::Greater)
                     .count();
-                assert_eq!(ranks[a] as usize, ahead);
+                assert_eq!(rank as usize, ahead);
             }
         }
     }

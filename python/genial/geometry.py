@@ -1,0 +1,48 @@
+"""Where cells are drawn: the axial hex grid laid out in pixels (pointy-top hexagons) and
+in text columns. Drawing only; which cells exist and which are neighbours comes from the
+core (`Board.cells`, `genial.actions.DIRECTIONS`)."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["SQRT3", "Layout", "hex_corners", "polar", "text_column"]
+
+SQRT3 = math.sqrt(3.0)
+
+Cell = tuple[int, int]
+
+
+def polar(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:
+    """The point ``radius`` away from (cx, cy), ``degrees`` clockwise from straight up."""
+    a = math.radians(degrees)
+    return cx + radius * math.sin(a), cy - radius * math.cos(a)
+
+
+def hex_corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
+    """Corners of a pointy-top hexagon of circumradius ``size``, clockwise from the top."""
+    return [polar(cx, cy, size, 60 * k) for k in range(6)]
+
+
+class Layout:
+    """Pixel centres of the cells of a board of ``radius`` rings, hexagons of circumradius
+    ``size``, the whole board's bounding box starting at (x0, y0)."""
+
+    def __init__(self, radius: int, size: float, x0: float, y0: float) -> None:
+        self.radius = radius
+        self.size = size
+        self.width = size * SQRT3 * (2 * radius + 1)
+        self.height = size * (3 * radius + 2)
+        self.cx = x0 + self.width / 2
+        self.cy = y0 + self.height / 2
+
+    def center(self, cell: Cell) -> tuple[float, float]:
+        q, r = cell
+        return self.cx + self.size * SQRT3 * (q + r / 2), self.cy + self.size * 1.5 * r
+
+
+def text_column(cell: Cell) -> int:
+    """The column of a cell when each cell is one character with a space between: axial
+    x = 2q + r (relative to the centre's column)."""
+    q, r = cell
+    return 2 * q + r

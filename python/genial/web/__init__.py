@@ -1,0 +1,6 @@
+"""Ingenious in the browser: ``genial serve`` (needs ``pip install "genial-engine[web]"``).
+
+`genial.web.server.create_app` builds the ASGI app (Starlette), `genial.web.store` keeps
+the games in SQLite, `genial.web.tables` runs them (seats, tokens, bots, views), and the
+page itself (plain HTML, CSS and ES modules) is in ``static/``.
+"""

@@ -1,0 +1,234 @@
+"""The ASGI app of `genial serve` (Starlette): the page, the JSON API and live updates.
+
+HTTP API (JSON in and out; a seat acts with its secret token in the ``X-Seat-Token``
+header, never in the URL, so tokens stay out of access logs):
+
+- ``GET  /api/meta``                   variants, bots and their options, colours and symbols
+- ``GET  /api/games``                  the lobby: every game's public summary (no rack)
+- ``POST /api/games``                  a new game (or one loaded from a record); returns
+  each human seat's token, once
+- ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
+- ``GET  /api/games/{id}/options?tile=RB``  the mover's placements of one rack tile, each
+  with the points it would score (the engine plays it on a copy)
+- ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
+- ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
+- ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
+- ``POST /api/replay``                 a record's moves and tracks, for the replay view
+- ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}``; then the server
+  sends the seat's state on every change
+
+Errors are ``{"error": message}`` with a 4xx status, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import __version__
+from .._core import Board
+from ..colors import Color
+from ..svg import PALETTE, _symbol
+from ..variants import variants
+from .store import Store
+from .tables import SWAP_TIMINGS, ApiError, Hub, Listener, bot_catalogue, replay_frames
+
+__all__ = ["STATIC", "create_app"]
+
+log = logging.getLogger("genial.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
+
+
+def _meta() -> dict[str, Any]:
+    return {
+        "version": __version__,
+        "variants": [
+            {"name": v.name, "player_counts": list(v.player_counts), "track_max": v.track_max, "description": v.description}
+            for v in variants()
+        ],
+        "bots": bot_catalogue(),
+        "swap_timings": list(SWAP_TIMINGS),
+        "colors": [
+            {
+                "index": int(c),
+                "name": str(c),
+                "letter": c.letter,
+                "symbol": c.symbol,
+                "fill": PALETTE[c],
+                # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
+                "svg": _symbol(c, 0.0, 0.0, 100.0, "currentColor"),
+            }
+            for c in Color
+        ],
+        "printed": [[q, r, int(c)] for (q, r), c in Board.symbols()],
+    }
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
+    if not raw:
+        raise ApiError(400, "request body is empty: send a JSON object")
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise ApiError(400, f"request body is not valid JSON: {e}") from None
+
+
+def _token(request: Request) -> str | None:
+    return request.headers.get("x-seat-token")
+
+
+def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: float = 0.0) -> Starlette:
+    """The app serving the games kept in the SQLite file ``db``."""
+    store = Store(db)
+    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay)
+    meta = _meta()
+    index = STATIC / "index.html"
+
+    async def page(request: Request) -> Response:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    async def get_meta(request: Request) -> Response:
+        return JSONResponse(meta)
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse({"games": hub.lobby()})
+
+    async def create_game(request: Request) -> Response:
+        return JSONResponse(hub.create(await _body(request)), status_code=201)
+
+    async def get_game(request: Request) -> Response:
+        table = hub.table(request.path_params["game_id"])
+        return JSONResponse(table.view(table.seat_of(_token(request))))
+
+    async def options(request: Request) -> Response:
+        table = hub.table(request.path_params["game_id"])
+        return JSONResponse(table.options(table.seat_of(_token(request)), request.query_params.get("tile")))
+
+    async def move(request: Request) -> Response:
+        body = await _body(request)
+        return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
+
+    async def undo(request: Request) -> Response:
+        body = await _body(request)
+        return JSONResponse(await hub.undo(request.path_params["game_id"], _token(request), body))
+
+    async def record(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        data = hub.record(game_id, _token(request))
+        return Response(
+            json.dumps(data, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="genial-{game_id}.json"'},
+        )
+
+    async def replay(request: Request) -> Response:
+        return JSONResponse(replay_frames(await _body(request)))
+
+    async def live(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            table = hub.table(ws.path_params["game_id"])
+            hello = await asyncio.wait_for(ws.receive_json(), timeout=30)
+            if not isinstance(hello, dict):
+                raise ApiError(400, "the first message is {\"token\": \"...\"} (or null to watch)")
+            token = hello.get("token")
+            seat = table.seat_of(token if isinstance(token, str) else None)
+        except ApiError as e:
+            await ws.send_json({"type": "error", "status": e.status, "error": e.message})
+            await ws.close(code=4000 + e.status)
+            return
+        except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4400)
+            return
+        listener = Listener(seat)
+        table.listeners.add(listener)
+        for other in table.listeners:  # presence shows in the seat list
+            other.wake.set()
+
+        async def drain() -> None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                while True:
+                    await ws.receive_text()
+
+        reader = asyncio.get_running_loop().create_task(drain())
+        try:
+            while not reader.done() and not hub._closing:
+                listener.wake.clear()
+                await ws.send_json(table.view(seat))
+                waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
+                await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            reader.cancel()
+            table.listeners.discard(listener)
+            for other in table.listeners:
+                other.wake.set()
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    async def api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return _error(exc.status, exc.message)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(exc.status_code, str(exc.detail))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    routes = [
+        Route("/", page),
+        Route("/game/{game_id}", page),
+        Route("/replay", page),
+        Route("/api/meta", get_meta),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/options", options),
+        Route("/api/games/{game_id}/move", move, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game_id}/record", record),
+        Route("/api/replay", replay, methods=["POST"]),
+        WebSocketRoute("/api/games/{game_id}/ws", live),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={ApiError: api_error, HTTPException: http_error},
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app

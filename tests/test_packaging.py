@@ -1,0 +1,77 @@
+"""The package as an installed thing: its version, its place in the Gymnasium registry,
+and what it says when an optional extra is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import metadata
+
+import pytest
+
+import genial
+from genial.cli import main
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    assert genial.__version__ == metadata.version("genial-engine")
+    assert genial.__version__[0].isdigit()
+
+
+def test_cli_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["--version"])
+    assert exit.value.code == 0
+    assert capsys.readouterr().out.strip() == f"genial {genial.__version__}"
+
+
+@pytest.mark.parametrize("order", ["import genial, gymnasium", "import gymnasium, genial"])
+def test_gymnasium_finds_the_env_after_import_genial(order: str) -> None:
+    pytest.importorskip("gymnasium")
+    proc = run_python(
+        f"{order}\n"
+        "env = gymnasium.make('genial/Ingenious-v0', players=3)\n"
+        "obs, info = env.reset(seed=1)\n"
+        "print(obs['observation'].shape, info['seat'])\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "(1911,) 0"
+
+
+def test_import_genial_does_not_import_gymnasium() -> None:
+    proc = run_python("import sys, genial; print('gymnasium' in sys.modules)")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(("module", "missing"), [("gymnasium", "gymnasium"), ("pettingzoo", "pettingzoo")])
+def test_environments_without_the_extra_say_which_to_install(module: str, missing: str) -> None:
+    proc = run_python(
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        f"import genial.envs.{module}\n"
+    )
+    assert proc.returncode != 0
+    assert 'pip install "genial-engine[rl]"' in proc.stderr
+    assert f"genial.envs.{module} needs" in proc.stderr
+
+
+def test_demo_takes_the_player_count_from_the_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--variant", "solo", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "solo game, 1 random players" in out or "solo game, 1 random player" in out
+
+
+def test_a_lookup_before_the_import_does_not_lose_the_registration() -> None:
+    pytest.importorskip("gymnasium")
+    proc = run_python(
+        "import importlib.util, genial\n"
+        "assert importlib.util.find_spec('gymnasium') is not None\n"
+        "import gymnasium\n"
+        "print(gymnasium.make('genial/Ingenious-v0').spec.id)\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "genial/Ingenious-v0"

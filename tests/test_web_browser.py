@@ -1,0 +1,389 @@
+"""`genial serve` in a real browser (Chromium driven by Playwright): a whole game against a
+bot by mouse and keyboard, with a bonus placement, a swap, undo, the record downloaded and
+replayed; two friends through invite links, neither page ever receiving the other's rack;
+screenshots of the lobby, a game and its end at desktop and phone sizes.
+
+Needs ``apt-get install chromium`` (or GENIAL_CHROMIUM=/path/to/chromium) and
+``pip install "genial-engine[web]" playwright``; skipped without them, except under CI=true where
+missing them fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import genial
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(os.environ.get("GENIAL_SCREENSHOTS", ROOT / "target" / "web-screenshots"))
+# Seed 7 (2 players, after-placement swaps): playing each turn the first rack tile that fits
+# at its most-points placement against the greedy bot, seat 0 is offered a swap on its 8th
+# turn and earns a bonus placement on its 19th, and wins.
+SEED = 7
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _chromium() -> str | None:
+    found = os.environ.get("GENIAL_CHROMIUM") or "/usr/bin/chromium"
+    if Path(found).exists():
+        return found
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _problem() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as e:
+        return f"{e.name} is not installed"
+    if _chromium() is None:
+        return "no chromium at /usr/bin/chromium"
+    return None
+
+
+_PROBLEM = _problem()
+if _PROBLEM is not None:
+    _HOW = "enable the browser tests with: apt-get install chromium && pip install 'genial-engine[web]' playwright"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests cannot run under CI=true: {_PROBLEM}; {_HOW}", pytrace=False)
+    pytest.skip(f"{_PROBLEM}; {_HOW}", allow_module_level=True)
+
+import uvicorn
+from genial.web.server import create_app
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def shots(request: pytest.FixtureRequest) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\nweb screenshots: {SHOTS}")
+    return SHOTS
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Path(tmp) / "games.sqlite3", bot_threads=1, bot_delay=0.0)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+        thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+class Wire:
+    """Everything a page received from the server: WebSocket frames and API responses."""
+
+    def __init__(self, page: Page) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.responses: list[tuple[str, str]] = []
+        self.errors: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("response", self._response)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.frames.append(json.loads(payload))
+
+    def _response(self, response: Any) -> None:
+        if "/api/" in response.url and "/record" not in response.url:
+            try:
+                self.responses.append((response.url, response.text()))
+            except PlaywrightError as e:  # a body gone with a navigation
+                self.responses.append((response.url, f"(body unavailable: {e})"))
+
+
+def game_data(page: Page) -> dict[str, str]:
+    return dict(page.eval_on_selector(".game", "e => ({...e.dataset})"))
+
+
+def wait_turn(page: Page, after_version: int = -1) -> dict[str, str]:
+    """Waits until this page's seat is to move (or the game is over) at a newer version."""
+    page.wait_for_function(
+        """v => { const g = document.querySelector('.game');
+                  if (!g || g.dataset.version === undefined || Number(g.dataset.version) <= v) return false;
+                  return g.dataset.over === 'true' || g.dataset.current === g.dataset.you; }""",
+        arg=after_version,
+        timeout=30000,
+    )
+    return game_data(page)
+
+
+def play_policy(page: Page) -> None:
+    """The first rack tile that fits, at its most-points placement (keys 1-6, N, Enter);
+    a swap offer is declined (K)."""
+    if game_data(page)["phase"] == "swap_offer":
+        page.keyboard.press("k")
+        return
+    for slot in range(1, 7):
+        if page.locator(f'.rack-tile[data-slot="{slot - 1}"]').count() == 0:
+            break
+        page.keyboard.press(str(slot))
+        page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+        page.keyboard.press("n")
+        if page.locator("#place").is_enabled():
+            page.keyboard.press("Enter")
+            return
+    raise AssertionError("no tile of the rack fits anywhere, yet the engine offered placements")
+
+
+def test_whole_game_against_a_bot(server: str, browser: Browser, shots: Path, tmp_path: Path) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    assert page.locator('.seat-row[data-seat="1"] .seat-kind').input_value() == "bot:greedy"
+    page.screenshot(path=str(shots / "lobby-desktop.png"))
+    page.click(".options summary")
+    page.fill('input[name="seed"]', str(SEED))
+    page.click("#create")
+    page.wait_for_url("**/game/*")
+    state = wait_turn(page)
+
+    # First move by mouse: pick the tile, rotate it a full turn, point at the board, see the
+    # points, click.
+    page.click('.rack-tile[data-slot="0"]')
+    page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+    page.keyboard.press("n")
+    anchor = page.get_attribute(".cursor-hex", "data-cell")
+    points = page.get_attribute(".score-preview", "data-points")
+    assert anchor and points
+    for _ in range(6):
+        page.click("#rotate")
+    page.hover('.cell[data-cell="0,0"]')
+    page.hover(f'.cell[data-cell="{anchor}"]')
+    assert page.get_attribute(".score-preview", "data-points") == points  # shown before committing
+    assert page.locator(".ghost-rim.ok").count() == 1
+    page.click(f'.cell[data-cell="{anchor}"]')
+    state = wait_turn(page, int(state["version"]))
+
+    seen_bonus = seen_swap = undone = False
+    turns = 1
+    while state["over"] != "true":
+        phase = state["phase"]
+        if turns == 10 and not undone:
+            page.keyboard.press("1")
+            page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+            page.keyboard.press("n")  # the best placement of tile 1, with its points, not yet played
+            page.screenshot(path=str(shots / "game-desktop.png"))
+            before = int(state["moves"])
+            page.click("#undo")
+            page.wait_for_function(f"Number(document.querySelector('.game').dataset.moves) < {before}")
+            state = wait_turn(page, int(state["version"]))
+            undone = True
+            continue
+        if phase == "swap_offer":
+            seen_swap = True
+            assert "swap" in page.inner_text(".status").lower()
+            page.click("#swap")
+        else:
+            if phase == "bonus":
+                seen_bonus = True
+                assert "Ingenious" in page.inner_text(".status")
+            play_policy(page)
+        turns += 1
+        state = wait_turn(page, int(state["version"]))
+    assert seen_bonus and seen_swap and undone
+
+    page.wait_for_selector(".end-card")
+    end_text = page.inner_text(".end-card")
+    assert "Game over" in end_text and "Player 1" in end_text and "lowest" in end_text.lower()
+    page.screenshot(path=str(shots / "end-desktop.png"))
+    with page.expect_download() as dl:
+        page.click("#download")
+    path = tmp_path / "game.json"
+    dl.value.save_as(path)
+    record = json.loads(path.read_text())
+    game = genial.Game.from_json(path.read_text())
+    assert game.is_over and game.seed == SEED and record["seats"] == ["human", "greedy"]
+
+    # Replay the downloaded file.
+    page.goto(server + "/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-slider")
+    total = len(game.moves)
+    assert page.inner_text("#replay-label") == f"move {total} / {total}"
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-label") == f"move {total - 1} / {total}"
+    page.click('button[aria-label="First move"]')
+    assert page.locator(".tiles .tile").count() == 0
+    page.click("#replay-next")
+    assert page.locator(".tiles .tile").count() == 1
+    assert str(game.moves[0]) in page.inner_text("#replay-move")
+    page.screenshot(path=str(shots / "replay-desktop.png"))
+
+    # Hidden information: only seat 0's rack ever reached this page.
+    states = [f for f in wire.frames if f.get("type") == "state"]
+    assert states and all(f["you"] == 0 for f in states)
+    assert not any('"rack"' in body for url, body in wire.responses if url.endswith("/api/games"))
+    assert wire.errors == []
+    ctx.close()
+
+
+def test_friends_play_through_invite_links(server: str, browser: Browser, shots: Path) -> None:
+    host = browser.new_context(viewport=DESKTOP)
+    friend = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+    a = host.new_page()
+    b = friend.new_page()
+    wa, wb = Wire(a), Wire(b)
+    a.goto(server + "/")
+    a.wait_for_selector(".seat-row")
+    a.select_option('.seat-row[data-seat="1"] .seat-kind', "human")
+    a.fill('.seat-row[data-seat="1"] .seat-name', "Friend")
+    a.click("#create")
+    a.wait_for_selector(".invite input")
+    link = a.input_value(".invite input")
+    assert "#t=" in link
+    b.goto(link)
+    b.wait_for_selector(".game")
+    b.wait_for_function("document.querySelector('.game').dataset.you === '1'")
+    assert "#t=" not in b.url  # the token leaves the address bar
+    a.wait_for_selector('.player[data-seat="1"] .kind.online')
+
+    sa = wait_turn(a)
+    for _ in range(3):
+        play_policy(a)
+        sb = wait_turn(b, int(sa["version"]))
+        # The friend plays on a touch screen: tap a tile, tap a lit cell to see, tap to place.
+        for slot in range(6):
+            b.tap(f'.rack-tile[data-slot="{slot}"]')
+            b.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+            if b.locator(".cell.legal").count():
+                break
+        cell = b.locator(".cell.legal").first.get_attribute("data-cell")
+        b.tap(f'.cell[data-cell="{cell}"]')
+        assert b.locator(".score-preview").count() == 1  # the points, before committing
+        b.tap(f'.cell[data-cell="{cell}"]')
+        sa = wait_turn(a, int(sb["version"]))
+        if sa["phase"] == "swap_offer":
+            a.click("#keep")
+            sa = wait_turn(a, int(sa["version"]))
+    b.screenshot(path=str(shots / "friend-phone.png"), full_page=True)
+
+    # Neither page ever received the other's rack or token.
+    for wire, seat in ((wa, 0), (wb, 1)):
+        states = [f for f in wire.frames if f.get("type") == "state"]
+        assert len(states) >= 4
+        for f in states:
+            assert f["you"] == seat
+            assert "others" not in f or f["current"] == seat
+        other = wb if seat == 0 else wa
+        their_racks = {json.dumps(f["rack"]) for f in other.frames if f.get("type") == "state"}
+        mine = {json.dumps(f["rack"]) for f in states}
+        assert not (their_racks - mine) & {json.dumps(f.get("rack")) for f in states}
+    token_a = a.evaluate("Object.values(JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine)[0]")
+    assert all(token_a not in json.dumps(f) for f in wb.frames)
+    assert all(token_a not in body for _, body in wb.responses)
+    assert wa.errors == [] and wb.errors == []
+    host.close()
+    friend.close()
+
+
+def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
+    import httpx
+
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    page.screenshot(path=str(shots / "lobby-phone.png"))
+
+    # A game in the middle, opened through its seat link.
+    made = httpx.post(f"{server}/api/games", json={
+        "variant": "standard", "players": 2, "seed": SEED,
+        "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]}).json()
+    token = made["seats"][0]["token"]
+    page.goto(f"{server}/game/{made['id']}#t={token}")
+    state = wait_turn(page)
+    for _ in range(8):
+        play_policy(page)
+        state = wait_turn(page, int(state["version"]))
+    page.keyboard.press("1")
+    page.wait_for_function("document.querySelector('.game').dataset.tiles === 'ready'")
+    page.keyboard.press("n")
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
+    page.screenshot(path=str(shots / "game-phone.png"))
+
+    # The end of a finished game (loaded from its record) with the ranking explained.
+    finished = genial.play_game(["greedy", "greedy"], seed=SEED)
+    made = httpx.post(f"{server}/api/games", json={
+        "record": json.loads(finished.to_json()),
+        "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]}).json()
+    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.wait_for_selector(".end-card")
+    assert "Game over" in page.inner_text(".end-card")
+    page.screenshot(path=str(shots / "end-phone.png"))
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options"),
+    [
+        ("solo", 1, {}),
+        ("standard", 3, {"require_contact": True}),
+        ("team", 4, {"swap_timing": "instead_of_placement"}),
+        ("duel", 2, {}),
+    ],
+)
+def test_every_variant_plays(server: str, browser: Browser, shots: Path, variant: str, players: int,
+                             options: dict[str, Any]) -> None:
+    import httpx
+
+    seats = [{"kind": "human", "name": "You"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
+    made = httpx.post(f"{server}/api/games", json={
+        "variant": variant, "players": players, "seed": 3, "seats": seats, **options}).json()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    state = wait_turn(page)
+    for _ in range(4):
+        play_policy(page)
+        state = wait_turn(page, int(state["version"]))
+    expected_tracks = {"solo": 1, "team": 2, "duel": 1}.get(variant, players)
+    assert page.locator(".track-card").count() == expected_tracks
+    assert page.locator(".track-row").count() == 6 * expected_tracks
+    if variant == "duel":
+        assert page.locator(".bar.duel").count() == 6
+    # The swap button is there exactly when the engine offers a swap (instead of placing, here).
+    offered = game_data(page)["others"].split()
+    assert page.locator("#swap").count() == int("swap" in offered)
+    page.screenshot(path=str(shots / f"variant-{variant}.png"))
+    assert wire.errors == []
+    ctx.close()
