@@ -21,14 +21,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only, no display needed
-import matplotlib.pyplot as plt
-
 import genial
 from genial import Rules
 from genial.simulation import Rate
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -76,16 +73,15 @@ def table(findings: list[Finding]) -> str:
         adv = f.advantage
         advantage = f"{100 * adv.value:+5.1f} points [{100 * adv.low:+5.1f}, {100 * adv.high:+5.1f}]"
         rates = "   ".join(str(r).strip() for r in f.side_rates)
-        lines.append(
-            f"{label(f.rules):<{width}}{f.games:>8}  {100 / f.rules.sides:5.1f}%  {advantage:<34}{rates}"
-        )
+        lines.append(f"{label(f.rules):<{width}}{f.games:>8}  {100 / f.rules.sides:5.1f}%  {advantage:<34}{rates}")
     return "\n".join(lines)
 
 
 def chart(findings: list[Finding], bots: str, path: Path) -> None:
-    fig, (left, right) = plt.subplots(
-        1, 2, figsize=(14, 1.5 + 0.6 * len(findings)), sharey=True, gridspec_kw={"width_ratios": [1, 1.2]}
-    )
+    # A figure drawn by the Agg backend straight into a file: no display, no global state.
+    fig = Figure(figsize=(14, 1.5 + 0.6 * len(findings)))
+    FigureCanvasAgg(fig)
+    left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1, 1.2]})
     names = [label(f.rules) for f in findings]
     rows = list(range(len(findings)))[::-1]  # first rule set at the top
 
@@ -126,7 +122,6 @@ def chart(findings: list[Finding], bots: str, path: Path) -> None:
     fig.suptitle(f"Moving first in Ingenious: {bots} bots in every seat, {games} games per rule set")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def main() -> None:

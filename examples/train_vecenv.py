@@ -30,15 +30,15 @@ neighbours, not whole lines, and nothing plans ahead.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import genial
 import numpy as np
 import numpy.typing as npt
-
-import genial
 from genial import GameView, Move
 from genial.actions import (
     CELLS,
@@ -77,10 +77,8 @@ for _i in range(CELLS):
     _q, _r = cell_at(_i)
     _CENTRE[_i] = 1.0 - max(abs(_q), abs(_r), abs(_q + _r)) / 7.0
     for _d, (_dq, _dr) in enumerate(DIRECTIONS):
-        try:
+        with contextlib.suppress(ValueError):  # a neighbour off the board stays _OFF
             _NEIGHBOURS[_i, _d] = cell_index((_q + _dq, _r + _dr))
-        except ValueError:
-            pass  # off the board
 
 _ACTION = np.arange(PLACEMENT_ACTIONS)
 _SLOT = _ACTION // (CELLS * 6)
@@ -274,8 +272,10 @@ def main() -> None:
     sampled = evaluate(weights, args.eval_games, args, greedy=False)
     best = evaluate(weights, args.eval_games, args, greedy=True)
 
-    print(f"\ntrained in {trained:.1f} s; win rates against random opponents ({args.players} players, "
-          f"fair share {100 * fair:.0f}%), {args.eval_games} games each:")
+    print(
+        f"\ntrained in {trained:.1f} s; win rates against random opponents ({args.players} players, "
+        f"fair share {100 * fair:.0f}%), {args.eval_games} games each:"
+    )
     print(f"  untrained policy (all weights 0, i.e. random): {untrained}")
     print(f"  trained policy, sampling:                      {sampled}")
     print(f"  trained policy, most likely action:            {best}")
@@ -293,6 +293,12 @@ def main() -> None:
         print(table.table())
 
     if args.out is not None:
+        standings: dict[str, dict[str, float]] = {}
+        if table is not None:
+            standings = {
+                name: {"elo": elo, "elo_se": se, "win_rate": table.win_rates[name]}
+                for name, (elo, se) in table.ratings.items()
+            }
         report = {
             "features": list(FEATURES),
             "weights": weights.tolist(),
@@ -301,10 +307,7 @@ def main() -> None:
                 name: rate.__dict__
                 for name, rate in (("untrained", untrained), ("sampling", sampled), ("most_likely", best))
             },
-            "tournament": None if table is None else {
-                name: {"elo": elo, "elo_se": se, "win_rate": table.win_rates[name]}
-                for name, (elo, se) in table.ratings.items()
-            },
+            "tournament": standings,
             "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         }
         args.out.write_text(json.dumps(report, indent=2) + "\n")

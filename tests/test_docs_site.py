@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 DOCS = ROOT / "docs"
@@ -42,27 +41,29 @@ def _load_hooks() -> object:
 def test_docstring_markup_becomes_markdown() -> None:
     pytest.importorskip("griffe")
     hooks = _load_hooks()
-    text = "\n".join([
-        "Intro.",
-        "",
-        "===== =====",
-        "name  value",
-        "===== =====",
-        "a     one",
-        "      more",
-        "b     two",
-        "===== =====",
-        "",
-        "Format::",
-        "",
-        "    {\"x\": 1}",
-        "",
-        ">>> 1 + 1",
-        "2",
-    ])
+    text = "\n".join(
+        [
+            "Intro.",
+            "",
+            "===== =====",
+            "name  value",
+            "===== =====",
+            "a     one",
+            "      more",
+            "b     two",
+            "===== =====",
+            "",
+            "Format::",
+            "",
+            '    {"x": 1}',
+            "",
+            ">>> 1 + 1",
+            "2",
+        ]
+    )
     md = hooks.markdown_from_docstring(text)  # type: ignore[attr-defined]
     assert "| name | value |" in md and "| a | one more |" in md and "| b | two |" in md
-    assert "Format:\n\n```text\n{\"x\": 1}\n```" in md
+    assert 'Format:\n\n```text\n{"x": 1}\n```' in md
     assert "```pycon\n>>> 1 + 1\n2\n```" in md
 
 
@@ -91,9 +92,17 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     reference = (site / "reference" / "genial" / "index.html").read_text()
     # Compiled classes, read from the stub: their members and constructors are there.
-    for anchor in ("genial.Move.parse", "genial.Move.cells", "genial.Board.place", "genial.Board.free_pairs",
-                   "genial.Tile.kind", "genial.LegalMoves.index", "genial.PlayResult.gains_by_color",
-                   "genial.Game.legal_moves", "genial.Game.to_json"):
+    for anchor in (
+        "genial.Move.parse",
+        "genial.Move.cells",
+        "genial.Board.place",
+        "genial.Board.free_pairs",
+        "genial.Tile.kind",
+        "genial.LegalMoves.index",
+        "genial.PlayResult.gains_by_color",
+        "genial.Game.legal_moves",
+        "genial.Game.to_json",
+    ):
         assert f'id="{anchor}"' in reference, anchor
     text = html.unescape(re.sub(r"<[^>]+>", "", reference))
     assert "Board(players: int | None = None)" in text  # constructors, from the stub's __new__

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -51,7 +50,15 @@ def test_custom_bot(tmp_path: Path) -> None:
 def test_first_player_advantage(tmp_path: Path) -> None:
     png = tmp_path / "fpa.png"
     out = run(
-        "first_player_advantage.py", "--games", "20", "--bots", "random", "--threads", "1", "--out", str(png),
+        "first_player_advantage.py",
+        "--games",
+        "20",
+        "--bots",
+        "random",
+        "--threads",
+        "1",
+        "--out",
+        str(png),
         cwd=tmp_path,
     )
     for rules in ("standard, 2 players", "standard, 3 players", "standard, 4 players", "team, 4 players", "duel"):

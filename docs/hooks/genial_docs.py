@@ -44,7 +44,7 @@ def _table_to_markdown(rows: list[str], rule: str) -> list[str]:
 
     def cells(line: str) -> list[str]:
         out = []
-        for k, (start, end) in enumerate(spans):
+        for k, (start, _end) in enumerate(spans):
             stop = spans[k + 1][0] if k + 1 < len(spans) else len(line)
             out.append(line[start:stop].strip())
         return out
@@ -248,9 +248,7 @@ def _observation_table() -> str:
         cells = [c.strip() for c in row.strip("|").split(" | ")]
         content[cells[0]] = cells[2]
     if set(content) != set(LAYOUT):
-        raise ValueError(
-            f"genial.observation's table lists {sorted(content)}, the core's layout {sorted(LAYOUT)}"
-        )
+        raise ValueError(f"genial.observation's table lists {sorted(content)}, the core's layout {sorted(LAYOUT)}")
     lines = ["| block | offset | shape | entries | content |", "|---|---:|---|---:|---|"]
     for name, (offset, shape) in LAYOUT.items():
         size = 1
@@ -277,7 +275,7 @@ def _variants_table() -> str:
     lines = ["| variant | players | track | how it plays |", "|---|---|---|---|"]
     for v in variants():
         counts = ", ".join(map(str, v.player_counts))
-        lines.append(f'| `{v.name}` | {counts} | 0..{v.track_max} | {v.description} |')
+        lines.append(f"| `{v.name}` | {counts} | 0..{v.track_max} | {v.description} |")
     return "\n".join(lines)
 
 
