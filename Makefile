@@ -98,3 +98,10 @@ fuzz: fuzz-build
 bench-memory: $(BUILD)
 	cargo bench --bench memory
 	$(PY) benches/memory_python.py
+
+# The documentation site (mkdocs.yml, docs/): guides and the API reference, read from the
+# docstrings and python/genial/_core.pyi, built into site/. Strict: a broken reference or any
+# warning fails the build. The build hooks import genial, hence the built extension.
+.PHONY: docs
+docs: $(BUILD)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict

@@ -1,0 +1,314 @@
+"""Build-time helpers of the documentation site (loaded by mkdocs.yml, never published).
+
+Two jobs, both so that nothing the code already says is restated by hand:
+
+* `DocstringMarkup`, a griffe extension: the package's docstrings are written to read well
+  in ``help()`` and run as doctests, so they use a little reStructuredText (``>>>`` sessions
+  without fences, ``text::`` before a literal block, ``=====`` simple tables). Before
+  mkdocstrings renders a docstring as Markdown, these become fenced ``pycon`` blocks, fenced
+  text blocks and Markdown tables. The docstrings themselves are not changed.
+* mkdocs hooks that replace marker comments in the pages with text generated from the
+  installed package at build time: ``genial ... --help`` output, the observation layout,
+  a module's docstring, the variants. An unknown marker fails the build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import io
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+from griffe import Class, Docstring, Extension, Function, Module, Object, Parameter, Parameters
+
+# ----- docstring markup: reStructuredText habits to Markdown ----------------------------
+
+_RULE = re.compile(r"^(\s*)(=+)((?: +=+)+)\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _table_to_markdown(rows: list[str], rule: str) -> list[str]:
+    """An RST simple table (its lines between the top and bottom rules) as a Markdown table.
+
+    Columns are cut where the rule has gaps; a line whose first column is blank continues
+    the row above it."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"=+", rule)]
+
+    def cells(line: str) -> list[str]:
+        out = []
+        for k, (start, _end) in enumerate(spans):
+            stop = spans[k + 1][0] if k + 1 < len(spans) else len(line)
+            out.append(line[start:stop].strip())
+        return out
+
+    header: list[str] = []
+    body: list[list[str]] = []
+    in_body = False
+    for line in rows:
+        if _RULE.match(line):
+            in_body = True
+            continue
+        if not line.strip():
+            continue
+        parts = cells(line)
+        if not in_body:
+            header = parts if not header else [f"{a} {b}".strip() for a, b in zip(header, parts)]
+        elif parts[0] or not body:
+            body.append(parts)
+        else:
+            body[-1] = [f"{a} {b}".strip() for a, b in zip(body[-1], parts)]
+    if not header:  # a table without a header row
+        header, body = body[0], body[1:]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
+    return lines
+
+
+def rst_tables(text: str) -> list[tuple[int, int, list[str]]]:
+    """The simple tables of ``text``: ``(first line, line after the last, Markdown lines)``."""
+    lines = text.splitlines()
+    found = []
+    i = 0
+    while i < len(lines):
+        m = _RULE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        # A simple table has a top rule, a rule under its header, and a bottom rule; a table
+        # without a header has only the top and bottom ones.
+        rules = [i]
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and len(rules) < 3:
+            if _RULE.match(lines[j]):
+                rules.append(j)
+            j += 1
+        if len(rules) == 3 or (len(rules) == 2 and (j >= len(lines) or not lines[j].strip())):
+            end = rules[-1]
+            found.append((i, end + 1, _table_to_markdown(lines[i + 1 : end], lines[i])))
+            i = end + 1
+        else:
+            i += 1
+    return found
+
+
+def markdown_from_docstring(text: str) -> str:
+    """The docstring's reStructuredText habits rewritten as Markdown (see the module doc)."""
+    lines = text.splitlines()
+    tables = {start: (end, md) for start, end, md in rst_tables(text)}
+    out: list[str] = []
+    fenced = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _FENCE.match(line):
+            fenced = not fenced
+            out.append(line)
+            i += 1
+            continue
+        if fenced:
+            out.append(line)
+            i += 1
+            continue
+        if i in tables:
+            end, md = tables[i]
+            out += md
+            i = end
+            continue
+        stripped = line.lstrip(" ")
+        if stripped.startswith(">>>"):
+            # A doctest session runs to the next blank line.
+            pad = " " * _indent(line)
+            out.append(pad + "```pycon")
+            while i < len(lines) and lines[i].strip():
+                out.append(lines[i])
+                i += 1
+            out.append(pad + "```")
+            continue
+        literal = stripped.endswith("::") and not stripped.startswith("..")
+        if literal and i + 1 < len(lines) and not lines[i + 1].strip():
+            # "text::" introduces a literal block: the indented lines after the blank line.
+            base = _indent(line)
+            j = i + 2
+            block: list[str] = []
+            while j < len(lines) and (not lines[j].strip() or _indent(lines[j]) > base):
+                block.append(lines[j])
+                j += 1
+            while block and not block[-1].strip():
+                block.pop()
+            if block:
+                out.append(line[:-1])  # "text::" reads "text:"
+                out.append("")
+                pad = " " * base
+                cut = min(_indent(b) for b in block if b.strip())
+                out.append(pad + "```text")
+                out += [pad + b[cut:] if b.strip() else "" for b in block]
+                out.append(pad + "```")
+                out.append("")
+                i = j
+                continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+_CONTAINER_METHODS = frozenset({"__getitem__", "__len__", "__contains__", "__iter__"})
+
+
+class DocstringMarkup(Extension):
+    """Griffe extension: rewrites each docstring with `markdown_from_docstring` as it loads,
+    keeps classes' underscore members out of the reference, and gives the compiled classes
+    their constructor's signature.
+
+    The stub declares a compiled class's constructor as ``__new__`` (PyO3 has no
+    ``__init__``), and the reference shows a class's signature from ``__init__``: a class
+    with only ``__new__`` gets an ``__init__`` with the same parameters and docstring."""
+
+    def on_package(self, *, pkg: Module, **kwargs: Any) -> None:
+        # The top-level package is not among the objects `on_object` sees.
+        if pkg.docstring is not None:
+            pkg.docstring.value = markdown_from_docstring(pkg.docstring.value)
+
+    def on_object(self, *, obj: Object, **kwargs: Any) -> None:
+        if obj.docstring is not None:
+            obj.docstring.value = markdown_from_docstring(obj.docstring.value)
+        if isinstance(obj, Class) and "__new__" in obj.members and "__init__" not in obj.members:
+            new = obj.members["__new__"]
+            if isinstance(new, Function) and len(new.parameters):
+                first, *rest = list(new.parameters)
+                init = Function(
+                    "__init__",
+                    lineno=new.lineno,
+                    endlineno=new.endlineno,
+                    parameters=Parameters(Parameter("self", kind=first.kind), *rest),
+                    returns="None",
+                )
+                if new.docstring is not None:
+                    init.docstring = Docstring(
+                        markdown_from_docstring(new.docstring.value), lineno=new.docstring.lineno, parent=init
+                    )
+                obj.set_member("__init__", init)
+        if isinstance(obj, Class):
+            # The reference lists what `__all__` exports (mkdocs.yml: `filters: public`) and, of
+            # a class, its public members: not `__slots__`, `__eq__`, `__reduce__` and the like.
+            # `__init__` stays (it gives the class its signature), and so does a documented
+            # container method such as `Board.__getitem__` (``board[cell]``).
+            for name in [n for n in obj.members if n.startswith("_") and n != "__init__"]:
+                member = obj.members[name]
+                if name not in _CONTAINER_METHODS or member.docstring is None:
+                    obj.del_member(name)
+
+
+# ----- generated page content -------------------------------------------------------------
+
+_MARKER = re.compile(r"<!-- genial:([a-z-]+)(?: ([^ ]+))? -->")
+
+
+def _cli_help(command: str | None) -> str:
+    """``genial [command] --help`` as printed, at a fixed width."""
+    from genial.cli import main
+
+    argv = ([command] if command else []) + ["--help"]
+    buffer = io.StringIO()
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "88"
+    try:
+        with contextlib.redirect_stdout(buffer), contextlib.suppress(SystemExit):
+            main(argv)
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    text = buffer.getvalue().rstrip()
+    if not text.startswith("usage:"):
+        raise ValueError(f"genial {' '.join(argv)} printed no usage text")
+    return "```text\n$ genial " + " ".join(argv) + "\n" + text + "\n```"
+
+
+def _observation_table() -> str:
+    """The observation's blocks: offsets and shapes from the core's layout, what each entry
+    means from `genial.observation`'s own table. Fails if the two disagree on the blocks."""
+    from genial.observation import LAYOUT, OBS_SIZE
+
+    doc = inspect.getdoc(importlib.import_module("genial.observation")) or ""
+    tables = rst_tables(doc)
+    if len(tables) != 1:
+        raise ValueError("genial.observation's docstring should hold exactly one table of blocks")
+    rows = tables[0][2][2:]
+    content = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        content[cells[0]] = cells[2]
+    if set(content) != set(LAYOUT):
+        raise ValueError(f"genial.observation's table lists {sorted(content)}, the core's layout {sorted(LAYOUT)}")
+    lines = ["| block | offset | shape | entries | content |", "|---|---:|---|---:|---|"]
+    for name, (offset, shape) in LAYOUT.items():
+        size = 1
+        for n in shape:
+            size *= n
+        dims = " × ".join(map(str, shape))
+        lines.append(f"| `{name}` | {offset} | {dims} | {size} | {content[name]} |")
+    lines.append(f"| **total** | | | **{OBS_SIZE}** | `OBS_SIZE` |")
+    return "\n".join(lines)
+
+
+def _docstring(module: str | None) -> str:
+    if not module:
+        raise ValueError("genial:docstring needs a module name")
+    doc = inspect.getdoc(importlib.import_module(module))
+    if not doc:
+        raise ValueError(f"{module} has no docstring")
+    return markdown_from_docstring(doc)
+
+
+def _variants_table() -> str:
+    from genial import variants
+
+    lines = ["| variant | players | track | how it plays |", "|---|---|---|---|"]
+    for v in variants():
+        counts = ", ".join(map(str, v.player_counts))
+        lines.append(f"| `{v.name}` | {counts} | 0..{v.track_max} | {v.description} |")
+    return "\n".join(lines)
+
+
+def _bots() -> str:
+    from genial.bots import BUILTIN_BOTS
+
+    return ", ".join(f"`{name}`" for name in BUILTIN_BOTS)
+
+
+_GENERATORS: dict[str, Callable[[str | None], str]] = {
+    "cli-help": _cli_help,
+    "observation-table": lambda _arg: _observation_table(),
+    "docstring": _docstring,
+    "variants-table": lambda _arg: _variants_table(),
+    "bot-names": lambda _arg: _bots(),
+}
+
+
+def expand_markers(markdown: str, where: str) -> str:
+    def replace(m: re.Match[str]) -> str:
+        kind, arg = m.group(1), m.group(2)
+        if kind not in _GENERATORS:
+            raise ValueError(f"{where}: unknown marker genial:{kind}")
+        return _GENERATORS[kind](arg)
+
+    return _MARKER.sub(replace, markdown)
+
+
+_BLANKLINE = re.compile(r"^<BLANKLINE>$", re.MULTILINE)
+
+
+def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    """mkdocs hook: fills in the generated parts of a page. The pages' ``pycon`` examples run
+    as doctests (tests/test_docs_site.py), which write an empty output line as
+    ``<BLANKLINE>``; readers see it empty."""
+    return _BLANKLINE.sub("", expand_markers(markdown, page.file.src_uri))
