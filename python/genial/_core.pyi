@@ -23,11 +23,13 @@ class Tile:
     def colors(self) -> tuple[Color, Color]:
         """The two colours, lower first."""
     @property
-    def is_double(self) -> bool: ...
+    def is_double(self) -> bool:
+        """Both halves show the same colour."""
     @property
     def kind(self) -> int:
         """Index 0..21 of the tile's kind."""
-    def shows(self, color: Color | int | str) -> bool: ...
+    def shows(self, color: Color | int | str) -> bool:
+        """One of the tile's halves shows ``color``."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __lt__(self, other: Tile, /) -> bool: ...
@@ -52,14 +54,17 @@ class Move:
     ) -> Move:
         """The placement of ``color_a`` on ``cell_a`` and ``color_b`` on ``cell_b``."""
     @staticmethod
-    def swap() -> Move: ...
+    def swap() -> Move:
+        """The move that takes an offered (or, with ``instead_of_placement``, an open) swap."""
     @staticmethod
-    def keep() -> Move: ...
+    def keep() -> Move:
+        """The move that declines an offered swap."""
     @property
     def kind(self) -> str:
         """``"place"``, ``"swap"`` or ``"keep"``."""
     @property
-    def is_placement(self) -> bool: ...
+    def is_placement(self) -> bool:
+        """The move lays a tile (not ``swap`` or ``keep``)."""
     @property
     def cells(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """The two cells of a placement (in canonical order), else ``None``."""
@@ -101,11 +106,14 @@ class Board:
     def __getitem__(self, cell: tuple[int, int], /) -> Color | None:
         """The colour at ``cell`` (a tile half or a printed symbol), or ``None`` if it is free.
         Raises ``ValueError`` for a cell outside the zone."""
-    def is_free(self, cell: tuple[int, int]) -> bool: ...
-    def in_zone(self, cell: tuple[int, int]) -> bool: ...
+    def is_free(self, cell: tuple[int, int]) -> bool:
+        """The cell is in the zone and holds nothing."""
+    def in_zone(self, cell: tuple[int, int]) -> bool:
+        """The cell belongs to the playing zone of this board."""
     def cells(self) -> list[tuple[int, int]]:
         """Every cell of the zone, by row."""
-    def free_cells(self) -> list[tuple[int, int]]: ...
+    def free_cells(self) -> list[tuple[int, int]]:
+        """Every free cell of the zone."""
     def free_pairs(self) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """Pairs of adjacent free cells."""
     @property
@@ -116,7 +124,8 @@ class Board:
     @staticmethod
     def symbols() -> list[tuple[tuple[int, int], Color]]:
         """The printed symbols as ``((q, r), Color)`` pairs."""
-    def copy(self) -> Board: ...
+    def copy(self) -> Board:
+        """An independent copy."""
     def to_svg(self, **options: Any) -> str:
         """An SVG picture of the board; keyword arguments as for `genial.svg.board_svg`."""
     def _repr_svg_(self) -> str: ...
@@ -138,36 +147,49 @@ class LegalMoves:
     def __iter__(self) -> Iterator[Move]: ...
     def index(self, mv: Move | str) -> int:
         """Position of ``mv`` in the sequence."""
-    def count(self, mv: Move | str) -> int: ...
+    def count(self, mv: Move | str) -> int:
+        """How many times ``mv`` is listed (0 or 1)."""
 
 @final
 class PlayResult:
     """What a move did."""
 
     @property
-    def player(self) -> int: ...
+    def player(self) -> int:
+        """The seat that moved."""
     @property
-    def move(self) -> Move: ...
+    def move(self) -> Move:
+        """The move played."""
     @property
-    def points(self) -> tuple[int, int]: ...
+    def points(self) -> tuple[int, int]:
+        """Points of the placement's two halves in ``move.cells`` order, before any cap."""
     @property
-    def gains(self) -> list[int]: ...
+    def gains(self) -> list[int]:
+        """Raw points per colour (index with `Color`), before any cap."""
     @property
-    def bonuses_earned(self) -> int: ...
+    def bonuses_earned(self) -> int:
+        """Bonus placements this placement earned (\"Ingenious!\")."""
     @property
-    def was_bonus(self) -> bool: ...
+    def was_bonus(self) -> bool:
+        """This placement was itself a bonus placement."""
     @property
-    def bonuses_lost(self) -> int: ...
+    def bonuses_lost(self) -> int:
+        """Bonus placements lost because they could not be played."""
     @property
-    def swapped(self) -> bool: ...
+    def swapped(self) -> bool:
+        """The move took the swap."""
     @property
-    def drawn(self) -> int: ...
+    def drawn(self) -> int:
+        """Tiles the mover drew when the turn ended."""
     @property
-    def next_player(self) -> int | None: ...
+    def next_player(self) -> int | None:
+        """Whose move it is now (``None`` once the game is over)."""
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> str:
+        """The phase now: ``place``, ``bonus``, ``swap_offer`` or ``over``."""
     @property
-    def game_over(self) -> bool: ...
+    def game_over(self) -> bool:
+        """The move ended the game."""
     def gains_by_color(self) -> dict[Color, int]:
         """Raw points per colour as ``{Color: points}``, non-zero only."""
 
@@ -300,13 +322,17 @@ class Rules:
     def all() -> list[Rules]:
         """Every valid rule set: each variant and player count with each edition option."""
     @property
-    def variant(self) -> str: ...
+    def variant(self) -> str:
+        """The variant's name: ``standard``, ``solo``, ``team`` or ``duel``."""
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """Number of seats."""
     @property
-    def swap_timing(self) -> str: ...
+    def swap_timing(self) -> str:
+        """``after_placement`` or ``instead_of_placement``."""
     @property
-    def require_contact(self) -> bool: ...
+    def require_contact(self) -> bool:
+        """Every tile after a player's first must touch a tile or a printed symbol."""
     @property
     def description(self) -> str:
         """One line on how the variant plays."""

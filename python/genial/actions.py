@@ -58,7 +58,15 @@ __all__ = [
     "cell_at",
 ]
 
-ACTION_COUNT, PLACEMENT_ACTIONS, SWAP_ACTION, KEEP_ACTION, _OBS_SIZE = _core.rl_constants()
+_CONSTANTS = _core.rl_constants()
+#: Every decision is one integer in ``range(ACTION_COUNT)`` (6086).
+ACTION_COUNT: int = _CONSTANTS[0]
+#: Placement actions come first: ``range(PLACEMENT_ACTIONS)`` (6084).
+PLACEMENT_ACTIONS: int = _CONSTANTS[1]
+#: The action of ``Move.swap()`` (6084).
+SWAP_ACTION: int = _CONSTANTS[2]
+#: The action of ``Move.keep()`` (6085).
+KEEP_ACTION: int = _CONSTANTS[3]
 SLOTS = 6
 # The neighbour directions and the dense cell order (the whole board by r, then q), from the core.
 DIRECTIONS: tuple[tuple[int, int], ...] = tuple(_core.directions())

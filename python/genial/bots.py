@@ -202,7 +202,9 @@ class Bot(Protocol):
     """Anything that can sit at the table: picks a legal move for the seat to move, from
     what that seat may see."""
 
-    def choose(self, game: GameView) -> Union[Move, str]: ...
+    def choose(self, view: GameView) -> Union[Move, str]:
+        """A legal move for the seat to move (a `Move` or its text), from its `GameView`."""
+        ...
 
 
 class BuiltinBot:
@@ -270,12 +272,14 @@ class BuiltinBot:
             return self.name
         return f"{self.name}:" + ",".join(f"{k}={v}" for k, v in opts.items())
 
-    def choose(self, game: Game | GameView) -> Move:
-        if isinstance(game, GameView):
-            return self._bot.choose(game._game._state)
-        if isinstance(game, Game):
-            return self._bot.choose(game._state)
-        raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(game).__name__}")
+    def choose(self, view: Game | GameView) -> Move:
+        """The bot's move for the seat to move, thinking with the GIL released. A built-in
+        bot never reads hidden tiles, so it may be given the `Game` itself."""
+        if isinstance(view, GameView):
+            return self._bot.choose(view._game._state)
+        if isinstance(view, Game):
+            return self._bot.choose(view._state)
+        raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(view).__name__}")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label} seed={self.seed}>"

@@ -3,7 +3,7 @@
 `IngeniousEnv` (registered as ``genial/Ingenious-v0`` when this module is imported, so
 ``gymnasium.make("genial.envs.gymnasium:genial/Ingenious-v0")`` works without an import)
 puts the agent in one seat; the other seats are played by `genial.bots` (``"random"``,
-``"greedy"``, or any object with ``choose(game)``). A step is one decision of the agent,
+``"greedy"``, or any object with ``choose(view)``). A step is one decision of the agent,
 then the bots' moves until the agent is to move again or the game ends; after a bonus
 placement the agent simply moves again. Observations are dicts like PettingZoo's:
 ``"observation"`` (`genial.observation`, ``float32``) and ``"action_mask"`` (``int8``);
@@ -101,7 +101,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             if isinstance(o, str) and o not in BUILTIN_BOTS:
                 raise ValueError(f"unknown bot {o!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
             if not isinstance(o, (str, Bot)):
-                raise TypeError(f"an opponent is a bot name or an object with choose(game), not {type(o).__name__}")
+                raise TypeError(f"an opponent is a bot name or an object with choose(view), not {type(o).__name__}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
