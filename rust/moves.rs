@@ -182,6 +182,11 @@ impl FromStr for Move {
         if a == b {
             return Err(err(t, "both halves are on the same cell"));
         }
+        // A tile covers two neighbours: `Move::place` (Python) refuses the same.
+        if a.direction_to(b).is_none() {
+            let ((qa, ra), (qb, rb)) = (a.axial(), b.axial());
+            return Err(err(t, &format!("cells ({qa}, {ra}) and ({qb}, {rb}) are not adjacent")));
+        }
         Ok(Move::Place(Placement::new(a, ca, b, cb)))
     }
 }
@@ -236,7 +241,7 @@ mod tests {
     #[test]
     fn bad_text_is_rejected_with_a_reason() {
         let long = "é".repeat(40);
-        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0", &long] {
+        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0", "R0,0+B2,0", &long] {
             let e = bad.parse::<Move>().unwrap_err();
             assert!(e.0.contains("cannot read move"), "{bad}: {e}");
         }

@@ -163,15 +163,21 @@ pub struct VecEnv {
 
 const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
 
+/// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
+/// env (0.9 GB at this limit), and one call stays well under a second.
+pub const MAX_ENVS: usize = 1 << 16;
+/// Most threads of a `VecEnv`'s pool.
+pub const MAX_THREADS: usize = crate::sim::MAX_THREADS;
+
 impl VecEnv {
     /// `num_envs` games of `config` seeded from `seed`, stepped on `threads` threads
     /// (1: on the calling thread).
     pub fn new(config: Config, num_envs: usize, seed: u64, threads: usize) -> Result<VecEnv, String> {
-        if num_envs == 0 {
-            return Err("num_envs must be at least 1".into());
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(format!("num_envs must be 1..{MAX_ENVS}, not {num_envs}"));
         }
-        if threads == 0 {
-            return Err("threads must be at least 1".into());
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(format!("threads must be 1..{MAX_THREADS}, not {threads}"));
         }
         let pool = if threads > 1 {
             Some(

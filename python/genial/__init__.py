@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
+from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Tile
 from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
@@ -21,6 +21,7 @@ from .tournament import TournamentResult, tournament
 
 __all__ = [
     "Board",
+    "BusyError",
     "Color",
     "Game",
     "IllegalMoveError",
