@@ -303,7 +303,6 @@ def test_cli_refuses_bad_counts_and_outputs_before_playing(
 
 
 def test_numpy_integers_are_ints_everywhere() -> None:
-
     a = genial.simulate(np.int64(6), players=np.int8(3), seed=np.uint64(5), threads=np.int32(2),
                         first_game=np.int16(2))
     assert a == genial.simulate(6, players=3, seed=5, threads=2, first_game=2)
