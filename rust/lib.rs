@@ -4,6 +4,10 @@
 //! ([`board`]), moves and notation ([`moves`]), rule variants ([`variants`]), turn flow
 //! ([`game`]), bots ([`bots`]) and whole-game simulation ([`sim`]). The PyO3 bindings live
 //! in `python/` behind the `python` feature.
+//!
+//! The core has no `unsafe` code, and the compiler holds it to that in every build without
+//! the bindings (the tests' and the fuzzer's): the fuzzer runs without a sanitizer.
+#![cfg_attr(not(feature = "python"), forbid(unsafe_code))]
 
 pub mod actions;
 pub mod board;

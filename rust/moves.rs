@@ -64,27 +64,19 @@ impl Move {
 
     /// The placement whose word is `edge_word(a, b) | colors_word(ca, cb)`.
     ///
-    /// `Move` is `repr(C, u8)`: byte 0 the tag (0 for `Place`), byte 1 padding, then the
-    /// `repr(C)` `Placement` at offset 2 (`a` u16, `b` u16, `ca` u8, `cb` u8). Built from
-    /// the words above the value is `Move::Place(Placement { a, b, ca, cb })`, as the test
-    /// `place_word_matches_the_enum` checks for every cell pair and colour.
+    /// Built field by field, without `unsafe`: on little-endian targets the compiler turns
+    /// this into the single store of the word (the fields sit where the word puts them:
+    /// `Move` is `repr(C, u8)`, tag 0 for `Place`, then the `repr(C)` `Placement` at offset
+    /// 2), as fast as the `transmute` it replaced (BENCHMARKS.md, "Hardening II"). The test
+    /// `place_word_matches_the_enum` checks every cell pair and colour.
     #[inline(always)]
     pub(crate) fn from_place_word(word: u64) -> Move {
-        #[cfg(target_endian = "little")]
-        {
-            // SAFETY: the layout is fixed by the reprs above; the tag byte is 0 (`Place`),
-            // the cell bytes come from valid `Cell`s and the colour bytes are colours.
-            unsafe { std::mem::transmute::<u64, Move>(word) }
-        }
-        #[cfg(not(target_endian = "little"))]
-        {
-            Move::Place(Placement {
-                a: Cell::from_index((word >> 16) as u16),
-                b: Cell::from_index((word >> 32) as u16),
-                ca: (word >> 48) as u8,
-                cb: (word >> 56) as u8,
-            })
-        }
+        Move::Place(Placement {
+            a: Cell::from_index((word >> 16) as u16),
+            b: Cell::from_index((word >> 32) as u16),
+            ca: (word >> 48) as u8,
+            cb: (word >> 56) as u8,
+        })
     }
 }
 
