@@ -164,7 +164,9 @@ pub struct VecEnv {
 const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
 
 /// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
-/// env (0.9 GB at this limit), and one call stays well under a second.
+/// env (0.9 GB at this limit), and a call at this size takes about 0.3 s of one core (the
+/// first ones up to about 2 s while that memory is first touched), so Ctrl-C, which takes
+/// effect when the call returns, is never held up for long.
 pub const MAX_ENVS: usize = 1 << 16;
 /// Most threads of a `VecEnv`'s pool.
 pub const MAX_THREADS: usize = crate::sim::MAX_THREADS;
@@ -196,11 +198,13 @@ impl VecEnv {
 
     fn seed_slots(&mut self, n: usize, seed: u64) {
         self.slots.clear();
+        // One scratch mask for all envs (the envs' masks are written by `run`).
+        let mut scratch = vec![false; ACTION_COUNT];
         for i in 0..n {
             let env_seed = derive_seed(seed, i as u64);
             let game = Game::new(self.config, derive_seed(env_seed, 0));
             let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
-            legal.read(&game, &mut vec![false; ACTION_COUNT]);
+            legal.read(&game, &mut scratch);
             self.slots.push(Slot { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
         }
     }

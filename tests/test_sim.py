@@ -372,3 +372,21 @@ def test_docstring_examples_run() -> None:
         module = importlib.import_module(name)
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_results_that_cannot_fit_in_memory_are_refused_before_any_game() -> None:
+    """The most games a call may ask for: their columns (about 50 bytes a game) would need
+    some 200 GB. Refused at once with MemoryError, not an abort after hours of play."""
+    import os
+
+    limit = genial.simulation.LIMITS["games"]
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        pytest.skip("physical memory unknown here")
+    if memory >= limit * 60:
+        pytest.skip("this machine could hold the results")
+    with pytest.raises(MemoryError, match="split the run into seed ranges with first_game="):
+        genial.simulate(limit)
+    with pytest.raises(MemoryError, match="GiB"):
+        genial.tournament(["greedy", "random"], games=limit)
