@@ -402,6 +402,7 @@ CASES = [
     Case("simulate bots 10**6", "start", lambda g: simulate(1, bots=["random"] * 10**6), ValueError, "need 2 bots"),
     Case("simulate shards 0", "start", lambda g: simulate(10, shards=0), ValueError, "shards must be in 1..65536"),
     Case("simulate first_game", "start", lambda g: simulate(10, first_game=2**64 - 5), ValueError, "overflow 2**64"),
+    Case("simulate first_game 2**64", "start", lambda g: simulate(1, first_game=2**64), ValueError, "first_game must be in 0..18446744073709551615"),
     Case("tournament players 30", "start", lambda g: tournament(["random", "greedy"], players=30), ValueError, "players must be 1 to 4"),
     Case("tournament threads 10**9", "start", lambda g: tournament(["random", "greedy"], threads=10**9), ValueError, "threads"),
     Case("tournament games 10**12", "start", lambda g: tournament(["random", "greedy"], games=10**12), ValueError, "games must be"),

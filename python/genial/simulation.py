@@ -359,7 +359,7 @@ def simulate(
     ``KeyboardInterrupt`` (a signal handler's own exception likewise).
     """
     games = _count("games", games, 0, LIMITS["games"])
-    first_game = _count("first_game", first_game)
+    first_game = _count("first_game", first_game, 0, 2**64 - 1)
     seed = check_seed(seed)
     n_threads = _threads(threads)
     players = _players(players)
