@@ -5,9 +5,12 @@ every game as Parquet (``.parquet``, needs pyarrow) or CSV."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from .bots import BUILTIN_BOTS
@@ -94,6 +97,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits until the block is done (then raises as usual): a chunk is written,
+    and counted, whole or not at all, so the file stays valid."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
 class _Output:
     """``--out``: opened before the first game (an unwritable path or a missing pyarrow
     stops the command at once, exit 2), written chunk by chunk, so that the games finished
@@ -141,6 +161,8 @@ def _interrupted(command: str, done: int, total: int, elapsed: float, summary: S
 @closed_pipe_safe
 def _simulate(args: argparse.Namespace) -> int:
     bots = _bots(args.bots)
+    if args.first_game + args.games > 2**64:
+        raise ValueError("--first-game + --games must not pass 2**64")
     # No game is played before every argument is checked and the output file is open.
     template = simulate(
         0, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
@@ -160,9 +182,10 @@ def _simulate(args: argparse.Namespace) -> int:
                 count, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
                 args.require_contact, first_game=first, rotate=args.rotate,
             )
-            summary = part.summary() if summary is None else summary + part.summary()
-            out.write(part)
-            done += count
+            with _interrupts_held():
+                summary = part.summary() if summary is None else summary + part.summary()
+                out.write(part)
+                done += count
             progress(done)
     except KeyboardInterrupt:
         out.close()
@@ -200,9 +223,10 @@ def _tournament(args: argparse.Namespace) -> int:
     def written(part: SimulationResult) -> None:
         nonlocal done
         assert out is not None
-        out.write(part)
-        summaries.append(part.summary())
-        done += len(part)
+        with _interrupts_held():
+            out.write(part)
+            summaries.append(part.summary())
+            done += len(part)
 
     begun = time.perf_counter()
     try:
