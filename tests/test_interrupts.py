@@ -117,7 +117,10 @@ timed("simulate-mcts", lambda: genial.simulate(10, bots=forever, threads=2))
 timed("tournament-mcts", lambda: genial.tournament([forever, "greedy"], games=4, threads=2))
 timed("choose", lambda: bot.choose(game))
 timed("vecenv", lambda: [env.step(env.sample_actions()) for _ in range(10**9)])
-time.sleep(0.3)  # pools are dropped as their calls end; their threads exit meanwhile
+for _ in range(100):  # pools are dropped as their calls end; their threads exit soon after
+    if threads() <= before:
+        break
+    time.sleep(0.1)
 print("threads", before, threads())
 quick = make("mcts", seed=1, iterations=20)
 print("usable", game.is_legal(quick.choose(game)), len(genial.simulate(10, threads=2)), env.step(env.sample_actions()).obs.shape[0])

@@ -187,26 +187,37 @@ def test_rl_helpers_copy_the_game_so_another_thread_may_play_meanwhile() -> None
 
 
 def test_a_thinking_bot_shows_its_settings_and_refuses_a_second_call() -> None:
-    from genial.bots import make
+    import time
 
-    bot = make("mcts", seed=2, iterations=0, time_ms=400)
+    from genial.bots import MctsBot
+
+    bot = MctsBot(seed=2, iterations=0, time_ms=1500)
     game = Game(2, seed=3)
     thinking = threading.Thread(target=bot.choose, args=(game,))
     thinking.start()
     try:
-        deadline = 0
-        refused = None
-        while thinking.is_alive() and refused is None and deadline < 200:
-            deadline += 1
-            assert "mcts" in repr(bot) and bot.options["time_ms"] == 400  # never "Already borrowed"
+        # `last_search` needs the bot itself: BusyError once the other thread is searching.
+        deadline = time.monotonic() + 30
+        while True:
             try:
-                bot.choose(game)
-            except genial.BusyError as e:
-                refused = e
+                bot.last_search()
+            except genial.BusyError:
+                break
+            assert time.monotonic() < deadline and thinking.is_alive(), "the search never started"
+            time.sleep(0.001)
+        assert repr(bot) == "<MctsBot mcts(iterations=0,time_ms=1500) seed=2>"  # settings: never busy
+        assert bot.options["time_ms"] == 1500
+        try:
+            bot.choose(game)
+        except genial.BusyError as e:
+            refused = e
+        else:
+            raise AssertionError("a second choose ran while the bot was thinking")
     finally:
         thinking.join()
-    assert refused is not None and "thinking in another thread" in str(refused)
+    assert "this mcts bot is thinking in another thread" in str(refused)
     assert isinstance(refused, RuntimeError)
+    assert bot.last_search()[0] >= 1  # usable again
 
 
 def test_a_vecenv_shared_by_threads_refuses_with_busy_error_only() -> None:
