@@ -432,15 +432,18 @@ fn placements_need_two_adjacent_free_cells_of_the_zone_and_a_tile_from_the_rack(
     let cases = [
         ("R0,-4+R2,-4", MoveError::Board(BoardError::NotAdjacent(c(0, -4), c(2, -4)))),
         ("R0,-5+R1,-5", MoveError::Board(BoardError::Occupied(c(0, -5)))),
-        ("R-1,-5+R0,-4", MoveError::Board(BoardError::OutsideZone(c(-1, -5)))),
+        ("R-1,-5+R-1,-4", MoveError::Board(BoardError::OutsideZone(c(-1, -5)))),
         ("B0,-4+B1,-4", MoveError::TileNotInRack { player: 0, tile: tile("BB") }),
         ("keep", MoveError::NoSwapOffered),
     ];
     let before = g;
     for (text, err) in cases {
-        assert_eq!(g.play(&mv(text)), Err(err), "{text}");
+        // Move text names adjacent cells only: the distant pair is built as a value.
+        let m = if text == "R0,-4+R2,-4" { Move::Place(Placement::new(c(0, -4), 0, c(2, -4), 0)) } else { mv(text) };
+        assert_eq!(g.play(&m), Err(err), "{text}");
         assert_eq!(g, before, "a refused move changes nothing");
     }
+    assert!("R0,-4+R2,-4".parse::<Move>().unwrap_err().0.contains("not adjacent"));
     assert!(matches!(g.check(&Move::Swap), Err(MoveError::SwapNotAllowed(_))));
     // Any orientation; identical tiles and the two ways of laying a double count once.
     let moves = legal(&g);

@@ -16,11 +16,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import numpy as np
 import pytest
 
-from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile
-from genial.bots import GreedyBot, RandomBot
+from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile, VecEnv, _core, simulate, tournament
+from genial.actions import action_to_move, cell_index, decode_action, encode_placement
+from genial.bots import GreedyBot, RandomBot, parse_bot
+from genial.bots import make as make_bot
 from genial.records import from_record, to_record
+from genial.simulation import shards
 
 # ----- games in the situations the cases need ------------------------------------------------
 
@@ -336,7 +340,106 @@ CASES = [
         "the game is over",
     ),
     Case("unpickle tampered", "start", lambda g: pickle.loads(_tampered_pickle()), RecordError, "cannot be played"),
+    # ----- Hardening II (issue 10): each case below once slipped through. -----
+    # A coordinate of -2**63 became 0 (`i64::MIN.abs()` overflowed).
+    Case("cell i64 min", "start", lambda g: Move.place((-(2**63), -4), "R", (1, -4), "B"), ValueError, "off the board"),
+    Case("cell i64 min r", "start", lambda g: Move.place((0, -(2**63)), "R", (1, -4), "B"), ValueError, "off the board"),
+    Case("board cell i64 min", "start", lambda g: Board()[(-(2**63), -5)], ValueError, "off the board"),
+    Case("board set i64 min", "start", lambda g: Board().set((-(2**63), 0), 0), ValueError, "off the board"),
+    Case("cell bool", "start", lambda g: Move.place((True, 0), 0, (1, 0), 1), TypeError, "a cell is a (q, r) tuple"),
+    Case("board cell bool", "start", lambda g: Board().is_free((0, False)), TypeError, "a cell is"),
+    Case("cell numpy bool", "start", lambda g: Move.place((np.True_, 0), 0, (1, 0), 1), TypeError, "a cell is"),
+    # Move text names a tile's two neighbouring cells, as Move.place does.
+    Case("Move.parse not adjacent", "start", lambda g: Move.parse("R0,0+B2,0"), IllegalMoveError, "are not adjacent"),
+    Case("Move.parse far apart", "start", lambda g: Move.parse("R-5,0+B5,0"), IllegalMoveError, "are not adjacent"),
+    # Lone surrogates (which ASCII-escaped JSON can carry) raised UnicodeEncodeError.
+    Case("text surrogate", "start", lambda g: g.play("\ud800"), IllegalMoveError, "cannot read move"),
+    Case("text surrogate inside", "start", lambda g: g.play("R0,-4\udfff+B1,-4"), IllegalMoveError, "cannot read move"),
+    Case("check surrogate", "start", lambda g: g.check("\ud800"), IllegalMoveError, "cannot read move"),
+    Case("Move.parse surrogate", "start", lambda g: Move.parse("\ud800"), IllegalMoveError, "cannot read move"),
+    Case("Tile.parse surrogate", "start", lambda g: Tile.parse("\ud800"), ValueError, "cannot read tile"),
+    Case("colour surrogate", "start", lambda g: Move.place((0, 0), "\ud800", (1, 0), 1), ValueError, "is not a colour"),
+    Case("bag item surrogate", "start", lambda g: Game(2, bag=_bag(i5="\ud800")), ValueError, "bag item 5: cannot read tile"),
+    Case("variant surrogate", "start", lambda g: Game(2, variant="\ud800"), ValueError, "unknown variant"),
+    Case("swap_timing surrogate", "start", lambda g: Game(2, swap_timing="\ud800"), ValueError, "unknown swap_timing"),
+    Case("bot name surrogate", "start", lambda g: make_bot("\ud800"), ValueError, "unknown bot"),
+    Case("record move surrogate", "start", lambda g: Game.from_json(_record(moves=["\ud800"])), RecordError, "move 0"),
+    Case("record bag surrogate", "start", lambda g: Game.from_json(_record(bag=_bag(i3="\ud800"))), RecordError, "bag item 3"),
+    Case("record variant surrogate", "start", lambda g: Game.from_json(_record(variant="\ud800")), RecordError, "unknown variant"),
+    Case("record escaped surrogate", "start", lambda g: Game.from_json(_escaped_surrogate_record()), RecordError, "move 0"),
+    # Numbers out of range named their limit, not an internal type.
+    Case("mcts iterations 2**33", "start", lambda g: make_bot("mcts", iterations=2**33), ValueError, "iterations must be 0..=10000000"),
+    Case("mcts iterations 2**70", "start", lambda g: make_bot("mcts", iterations=2**70), ValueError, "iterations must be 0..="),
+    Case("mcts iterations -1", "start", lambda g: make_bot("mcts", iterations=-1), ValueError, "iterations must be 0..="),
+    Case("mcts iterations float", "start", lambda g: make_bot("mcts", iterations=1.5), TypeError, "iterations must be an int"),
+    Case("mcts iterations bool", "start", lambda g: make_bot("mcts", iterations=True), TypeError, "not bool"),
+    Case("mcts time_ms 2**40", "start", lambda g: make_bot("mcts", time_ms=2**40), ValueError, "time_ms must be 0..=3600000"),
+    Case("mcts width 2**32", "start", lambda g: make_bot("mcts", width=2**32), ValueError, "width must be 1..=64"),
+    Case("mcts width 0", "start", lambda g: make_bot("mcts", width=0), ValueError, "width must be 1..=64"),
+    Case("mcts depth 2**32", "start", lambda g: make_bot("mcts", depth=2**32), ValueError, "depth must be 0..=10000"),
+    Case("mcts exploration 10**400", "start", lambda g: make_bot("mcts", exploration=10**400), ValueError, "exploration must be"),
+    Case("mcts exploration nan", "start", lambda g: make_bot("mcts", exploration=float("nan")), ValueError, "exploration"),
+    Case("mcts exploration str", "start", lambda g: make_bot("mcts", exploration="1"), TypeError, "exploration must be a number"),
+    Case("parse_bot iterations", "start", lambda g: parse_bot("mcts:iterations=99999999999"), ValueError, "iterations must be"),
+    Case("decode_action 2**200", "start", lambda g: decode_action(2**200), ValueError, "is out of range: actions are 0..6085"),
+    Case("decode_action -2**200", "start", lambda g: decode_action(-(2**200)), ValueError, "is out of range"),
+    Case("decode_action float", "start", lambda g: decode_action(3.0), TypeError, "an action is an int, not float"),  # type: ignore[arg-type]
+    Case("action_to_move float", "start", lambda g: action_to_move(g, 3.0), TypeError, "not float"),  # type: ignore[arg-type]
+    Case("action_to_move 2**64", "start", lambda g: action_to_move(g, 2**64), ValueError, "out of range"),
+    Case("encode_placement float", "start", lambda g: encode_placement(0.0, (0, 0), 1), TypeError, "slot must be an int"),  # type: ignore[arg-type]
+    Case("encode_placement cell float", "start", lambda g: encode_placement(0, (0.5, 0), 1), ValueError, "not a board cell"),  # type: ignore[arg-type]
+    Case("cell_index bool", "start", lambda g: cell_index((True, 0)), ValueError, "not a board cell"),
+    Case("VecEnv.game -1", "start", lambda g: VecEnv(2, seed=1, threads=1).game(-1), ValueError, "out of range"),
+    Case("VecEnv.game 2**70", "start", lambda g: VecEnv(2, seed=1, threads=1).game(2**70), ValueError, "out of range"),
+    Case("VecEnv.game float", "start", lambda g: VecEnv(2, seed=1, threads=1).game(1.0), TypeError, "must be an int"),  # type: ignore[arg-type]
+    # Sizes are checked before any work starts.
+    Case("simulate 10**12", "start", lambda g: simulate(10**12), ValueError, "games must be in 0..4294967295"),
+    Case("simulate 2**62", "start", lambda g: simulate(2**62), ValueError, "games must be in 0..4294967295"),
+    Case("simulate threads 10**9", "start", lambda g: simulate(1, threads=10**9), ValueError, "threads must be an int in 1..1024"),
+    Case("simulate threads 0", "start", lambda g: simulate(1, threads=0), ValueError, "threads must be an int in 1..1024"),
+    Case("simulate players 10**8", "start", lambda g: simulate(1, players=10**8), ValueError, "players must be 1 to 4"),
+    Case("simulate players float", "start", lambda g: simulate(1, players=2.0), TypeError, "players must be an int"),  # type: ignore[arg-type]
+    Case("simulate bots 10**6", "start", lambda g: simulate(1, bots=["random"] * 10**6), ValueError, "need 2 bots"),
+    Case("simulate shards 0", "start", lambda g: simulate(10, shards=0), ValueError, "shards must be in 1..65536"),
+    Case("simulate first_game", "start", lambda g: simulate(10, first_game=2**64 - 5), ValueError, "overflow 2**64"),
+    Case("simulate first_game 2**64", "start", lambda g: simulate(1, first_game=2**64), ValueError, "first_game must be in 0..18446744073709551615"),
+    Case("tournament players 30", "start", lambda g: tournament(["random", "greedy"], players=30), ValueError, "players must be 1 to 4"),
+    Case("tournament threads 10**9", "start", lambda g: tournament(["random", "greedy"], threads=10**9), ValueError, "threads"),
+    Case("tournament games 10**12", "start", lambda g: tournament(["random", "greedy"], games=10**12), ValueError, "games must be"),
+    Case(
+        "tournament seatings",
+        "start",
+        lambda g: tournament(["random"] * 30, players=4, games=1),
+        ValueError,
+        "30 bots in 4 seats make 657720 seatings a round, more than the limit 100000",
+    ),
+    Case("tournament bots 300", "start", lambda g: tournament(["random"] * 300), ValueError, "at most 255 bots"),
+    Case("tournament variant", "start", lambda g: tournament(["random", "greedy"], variant="go"), ValueError, "unknown variant"),
+    Case("tournament chunk 0", "start", lambda g: tournament(["random", "greedy"], chunk=0), ValueError, "chunk must be"),
+    Case("VecEnv 10**12", "start", lambda g: VecEnv(10**12), ValueError, "num_envs must be in 1..65536"),
+    Case("VecEnv threads 10**9", "start", lambda g: VecEnv(2, threads=10**9), ValueError, "threads must be in 1..1024"),
+    Case("core VecEnv 10**12", "start", lambda g: _core.VecEnv(10**12, 2, "standard", "after_placement", False, 0, 1), ValueError, "num_envs must be 1..65536"),
+    Case("core simulate threads", "start", lambda g: _core_simulate(threads=10**9), ValueError, "threads must be 1..1024"),
+    Case("core simulate games", "start", lambda g: _core_simulate(games=2**62), ValueError, "games must be 0..4294967295"),
+    Case("shards parts 0", "start", lambda g: shards(10, 0), ValueError, "parts must be in 1..65536"),
+    # The Ray backend checks everything before it imports or starts Ray.
+    Case("ray shards 0", "start", lambda g: simulate(10, backend="ray", shards=0), ValueError, "shards must be in 1..65536"),
+    Case("ray players 30", "start", lambda g: simulate(10, players=30, backend="ray"), ValueError, "players must be 1 to 4"),
+    Case("ray bad bot", "start", lambda g: simulate(10, bots="chess", backend="ray"), ValueError, "unknown bot"),
+    Case("ray bad variant", "start", lambda g: simulate(10, variant="go", backend="ray"), ValueError, "unknown variant"),
+    Case("ray games", "start", lambda g: simulate(10**12, backend="ray"), ValueError, "games must be"),
 ]
+
+
+def _escaped_surrogate_record() -> str:
+    """A record whose first move is the JSON escape of a lone surrogate, as ASCII-escaped
+    JSON carries it."""
+    return _record(moves=["MOVE"]).replace('"MOVE"', '"\\ud800"')
+
+
+def _core_simulate(games: int = 1, threads: int = 1) -> object:
+    bot = _core.BuiltinBot("random")
+    return _core.simulate_games(2, "standard", "after_placement", False, [bot], [[0, 0]], 0, False, 0, games, threads)
 
 
 def _free_placement(game: Game) -> Move:
@@ -376,3 +479,17 @@ def test_bad_input(case: Case) -> None:
     assert type(info.value).__name__ != "PanicException"
     assert case.fragment in str(info.value), str(info.value)
     assert _snapshot(game) == before, "the game changed on a refused input"
+
+
+def test_no_panic_reaches_python_from_any_case() -> None:
+    """The guard: a Rust panic surfaces as `pyo3_runtime.PanicException`, a BaseException
+    that `except Exception` misses. No case of the table may raise one (the interrupt tests
+    check their child processes' output for it too)."""
+    panics = []
+    for case in CASES:
+        try:
+            case.action(_games()[case.on])
+        except BaseException as e:  # noqa: BLE001 - looking for one class among all
+            if type(e).__name__ == "PanicException":
+                panics.append(f"{case.id}: {e}")
+    assert panics == []

@@ -16,6 +16,12 @@ from genial.cli import main
 from genial.cli_play import rank_choices
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unfinished game is saved in the current directory: not in the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def play(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
          ) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -36,7 +42,8 @@ def test_bad_entries_then_a_numbered_pick(monkeypatch: pytest.MonkeyPatch, capsy
     # The game went on: the greedy bot answered, then the human was asked again and left.
     after = out.split(f"player 0 (you): {first}", 1)[1]
     assert "player 1 (greedy): " in after
-    assert after.rstrip().endswith("game left unfinished")
+    assert after.rstrip().endswith("game left unfinished\ngame saved to genial-autosave-3.json "
+                                   "(resume with: genial play --resume genial-autosave-3.json)")
     assert "Traceback" not in out
 
 
@@ -189,16 +196,80 @@ def test_a_human_finishes_a_game_by_numbers(monkeypatch: pytest.MonkeyPatch, cap
     assert "swapped: new rack" in out  # 1 is swap in the offer's list [swap, keep]
 
 
-def test_a_real_process_reads_stdin() -> None:
+def test_a_real_process_reads_stdin(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "genial", "play", "--seed", "4", "--seats", "human,greedy"],
         input="nonsense\n1\nquit\n",
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=tmp_path,
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "not a legal move" in proc.stdout
     assert "player 0 (you): " in proc.stdout and "player 1 (greedy): " in proc.stdout
     assert "\x1b[" not in proc.stdout  # no colours when not writing to a terminal
+
+
+# ----- no input ends the program, and no exit loses the game -------------------------------
+
+
+@pytest.mark.parametrize(
+    "entry, says",
+    [
+        ("\u00b2", "not a legal move"),  # a superscript two: str.isdigit() says yes, int() refuses it
+        ("list \u00b2", "cannot list"),
+        ("7" * 5000, "no move number 77777777..."),  # beyond Python's 4300-digit int conversion
+        ("list " + "7" * 5000, "1. "),  # more than all: lists all
+        ("\ud800", "not a legal move"),
+        ("list 9999999,9999999", "cannot list"),
+        ("save /nonexistent-dir/x.json", "cannot save to /nonexistent-dir/x.json"),
+        ("R0,0+B2,0", "are not adjacent"),
+    ],
+)
+def test_any_entry_gets_a_message_and_a_new_prompt(entry: str, says: str, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play(["--seed", "3", "--seats", "human,greedy"], f"{entry}\n1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and err == "", err
+    assert says in out
+    assert "player 0 (you): " in out  # the game went on after the entry
+    assert "Traceback" not in out
+
+
+def test_every_way_out_saves_the_game_and_says_how_to_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # End of input after two moves: saved in the current directory.
+    code, out, _ = play(["--seed", "5", "--seats", "human,greedy"], "1\n", monkeypatch, capsys)
+    saved = tmp_path / "genial-autosave-5.json"
+    assert code == 0 and f"game saved to {saved.name} (resume with: genial play --resume {saved.name})" in out
+    resumed = Game.from_json(saved.read_text())
+    assert len(resumed.moves) == 2
+    # Resumed and left again: saved back into the same file, one move pair later.
+    code, out, _ = play(["--resume", str(saved)], "1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and f"game saved to {saved}" in out
+    assert len(Game.from_json(saved.read_text()).moves) == 4
+    # Saved by hand and left at once: nothing new to write, the message points at the file.
+    mine = tmp_path / "mine.json"
+    code, out, _ = play(["--seed", "6"], f"save {mine}\nquit\n", monkeypatch, capsys)
+    assert f"the game is saved in {mine} (resume with: genial play --resume {mine})" in out
+    # Ctrl-C at the prompt: exit 130, saved.
+    class Interrupting(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    assert main(["play", "--seed", "8"]) == 130
+    out = capsys.readouterr().out
+    assert "interrupted: game left unfinished" in out and "genial-autosave-8.json" in out
+    assert Game.from_json((tmp_path / "genial-autosave-8.json").read_text()).seed == 8
+    # A crash (here: a bot that breaks): exit 1, the traceback on stderr, the game saved.
+    from genial import bots
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bots.BuiltinBot, "choose", broken)
+    code, out, err = play(["--seed", "9", "--seats", "human,greedy"], "1\n", monkeypatch, capsys)
+    assert code == 1 and "RuntimeError: a bug" in err and "internal error" in out
+    assert Game.from_json((tmp_path / "genial-autosave-9.json").read_text()).moves

@@ -268,6 +268,60 @@ def test_cli_tournament_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown bot" in capsys.readouterr().err
 
 
+def test_cli_refuses_bad_counts_and_outputs_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for argv, says in [
+        (["simulate", "--games", "-5"], "argument --games: -5 is less than 0"),
+        (["tournament", "--games", "0"], "argument --games: 0 is less than 1"),
+        (["simulate", "--threads", "0"], "argument --threads: 0 is less than 1"),
+        (["simulate", "--chunk", "x"], "argument --chunk: 'x' is not a whole number"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2 and says in capsys.readouterr().err
+    # The output is opened, and pyarrow looked for, before the first game: no game is
+    # played (the core is never asked for one) and nothing is lost after a long run.
+    played: list[int] = []
+    real = genial.simulation._core.simulate_games
+
+    def counting(*args: object) -> object:
+        played.append(int(args[9]))  # type: ignore[call-overload]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(genial.simulation._core, "simulate_games", counting)
+    unwritable = str(tmp_path / "no-such-dir" / "games.csv")
+    for command in ("simulate", "tournament"):
+        assert main([command, "--games", "40", "--no-progress", "--out", unwritable]) == 2
+        assert f"genial {command}: cannot write {unwritable}: No such file or directory" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    for command in ("simulate", "tournament"):
+        assert main([command, "--games", "40", "--no-progress", "--out", str(tmp_path / "g.parquet")]) == 2
+        assert "writing Parquet needs pyarrow" in capsys.readouterr().err
+        assert not (tmp_path / "g.parquet").exists()
+    assert sum(played) == 0
+    # Bad arguments are refused before the output file is touched.
+    keep = tmp_path / "keep.csv"
+    keep.write_text("precious\n")
+    assert main(["tournament", "--players", "9", "--out", str(keep)]) == 2
+    assert main(["simulate", "--bots", "nobody", "--out", str(keep)]) == 2
+    assert keep.read_text() == "precious\n" and sum(played) == 0
+
+
+def test_numpy_integers_are_ints_everywhere() -> None:
+    a = genial.simulate(np.int64(6), players=np.int8(3), seed=np.uint64(5), threads=np.int32(2),
+                        first_game=np.int16(2))
+    assert a == genial.simulate(6, players=3, seed=5, threads=2, first_game=2)
+    t = genial.tournament(["greedy", "random"], players=np.int64(2), games=np.int64(4), seed=np.int64(1), threads=1)
+    assert t.games == 4
+    assert genial.Game(np.int64(2), seed=np.uint64(3)) == genial.Game(2, seed=3)
+    env = genial.VecEnv(np.int64(3), players=np.int64(2), seed=np.uint64(1), threads=np.int64(1))
+    assert env.num_envs == 3 and env.game(np.int64(2)).players == 2
+    bot = make("mcts", seed=np.int64(1), iterations=np.int64(10), width=np.uint8(3), depth=np.int32(2))
+    assert bot.options["iterations"] == 10 and bot.seed == 1
+
+
 def test_cli_runs_as_a_program_and_demo_still_works() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "genial", "simulate", "--games", "200", "--players", "4", "--threads", "1"],
@@ -356,3 +410,21 @@ def test_docstring_examples_run() -> None:
         module = importlib.import_module(name)
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_results_that_cannot_fit_in_memory_are_refused_before_any_game() -> None:
+    """The most games a call may ask for: their columns (about 50 bytes a game) would need
+    some 200 GB. Refused at once with MemoryError, not an abort after hours of play."""
+    import os
+
+    limit = genial.simulation.LIMITS["games"]
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        pytest.skip("physical memory unknown here")
+    if memory >= limit * 60:
+        pytest.skip("this machine could hold the results")
+    with pytest.raises(MemoryError, match="split the run into seed ranges with first_game="):
+        genial.simulate(limit)
+    with pytest.raises(MemoryError, match="GiB"):
+        genial.tournament(["greedy", "random"], games=limit)

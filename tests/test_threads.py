@@ -13,6 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from _workers import finish, play_seed
+import genial
 from genial import Game, IllegalMoveError
 from genial.bots import GreedyBot, RandomBot
 
@@ -131,7 +132,7 @@ def test_one_bot_shared_by_threads_works_or_refuses_clearly() -> None:
         return run
 
     assert _run_together([work(g) for g in games]) == []
-    assert all("borrow" in str(e).lower() for e in refusals), refusals
+    assert all(isinstance(e, genial.BusyError) and "another thread" in str(e) for e in refusals), refusals
     for game in games:
         assert game.is_over and Game.from_json(game.to_json()) == game
 
@@ -149,3 +150,91 @@ def test_clones_and_determinizations_from_many_threads() -> None:
     sequential = [work(s) for s in range(8)]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(work, range(8))) == sequential
+
+
+def test_rl_helpers_copy_the_game_so_another_thread_may_play_meanwhile() -> None:
+    """The helpers release the GIL while Rust writes masks and observations; they copy the
+    position first, so `play` and `pop` in another thread never meet a borrowed game."""
+    import numpy as np
+
+    from genial.actions import legal_action_mask, legal_action_mask_batch, legal_actions
+    from genial.observation import observe
+
+    game = Game(2, seed=29)
+    stop = threading.Event()
+
+    def read() -> None:
+        masks = np.zeros((8, genial.actions.ACTION_COUNT), dtype=np.bool_)  # one `out` per thread
+        while not stop.is_set():
+            legal_action_mask(game)
+            legal_actions(game)
+            observe(game, 0)
+            legal_action_mask_batch([game] * 8, masks)
+
+    def play() -> None:
+        mover = RandomBot(4)
+        try:
+            for _ in range(3):
+                while not game.is_over:
+                    game.play(mover.choose(game))
+                while game.moves:
+                    game.pop()
+        finally:
+            stop.set()
+
+    assert _run_together([read, read, play]) == []
+    assert not game.moves and game == Game(2, seed=29)
+
+
+def test_a_thinking_bot_shows_its_settings_and_refuses_a_second_call() -> None:
+    import time
+
+    from genial.bots import MctsBot
+
+    bot = MctsBot(seed=2, iterations=0, time_ms=1500)
+    game = Game(2, seed=3)
+    thinking = threading.Thread(target=bot.choose, args=(game,))
+    thinking.start()
+    try:
+        # `last_search` needs the bot itself: BusyError once the other thread is searching.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                bot.last_search()
+            except genial.BusyError:
+                break
+            assert time.monotonic() < deadline and thinking.is_alive(), "the search never started"
+            time.sleep(0.001)
+        assert repr(bot) == "<MctsBot mcts(iterations=0,time_ms=1500) seed=2>"  # settings: never busy
+        assert bot.options["time_ms"] == 1500
+        try:
+            bot.choose(game)
+        except genial.BusyError as e:
+            refused = e
+        else:
+            raise AssertionError("a second choose ran while the bot was thinking")
+    finally:
+        thinking.join()
+    assert "this mcts bot is thinking in another thread" in str(refused)
+    assert isinstance(refused, RuntimeError)
+    assert bot.last_search()[0] >= 1  # usable again
+
+
+def test_a_vecenv_shared_by_threads_refuses_with_busy_error_only() -> None:
+    env = genial.VecEnv(512, seed=3, threads=1)
+    refusals: list[BaseException] = []
+
+    def work() -> None:
+        for _ in range(30):
+            try:
+                env.step(env.sample_actions())
+                env.observe()
+                env.game(0)
+            except genial.BusyError as e:
+                refusals.append(e)
+            except genial.IllegalMoveError:
+                pass  # sampled, then the other thread stepped first
+
+    assert _run_together([work, work]) == []
+    assert all("VecEnv is in use by another thread" in str(e) for e in refusals)
+    env.step(env.sample_actions())  # still usable

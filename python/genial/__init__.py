@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
-from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
+from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
 from .colors import Color
 from .game import Game, Outcome
 from .records import RecordError
@@ -26,6 +26,7 @@ _registration.install()  # gymnasium.make("genial/Ingenious-v0") works after `im
 
 __all__ = [
     "Board",
+    "BusyError",
     "Color",
     "Game",
     "IllegalMoveError",

@@ -11,6 +11,9 @@ from .colors import Color
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow now; the game is left unchanged."""
 
+class BusyError(RuntimeError):
+    """An object that one thread at a time may use (a bot, a VecEnv) is in use by another thread."""
+
 @final
 class Tile:
     """A two-hex tile: two colours, unordered (``Tile(RED, BLUE) == Tile(BLUE, RED)``)."""
@@ -423,7 +426,7 @@ class BuiltinBot:
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
     def choose(self, state: GameState) -> Move:
-        """The bot's move for the seat to move in ``state``."""
+        """The bot's move for the seat to move in ``state`` (``mcts``: stopped by Ctrl-C)."""
 
 # ----- learning agents: flat actions, observations, VecEnv (rust/python/rl.rs) -----
 
@@ -541,3 +544,5 @@ def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""
 
 
+def limits() -> list[tuple[str, int]]:
+    """The limits every count is checked against, by name."""

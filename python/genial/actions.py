@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TypeVar, Union, overload
 
@@ -36,6 +37,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import IllegalMoveError, Move
+from ._ints import as_int
 from .game import Game
 
 __all__ = [
@@ -81,13 +83,17 @@ MaskArray = TypeVar("MaskArray", npt.NDArray[np.bool_], npt.NDArray[np.int8], np
 def cell_index(cell: tuple[int, int]) -> int:
     """The dense index (0..168) of board cell ``(q, r)``."""
     try:
-        return _DENSE[(int(cell[0]), int(cell[1]))]
-    except (KeyError, IndexError, TypeError):
+        q, r = cell
+        if isinstance(q, bool) or isinstance(r, bool):
+            raise TypeError("a cell's coordinates are ints")
+        return _DENSE[(operator.index(q), operator.index(r))]
+    except (KeyError, TypeError, ValueError):
         raise ValueError(f"{cell!r} is not a board cell (q, r) within distance 7") from None
 
 
 def cell_at(index: int) -> tuple[int, int]:
     """The board cell ``(q, r)`` with dense index ``index`` (0..168)."""
+    index = as_int("cell index", index)
     if not 0 <= index < CELLS:
         raise ValueError(f"cell index {index} is out of range 0..{CELLS - 1}")
     return _CELLS[index]
@@ -96,6 +102,8 @@ def cell_at(index: int) -> tuple[int, int]:
 def encode_placement(slot: int, cell: tuple[int, int], direction: int) -> int:
     """The action putting rack ``slot``'s first colour on ``cell`` and its second colour on
     the neighbour in ``direction``."""
+    slot = as_int("slot", slot)
+    direction = as_int("direction", direction)
     if not 0 <= slot < SLOTS:
         raise ValueError(f"slot {slot} is out of range 0..{SLOTS - 1}")
     if not 0 <= direction < 6:

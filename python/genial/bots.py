@@ -227,9 +227,7 @@ class BuiltinBot:
     ) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a bot name is a str, not {type(name).__name__}")
-        for key, value in (("iterations", iterations), ("time_ms", time_ms), ("width", width), ("depth", depth)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise ValueError(f"{key} must be an int >= 0, not {value!r}")
+        # Ints (numpy's too) are checked against their limits in the core.
         self._bot = _core.BuiltinBot(
             name,
             check_seed(seed),

@@ -50,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, MemoryError) as e:
         print(f"genial: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("genial: interrupted", file=sys.stderr)
+        return 130

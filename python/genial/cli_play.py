@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import json
 import os
 import re
 import sys
+import tempfile
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -29,7 +32,13 @@ from .variants import track_titles, variants
 __all__ = ["register", "run_play", "rank_choices", "Choice", "Table", "closed_pipe_safe"]
 
 HUMAN = "human"
-_CELL = re.compile(r"\s*-?\d+\s*,\s*-?\d+\s*")
+_CELL = re.compile(r"\s*-?[0-9]{1,4}\s*,\s*-?[0-9]{1,4}\s*")
+_MAX_DIGITS = 9  # more than any move list is long
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` fails."""
+    return text.isascii() and text.isdigit()
 _SEED_MASK = (1 << 64) - 1
 _HELP = """\
 Enter one of:
@@ -41,7 +50,7 @@ Enter one of:
   hint                 what the greedy bot would play
   board                show the board again
   save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
-  quit                 leave the game
+  quit                 leave the game (an unfinished game is saved: the message says where)
 Cells are (q, r): each board row is one r (labelled on the left), q grows to the right
 (its range is given on the right). Neighbours of (q, r): (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1).
 Moves are listed best first: the lowest colours after the move (then points) decide."""
@@ -142,6 +151,10 @@ class Table:
         self.color = color
         self.show = show
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
+        # Where the game was last saved (by `save FILE`, or the record resumed), and after
+        # how many moves: an unfinished game is saved there again when the program ends.
+        self.save_path: str | None = None
+        self.saved_moves = -1
 
     # ----- output ----------------------------------------------------------------------
 
@@ -186,8 +199,8 @@ class Table:
         which = which.strip()
         if which.lower() == "all":
             limit = None
-        elif which.isdigit():
-            limit = max(1, int(which))
+        elif _is_number(which):
+            limit = None if len(which) > _MAX_DIGITS else max(1, int(which))  # more than all: all
         elif _CELL.fullmatch(which):
             q, r = (int(v) for v in which.split(","))
             picked = [(i, c) for i, c in picked if c.move.cells is not None and (q, r) in c.move.cells]
@@ -231,9 +244,51 @@ class Table:
                     self.human_turn(seat)
         except _Quit as e:
             self.say(str(e))
+            self.autosave()
             return 0
+        except KeyboardInterrupt:
+            self.say("\ninterrupted: game left unfinished")
+            self.autosave()
+            return 130
+        except Exception:  # a bug: keep the game, then report it
+            traceback.print_exc()
+            self.say("genial play stopped on an internal error (above)")
+            self.autosave()
+            return 1
         self.finish()
         return 0
+
+    def autosave(self) -> None:
+        """Keeps an unfinished game whatever ends the program, and says how to resume it:
+        in the file it was last saved to or resumed from, else in
+        ``genial-autosave-SEED.json`` in the current directory (or the temporary one)."""
+        if self.game.is_over:
+            return
+        if self.save_path is not None and self.saved_moves == len(self.game.moves):
+            self.say(f"the game is saved in {self.save_path} (resume with: genial play --resume {self.save_path})")
+            return
+        name = f"genial-autosave-{self.game.seed}.json"
+        candidates = [self.save_path] if self.save_path is not None else []
+        candidates += [name, os.path.join(tempfile.gettempdir(), name)]
+        for path in candidates:
+            if self._write(path) is None:
+                self.say(f"game saved to {path} (resume with: genial play --resume {path})")
+                return
+        self.say("the game could not be saved: no writable place found")
+
+    def _write(self, path: str) -> str | None:
+        """Writes the record with its seats to ``path``; the error's text if that failed."""
+        record = to_record(self.game)
+        record["seats"] = list(self.seats)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(record, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            return str(e.strerror or e)
+        self.save_path = path
+        self.saved_moves = len(self.game.moves)
+        return None
 
     def _report(self, seat: int, move: Move, gains: dict[Color, int]) -> None:
         pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(gains.items()))
@@ -242,10 +297,12 @@ class Table:
     def _read(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        # Bytes that are not UTF-8 read as U+FFFD (see `run_play`), lone surrogates too:
+        # such a line then fails as a move or command like any other unreadable entry.
+        line = self.inp.readline().encode("utf-8", "surrogatepass").decode("utf-8", "replace")
         if not line:
             self.say()
-            raise _Quit("end of input: game left unfinished (type save FILE first to keep it)")
+            raise _Quit("end of input: game left unfinished")
         if not self.echo:
             return line.strip()
         # Input from a file or a pipe is not echoed by a terminal: echo it so that the
@@ -263,39 +320,55 @@ class Table:
             line = self._read(f"player {seat}> ")
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
-            command = word.lower()
-            if command in ("help", "?", "h"):
-                self.say(_HELP)
-            elif command in ("quit", "exit", "q"):
-                raise _Quit("game left unfinished")
-            elif command in ("list", "ls", "l"):
-                self.list_choices(choices, rest, limit=30)
-            elif command == "board":
-                self.show_board(seat)
-            elif command == "hint":
-                suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
-                number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
-                self.say(f"hint: {number}. {choices[number - 1].describe()}")
-            elif command == "save":
-                self.save(rest.strip())
-            elif line.isdigit():
-                number = int(line)
-                if not 1 <= number <= len(choices):
-                    self.say(f"no move number {number}: pick 1 to {len(choices)} (list all shows them)")
-                    continue
-                self._play(seat, choices[number - 1].move)
-                return
-            else:
-                try:
-                    move = Move.parse(line)
-                    game.check(move)
-                except (IllegalMoveError, ValueError) as e:
-                    self.say(f"not a legal move: {e}")
-                    self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
-                    continue
-                self._play(seat, move)
-                return
+            try:
+                if self._command(seat, line, choices):
+                    return
+            except (_Quit, KeyboardInterrupt):
+                raise
+            except Exception as e:  # noqa: BLE001 - any input gets a message and a new prompt
+                self.say(f"cannot do {line[:40]!r}: {type(e).__name__}: {e}")
+                self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
+
+    def _command(self, seat: int, line: str, choices: list[Choice]) -> bool:
+        """Carries out one line of input; whether the turn is over."""
+        game = self.game
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if command in ("help", "?", "h"):
+            self.say(_HELP)
+        elif command in ("quit", "exit", "q"):
+            raise _Quit("game left unfinished")
+        elif command in ("list", "ls", "l"):
+            self.list_choices(choices, rest, limit=30)
+        elif command == "board":
+            self.show_board(seat)
+        elif command == "hint":
+            suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
+            number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
+            self.say(f"hint: {number}. {choices[number - 1].describe()}")
+        elif command == "save":
+            self.save(rest.strip())
+        elif _is_number(line):
+            # More digits than any list is long: no such number (and no int of thousands
+            # of digits, which Python refuses to convert).
+            number = int(line) if len(line) <= _MAX_DIGITS else 0
+            if not 1 <= number <= len(choices):
+                shown = line if len(line) <= 12 else line[:8] + "..."
+                self.say(f"no move number {shown}: pick 1 to {len(choices)} (list all shows them)")
+                return False
+            self._play(seat, choices[number - 1].move)
+            return True
+        else:
+            try:
+                move = Move.parse(line)
+                game.check(move)
+            except (IllegalMoveError, ValueError) as e:
+                self.say(f"not a legal move: {e}")
+                self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
+                return False
+            self._play(seat, move)
+            return True
+        return False
 
     def _play(self, seat: int, move: Move) -> None:
         result = self.game.play(move)
@@ -311,14 +384,9 @@ class Table:
         if not path:
             self.say("save needs a file name: save FILE")
             return
-        record = to_record(self.game)
-        record["seats"] = list(self.seats)
-        try:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(record, f, indent=1)
-                f.write("\n")
-        except OSError as e:
-            self.say(f"cannot save to {path}: {e.strerror or e}")
+        error = self._write(path)
+        if error is not None:
+            self.say(f"cannot save to {path}: {error}")
             return
         self.say(f"saved to {path} (resume with: genial play --resume {path})")
 
@@ -395,7 +463,10 @@ def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
 
 @closed_pipe_safe
 def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
-    inp = sys.stdin if inp is None else inp
+    if inp is None:
+        inp = sys.stdin
+        if isinstance(inp, io.TextIOWrapper):
+            inp.reconfigure(errors="replace")  # bytes that are not UTF-8 must not end the game
     out = sys.stdout if out is None else out
     try:
         if args.resume is not None:
@@ -425,11 +496,9 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
     seed = game.seed if game.seed is not None else 0
     table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=_color_wanted(args.color, out),
                   show=args.show)
-    try:
-        return table.run()
-    except KeyboardInterrupt:
-        out.write("\ninterrupted: game left unfinished\n")
-        return 130
+    if args.resume is not None:
+        table.save_path, table.saved_moves = args.resume, len(game.moves)
+    return table.run()
 
 
 def _count(text: str) -> int:

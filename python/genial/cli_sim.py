@@ -5,13 +5,18 @@ every game as Parquet (``.parquet``, needs pyarrow) or CSV."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from . import _core
 from .bots import BUILTIN_BOTS
-from .simulation import ResultWriter, Summary, chunks, simulate
+from .cli_play import closed_pipe_safe
+from .simulation import ResultWriter, SimulationResult, Summary, chunks, simulate
 from .tournament import tournament
 
 __all__ = ["register", "Progress"]
@@ -64,65 +69,196 @@ def _bots(text: str) -> list[str]:
     return out
 
 
+def _number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= ``minimum`` (else exit 2 with a message)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is less than {minimum}")
+        return value
+
+    return parse
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=None, help="threads (default: one per core)")
+    p.add_argument("--threads", type=_number(1), default=None, help="threads (default: one per core)")
     p.add_argument("--variant", default="standard", choices=list(_core.variant_names()))
     p.add_argument("--swap-timing", default="after_placement", choices=["after_placement", "instead_of_placement"])
     p.add_argument("--require-contact", action="store_true")
-    p.add_argument("--chunk", type=int, default=None, help="games per chunk (progress and memory granularity)")
+    p.add_argument("--chunk", type=_number(1), default=None, help="games per chunk (progress and memory granularity)")
     p.add_argument("--out", default=None, help="write every game to FILE (.parquet needs pyarrow; else CSV)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits until the block is done (then raises as usual): a chunk is written,
+    and counted, whole or not at all, so the file stays valid."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
+class _Output:
+    """``--out``: opened before the first game (an unwritable path or a missing pyarrow
+    stops the command at once, exit 2), written chunk by chunk, so that the games finished
+    are in the file, valid, whenever the run stops."""
+
+    def __init__(self, path: str | None, template: SimulationResult) -> None:
+        self.path = path
+        self.writer = ResultWriter(path) if path else None
+        if self.writer is not None:
+            self.writer.write(template)  # the header (CSV) or the schema (Parquet)
+
+    def write(self, part: SimulationResult) -> None:
+        if self.writer is not None:
+            self.writer.write(part)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    def said(self, games: int) -> str:
+        return f"; wrote {games} games to {self.path}" if self.path else ""
+
+
+def _open_output(command: str, path: str | None, template: SimulationResult) -> _Output | None:
+    try:
+        return _Output(path, template)
+    except ImportError as e:
+        print(f"genial {command}: {e}", file=sys.stderr)
+    except OSError as e:
+        print(f"genial {command}: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+    return None
+
+
+def _interrupted(command: str, done: int, total: int, elapsed: float, summary: Summary | None, out: _Output) -> int:
+    """The one line a run stopped by Ctrl-C ends with; exit status 130 (128 + SIGINT)."""
+    rates = ""
+    if summary is not None and summary.games:
+        rates = ", seat win rates " + " / ".join(f"{100 * r:.1f}%" for r in summary.win_rate)
+    sys.stderr.write("\n")
+    print(f"genial {command}: interrupted after {done} of {total} games in {elapsed:.1f} s{rates}{out.said(done)}")
+    sys.stdout.flush()
+    return 130
+
+
+@closed_pipe_safe
 def _simulate(args: argparse.Namespace) -> int:
     bots = _bots(args.bots)
+    if args.first_game + args.games > 2**64:
+        raise ValueError("--first-game + --games must not pass 2**64")
+    # No game is played before every argument is checked and the output file is open.
+    template = simulate(
+        0, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
+        args.require_contact, first_game=args.first_game, rotate=args.rotate,
+    )
+    out = _open_output("simulate", args.out, template)
+    if out is None:
+        return 2
     chunk = args.chunk or (64 if any(b.startswith("mcts") for b in bots) else max(1000, min(100_000, args.games // 20)))
     progress = Progress(args.games, "simulate", enabled=args.progress)
-    writer = ResultWriter(args.out) if args.out else None
     summary: Summary | None = None
     start = time.perf_counter()
+    done = 0
     try:
         for first, count in chunks(args.games, chunk, args.first_game):
             part = simulate(
                 count, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
                 args.require_contact, first_game=first, rotate=args.rotate,
             )
-            summary = part.summary() if summary is None else summary + part.summary()
-            if writer is not None:
-                writer.write(part)
-            progress(first + count - args.first_game)
+            with _interrupts_held():
+                summary = part.summary() if summary is None else summary + part.summary()
+                out.write(part)
+                done += count
+            progress(done)
+    except KeyboardInterrupt:
+        out.close()
+        return _interrupted("simulate", done, args.games, time.perf_counter() - start, summary, out)
     finally:
-        if writer is not None:
-            writer.close()
+        out.close()
     elapsed = time.perf_counter() - start
     if summary is None:
         print("no games played")
+        sys.stdout.flush()
         return 0
     print(summary.table())
     print(f"\n{summary.games} games in {elapsed:.2f} s ({summary.games / max(elapsed, 1e-9):,.0f} games/s), seed {args.seed}")
     if args.out:
         print(f"wrote {args.out}")
+    sys.stdout.flush()
     return 0
 
 
+@closed_pipe_safe
 def _tournament(args: argparse.Namespace) -> int:
     bots = _bots(args.bots)
     progress = Progress(args.games, "tournament", enabled=args.progress)
-    t = tournament(
-        bots, args.players, args.games, args.seed, args.threads, args.variant, args.swap_timing,
-        args.require_contact, chunk=args.chunk, progress=progress,
-    )
+    out: _Output | None = None
+    done = 0
+    summaries: list[Summary] = []
+
+    def start(total: int) -> None:
+        # Every argument is checked by now; no game is played before the output is open.
+        nonlocal out
+        progress.total = total
+        template = simulate(0, args.players, "random", 0, 1, args.variant, args.swap_timing, args.require_contact)
+        out = _Output(args.out, template)
+
+    def written(part: SimulationResult) -> None:
+        nonlocal done
+        assert out is not None
+        with _interrupts_held():
+            out.write(part)
+            summaries.append(part.summary())
+            done += len(part)
+
+    begun = time.perf_counter()
+    try:
+        t = tournament(
+            bots, args.players, args.games, args.seed, args.threads, args.variant, args.swap_timing,
+            args.require_contact, chunk=args.chunk, progress=progress, on_chunk=written, on_start=start,
+        )
+    except ImportError as e:
+        print(f"genial tournament: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        if out is not None:
+            raise
+        print(f"genial tournament: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if out is None:
+            print("genial tournament: interrupted before the first game")
+            return 130
+        out.close()
+        summary = sum(summaries[1:], summaries[0]) if summaries else None
+        return _interrupted("tournament", done, progress.total, time.perf_counter() - begun, summary, out)
+    finally:
+        if out is not None:
+            out.close()
     print(t.table())
     print()
     print(t.summary.table())
     if args.out:
-        with ResultWriter(args.out) as w:
-            w.write(t.result)
         print(f"wrote {args.out}")
+    sys.stdout.flush()
     return 0
 
 
@@ -134,9 +270,9 @@ def register(subparsers: Any) -> None:
         help="play many games between built-in bots and summarise them",
         description=f"Bots: {names}; options as mcts:iterations=200,time_ms=50. One bot for all seats or one per seat.",
     )
-    sim.add_argument("--games", type=int, default=10_000)
+    sim.add_argument("--games", type=_number(0), default=10_000)
     sim.add_argument("--bots", default="random", help="comma-separated, one per seat or one for all (default: random)")
-    sim.add_argument("--first-game", type=int, default=0, help="first game number (to split a run across machines)")
+    sim.add_argument("--first-game", type=_number(0), default=0, help="first game number (to split a run across machines)")
     sim.add_argument("--rotate", action="store_true", help="shift the bots one seat per game")
     _common(sim)
     sim.set_defaults(func=_simulate)
@@ -147,6 +283,6 @@ def register(subparsers: Any) -> None:
         description=f"Bots: {names}; options as mcts:iterations=200,time_ms=50.",
     )
     tour.add_argument("--bots", default="greedy,random", help="comma-separated bots (default: greedy,random)")
-    tour.add_argument("--games", type=int, default=1000)
+    tour.add_argument("--games", type=_number(1), default=1000)
     _common(tour)
     tour.set_defaults(func=_tournament)

@@ -12,15 +12,32 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from .simulation import BotSpecLike, SimulationResult, resolve_bots, shards, simulate
+from ._ints import LIMITS, int_in
+from .simulation import MAX_SHARDS, BotSpecLike, SimulationResult, resolve_bots, shards, simulate
 
 __all__ = ["simulate_ray", "ray_available"]
 
 
-def ray_available() -> bool:
-    """Whether the ``ray`` package can be imported."""
+def _import_ray() -> Any:
+    """The ``ray`` package, or `ImportError`. A folder named ``ray`` on the path (Ray's own
+    ``/tmp/ray`` when Python runs from ``/tmp``) imports as an empty namespace package:
+    that is not Ray."""
     try:
-        importlib.import_module("ray")
+        ray = importlib.import_module("ray")
+    except ImportError:
+        raise ImportError("backend='ray' needs the ray package: pip install ray") from None
+    if getattr(ray, "__file__", None) is None or not callable(getattr(ray, "remote", None)):
+        where = ", ".join(getattr(ray, "__path__", [])) or "?"
+        raise ImportError(
+            f"backend='ray' needs the ray package: pip install ray (the 'ray' found at {where} is a folder, not Ray)"
+        )
+    return ray
+
+
+def ray_available() -> bool:
+    """Whether the ``ray`` package can be imported (a mere folder named ``ray`` is not it)."""
+    try:
+        _import_ray()
     except ImportError:
         return False
     return True
@@ -47,12 +64,18 @@ def simulate_ray(
     """`genial.simulate` over a Ray cluster: ``shards`` consecutive seed ranges (default:
     two per CPU of the cluster) run as tasks of ``threads_per_shard`` threads each, merged in
     game order. The result equals ``simulate(games, ...)`` on one machine."""
-    try:
-        ray: Any = importlib.import_module("ray")
-    except ImportError:
-        raise ImportError("backend='ray' needs the ray package: pip install ray") from None
+    if shards is not None:
+        shards = int_in("shards", shards, 1, MAX_SHARDS)
+    threads_per_shard = int_in("threads_per_shard", threads_per_shard, 1, LIMITS["threads"])
     # Bots travel as their text form, which every worker can rebuild.
     specs = [b.spec for b in resolve_bots(bots)]
+    # Every argument is checked here, before anything is sent: no game is played.
+    simulate(
+        0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate
+    )
+    if first_game + games >= 1 << 64:
+        raise ValueError("game numbers overflow 2**64: first_game + games must be below 2**64")
+    ray = _import_ray()
     if not ray.is_initialized():
         ray.init()
     parts_n = shards or max(1, 2 * int(ray.cluster_resources().get("CPU", 1)))

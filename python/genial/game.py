@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
+from ._ints import as_int
 from .colors import Color
 
 if TYPE_CHECKING:
@@ -25,9 +26,9 @@ _SEED_LIMIT = 1 << 64
 
 
 def check_seed(seed: object) -> int:
-    """A seed as an int in 0..2**64-1; raises `TypeError`/`ValueError` naming the problem."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    """A seed as an int in 0..2**64-1 (numpy integers too); raises `TypeError`/`ValueError`
+    naming the problem."""
+    seed = as_int("seed", seed)
     if not 0 <= seed < _SEED_LIMIT:
         raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
     return seed
@@ -68,10 +69,11 @@ class Game:
     Threads: every call on a game runs whole while holding the GIL, so a game shared by
     threads stays consistent, but which thread moves first is up to the scheduler: a move
     read from `legal_moves` may be stale when played, and is then refused with
-    `IllegalMoveError`, leaving the game unchanged. Built-in bots copy the position and
-    release the GIL while they think, so other threads may use the game meanwhile. A bot
-    is not to be shared: calling ``choose`` on a bot that is thinking in another thread
-    raises ``RuntimeError`` ("Already borrowed").
+    `IllegalMoveError`, leaving the game unchanged. Whatever releases the GIL (built-in
+    bots, the `genial.actions` and `genial.observation` helpers) copies the position first
+    (a few hundred bytes), so other threads may use the game meanwhile. Bots and `VecEnv`s
+    are used by one thread at a time: a second thread calling one that is busy gets
+    `genial.BusyError` (a `RuntimeError`); reading a bot's settings is always allowed.
     """
 
     __slots__ = ("_state", "__weakref__")
@@ -92,8 +94,7 @@ class Game:
             raise TypeError(f"variant must be a str, not {type(variant).__name__}")
         if players is None:
             players = Rules(variant).players  # the variant's only (or smallest) count
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TypeError(f"players must be an int, not {type(players).__name__}")
+        players = as_int("players", players)
         if not isinstance(swap_timing, str):
             raise TypeError(f"swap_timing must be a str, not {type(swap_timing).__name__}")
         if not isinstance(require_contact, bool):

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
+from ._ints import LIMITS, as_int, int_in
 from .bots import BUILTIN_BOTS, BuiltinBot, parse_bot, play_game
 from .colors import Color
 from .game import Game, check_seed
@@ -50,6 +51,7 @@ __all__ = [
 
 END_NAMES: tuple[str, ...] = tuple(_core.end_names())
 _COLOR_NAMES = tuple(c.name.lower() for c in Color)
+MAX_SHARDS = 65536
 _Z95 = 1.959963984540054
 
 BotSpecLike = Union[str, BuiltinBot]
@@ -90,20 +92,54 @@ def _unique(bots: Sequence[BuiltinBot]) -> tuple[list[BuiltinBot], list[str], li
     return kept, labels, index
 
 
-def _threads(threads: int | None) -> int:
+def _threads(threads: object) -> int:
+    """Threads of a pool (numpy integers too): 1..LIMITS["threads"], or 0 for ``None`` (one
+    per core)."""
     if threads is None:
         return 0
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be an int >= 1 or None (one per core), not {threads!r}")
-    return threads
-
-
-def _count(name: str, value: object, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, not {value}")
+    limit = LIMITS["threads"]
+    try:
+        value = as_int("threads", threads)
+    except TypeError:
+        raise ValueError(f"threads must be an int in 1..{limit} or None (one per core), not {threads!r}") from None
+    if not 1 <= value <= limit:
+        raise ValueError(f"threads must be an int in 1..{limit} or None (one per core), not {value}")
     return value
+
+
+def _count(name: str, value: object, minimum: int = 0, maximum: int | None = None) -> int:
+    return int_in(name, value, minimum, maximum)
+
+
+def _players(players: object) -> int:
+    """A player count, checked before anything is built for it."""
+    value = as_int("players", players)
+    if not 1 <= value <= 4:
+        raise ValueError(f"players must be 1 to 4, not {value}")
+    return value
+
+
+# Bytes of results per game: seed, per seat six scores, a rank and a bot, per track six
+# markers, five counters and the end code (`SimulationResult`).
+def _bytes_per_game(players: int, variant: str) -> int:
+    tracks = {"standard": players, "team": 2}.get(variant, 1)
+    return 8 + players * 8 + tracks * 6 + 5 * 2 + 1
+
+
+def _check_memory(games: int, players: int, variant: str) -> None:
+    """`MemoryError` before any game is played when the results cannot fit in this
+    machine's memory (rather than after hours of play, or an abort)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not known here: the core's reservation decides
+        return
+    need = games * _bytes_per_game(players, variant)
+    if need > total:
+        raise MemoryError(
+            f"the results of {games} games need {need / 2**30:.1f} GiB, more than this machine's "
+            f"{total / 2**30:.1f} GiB: split the run into seed ranges with first_game= "
+            f"(genial simulate --out FILE does, writing each range as it goes)"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -327,8 +363,9 @@ def shards(games: int, parts: int, first_game: int = 0) -> list[tuple[int, int]]
     >>> shards(10, 3)
     [(0, 4), (4, 3), (7, 3)]
     """
-    _count("games", games)
-    _count("parts", parts, 1)
+    games = _count("games", games)
+    parts = _count("parts", parts, 1, MAX_SHARDS)
+    first_game = _count("first_game", first_game)
     base, extra = divmod(games, parts)
     out = []
     start = first_game
@@ -365,11 +402,19 @@ def simulate(
     pool built for this call (``None``: one per core); the result does not depend on it.
     ``backend="ray"`` fans ``shards`` seed ranges out over a Ray cluster (see
     `genial.distributed`) and merges them; the result is identical.
+
+    Every count is checked before any game is played (``ValueError`` naming the limit; at
+    most ``LIMITS["games"]`` games a call, and `MemoryError` when their results cannot fit
+    in memory). Ctrl-C stops the run within a fraction of a second, raising
+    ``KeyboardInterrupt`` (a signal handler's own exception likewise).
     """
-    games = _count("games", games)
-    first_game = _count("first_game", first_game)
+    games = _count("games", games, 0, LIMITS["games"])
+    first_game = _count("first_game", first_game, 0, 2**64 - 1)
     seed = check_seed(seed)
     n_threads = _threads(threads)
+    players = _players(players)
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
     if backend == "ray":
         from .distributed import simulate_ray
 
@@ -379,8 +424,11 @@ def simulate(
         )
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}: use 'local' or 'ray'")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise TypeError(f"players must be an int, not {type(players).__name__}")
+    if shards is not None:
+        _count("shards", shards, 1, MAX_SHARDS)
+    _check_memory(games, players, variant)
+    if not isinstance(bots, (str, BuiltinBot)) and isinstance(bots, Sequence) and len(bots) not in (1, players):
+        raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(bots)}")
     seat_bots = resolve_bots(bots)
     if len(seat_bots) == 1:
         seat_bots = seat_bots * players
@@ -638,6 +686,11 @@ class ResultWriter:
     """Writes results chunk by chunk to one file: Parquet for ``.parquet`` (needs
     pyarrow), CSV otherwise. Memory stays flat however many chunks are written.
 
+    The file is opened (created or emptied) at once, so an unwritable path or a missing
+    pyarrow fails before any game is played (`OSError`, `ImportError`). After `close` the
+    file is complete and valid for what was written; a Parquet file nothing was written to
+    is removed.
+
     The file carries `SimulationResult.metadata` of its first chunk: in Parquet as the
     schema's ``genial`` key (JSON), in CSV as a first line ``# genial: {...}`` (read the
     rows with ``pandas.read_csv(path, comment="#")``)."""
@@ -645,34 +698,40 @@ class ResultWriter:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.parquet = self.path.suffix.lower() in (".parquet", ".pq")
+        self.rows = 0
         self._writer: Any = None
         self._pa: Any = None
         self._pq: Any = None
-        self._file: Any = None
         self._csv: Any = None
+        self._schema = False
         if self.parquet:
             try:
                 self._pa = importlib.import_module("pyarrow")
                 self._pq = importlib.import_module("pyarrow.parquet")
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
+        self._file: Any = open(self.path, "wb" if self.parquet else "w", newline=None if self.parquet else "")
 
     def write(self, res: SimulationResult) -> None:
+        if self._file is None:
+            raise ValueError(f"{self.path} is closed")
         cols = res.column_dict()
         meta = json.dumps(res.metadata(), separators=(",", ":"))
         if self.parquet:
             table = self._pa.table(cols)
             if self._writer is None:
                 schema = table.schema.with_metadata({"genial": meta})
-                self._writer = self._pq.ParquetWriter(str(self.path), schema)
+                self._writer = self._pq.ParquetWriter(self._file, schema)
+                self._schema = True
             self._writer.write_table(table.cast(self._writer.schema))
-            return
-        if self._csv is None:
-            self._file = open(self.path, "w", newline="")
-            self._file.write(f"# genial: {meta}\n")
-            self._csv = csv.writer(self._file)
-            self._csv.writerow(cols.keys())
-        self._csv.writerows(zip(*(c.tolist() for c in cols.values())))
+        else:
+            if self._csv is None:
+                self._file.write(f"# genial: {meta}\n")
+                self._csv = csv.writer(self._file)
+                self._csv.writerow(cols.keys())
+            self._csv.writerows(zip(*(c.tolist() for c in cols.values())))
+            self._file.flush()
+        self.rows += len(res)
 
     def close(self) -> None:
         if self._writer is not None:
@@ -681,6 +740,8 @@ class ResultWriter:
         if self._file is not None:
             self._file.close()
             self._file = None
+            if self.parquet and not self._schema:
+                self.path.unlink(missing_ok=True)  # nothing in it: not a Parquet file
 
     def __enter__(self) -> ResultWriter:
         return self

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -22,23 +22,28 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
+from ._ints import LIMITS
 from .bots import Bot, BuiltinBot, parse_bot, play_game
-from .game import check_seed
+from .game import Game, check_seed
 from .simulation import (
     END_NAMES,
     ProgressFn,
     SimulationResult,
     Summary,
+    _check_memory,
     _count,
+    _players,
     _run,
     _threads,
     chunks,
     derive_seed,
 )
 
-__all__ = ["tournament", "TournamentResult", "lineups_for", "bradley_terry"]
+__all__ = ["tournament", "TournamentResult", "lineups_for", "lineups_count", "bradley_terry", "MAX_LINEUPS"]
 
 _ELO = 400.0 / math.log(10.0)
+MAX_LINEUPS = 100_000
+"""Most seatings in one round of a tournament (`lineups_count`): every round plays each."""
 
 TournamentBot = Union[str, BuiltinBot, Bot]
 
@@ -56,6 +61,13 @@ def lineups_for(bots: int, players: int) -> list[tuple[int, ...]]:
     if bots >= players:
         return list(itertools.permutations(range(bots), players))
     return [l for l in itertools.product(range(bots), repeat=players) if len(set(l)) > 1]
+
+
+def lineups_count(bots: int, players: int) -> int:
+    """``len(lineups_for(bots, players))``, without listing them."""
+    if bots >= players:
+        return math.perm(bots, players)
+    return int(bots**players) - bots
 
 
 def bradley_terry(
@@ -227,6 +239,8 @@ def tournament(
     *,
     chunk: int | None = None,
     progress: ProgressFn | None = None,
+    on_chunk: Callable[[SimulationResult], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Plays ``games`` games (rounded up to a whole number of rounds through `lineups_for`)
     in which every bot sits in every seat equally often. One deal is played once in each
@@ -234,13 +248,32 @@ def tournament(
     over ``threads`` threads; any Python bot (``choose(view) -> Move``) makes the whole
     tournament run through `play_game` instead, with the same deals and bot seeds.
 
-    ``progress(done, total)`` is called after each ``chunk`` of games.
+    ``on_start(total)`` is called once every argument is checked, before the first game;
+    ``progress(done, total)`` after each ``chunk`` of games, and ``on_chunk(part)`` before
+    it with that chunk's games (to write them as they come: a run stopped by Ctrl-C keeps
+    what it finished).
+
+    Every count is checked before any game is played (``ValueError`` naming the limit: 1 to
+    4 players, at most ``LIMITS["bots"]`` bots and `MAX_LINEUPS` seatings a round). Ctrl-C
+    stops a tournament within a fraction of a second, raising ``KeyboardInterrupt``.
     """
     if isinstance(bots, (str, bytes)) or len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
-    games = _count("games", games, 1)
+    if len(bots) > LIMITS["bots"]:
+        raise ValueError(f"a tournament takes at most {LIMITS['bots']} bots, not {len(bots)}")
+    players = _players(players)
+    rounds = lineups_count(len(bots), players)
+    if rounds > MAX_LINEUPS:
+        raise ValueError(
+            f"{len(bots)} bots in {players} seats make {rounds} seatings a round, more than the limit "
+            f"{MAX_LINEUPS}: use fewer bots"
+        )
+    games = _count("games", games, 1, LIMITS["games"])
     seed = check_seed(seed)
     n_threads = _threads(threads)
+    if chunk is not None:
+        chunk = _count("chunk", chunk, 1)
+    Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)  # the rules
     entries: list[Any] = []
     labels: list[str] = []
     for b in bots:
@@ -257,11 +290,16 @@ def tournament(
     lineups = lineups_for(len(entries), players)
     L = len(lineups)
     total = -(-games // L) * L
+    _check_memory(total, players, variant)
     # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
     searching = any(isinstance(e, BuiltinBot) and e.name == "mcts" or not isinstance(e, BuiltinBot) for e in entries)
     step = chunk or (64 if searching else 10_000)
     step = max(L, -(-step // L) * L)
     native = all(isinstance(e, BuiltinBot) for e in entries)
+    if native:  # the bots' settings together (no game is played)
+        _run(0, players, entries, labels, lineups, seed, True, 0, n_threads, variant, swap_timing, require_contact)
+    if on_start is not None:
+        on_start(total)
     parts = []
     done = 0
     for first, count in chunks(total, step):
@@ -271,6 +309,8 @@ def tournament(
             part = _python_chunk(entries, lineups, players, seed, first, count, variant, swap_timing, require_contact, tuple(labels))
         parts.append(part)
         done += count
+        if on_chunk is not None:
+            on_chunk(part)
         if progress is not None:
             progress(done, total)
     res = SimulationResult.concat(parts)

@@ -142,15 +142,23 @@ pub struct VecEnv {
 
 const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
 
+/// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
+/// env (0.9 GB at this limit), and a call at this size takes about 0.3 s of one core (the
+/// first ones up to about 2 s while that memory is first touched), so Ctrl-C, which takes
+/// effect when the call returns, is never held up for long.
+pub const MAX_ENVS: usize = 1 << 16;
+/// Most threads of a `VecEnv`'s pool.
+pub const MAX_THREADS: usize = crate::sim::MAX_THREADS;
+
 impl VecEnv {
     /// `num_envs` games of `config` seeded from `seed`, stepped on `threads` threads
     /// (1: on the calling thread).
     pub fn new(config: Config, num_envs: usize, seed: u64, threads: usize) -> Result<VecEnv, String> {
-        if num_envs == 0 {
-            return Err("num_envs must be at least 1".into());
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(format!("num_envs must be 1..{MAX_ENVS}, not {num_envs}"));
         }
-        if threads == 0 {
-            return Err("threads must be at least 1".into());
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(format!("threads must be 1..{MAX_THREADS}, not {threads}"));
         }
         let pool = if threads > 1 {
             Some(
@@ -169,11 +177,13 @@ impl VecEnv {
 
     fn seed_slots(&mut self, n: usize, seed: u64) {
         self.slots.clear();
+        // One scratch mask for all envs (the envs' masks are written by `run`).
+        let mut scratch = vec![false; ACTION_COUNT];
         for i in 0..n {
             let env_seed = derive_seed(seed, i as u64);
             let game = Game::new(self.config, derive_seed(env_seed, 0));
             let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
-            legal.read(&game, &mut vec![false; ACTION_COUNT]);
+            legal.read(&game, &mut scratch);
             self.slots.push(Slot { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
         }
     }

@@ -8,6 +8,13 @@ use crate::rng::{derive_seed, Rng};
 use crate::tiles::COLORS;
 use crate::variants::Config;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Most threads of a simulation's pool (a pool is built per call).
+pub const MAX_THREADS: usize = 1024;
+/// Games per chunk of `Run::simulate_chunks`: the results held at once (~80 bytes a game).
+pub const CHUNK: usize = 1 << 14;
 
 /// Plays one game to the end, every decision uniformly at random among all legal moves
 /// (enumerated in full each time). `moves` is a reusable buffer: no allocation per decision.
@@ -45,6 +52,16 @@ impl BotSpec {
             BotSpec::Random => AnyBot::Random(RandomBot::new(seed)),
             BotSpec::Greedy => AnyBot::Greedy(GreedyBot::new(seed)),
             BotSpec::Mcts(c) => AnyBot::Mcts(Box::new(MctsBot::new(c, seed))),
+        }
+    }
+}
+
+impl AnyBot {
+    /// Lets a searching bot end its search early once `stop` is set (see `MctsBot::set_stop`);
+    /// the other bots decide in microseconds and ignore it.
+    pub fn set_stop(&mut self, stop: &Arc<AtomicBool>) {
+        if let AnyBot::Mcts(b) = self {
+            b.set_stop(Arc::clone(stop));
         }
     }
 }
@@ -156,6 +173,12 @@ impl Run {
 
     /// Plays game number `g` of the run.
     pub fn play(&self, g: u64, moves: &mut Vec<Move>) -> GameResult {
+        self.play_until(g, moves, None).expect("a game without a stop flag is played to the end")
+    }
+
+    /// Plays game number `g` of the run, or gives up (`None`) once `stop` is set: it is
+    /// read before every decision, and searching bots read it between iterations.
+    pub fn play_until(&self, g: u64, moves: &mut Vec<Move>, stop: Option<&Arc<AtomicBool>>) -> Option<GameResult> {
         let l = self.lineups.len() as u64;
         let lineup = self.lineups[(g % l) as usize];
         let seed = derive_seed(self.seed, if self.paired { g / l } else { g });
@@ -163,9 +186,16 @@ impl Run {
         let mut game = Game::new(self.config, seed);
         let mut bots: [Option<AnyBot>; 4] = [None, None, None, None];
         for (s, slot) in bots.iter_mut().enumerate().take(n) {
-            *slot = Some(self.bots[lineup[s] as usize].build(bot_seed(seed, s)));
+            let mut bot = self.bots[lineup[s] as usize].build(bot_seed(seed, s));
+            if let Some(stop) = stop {
+                bot.set_stop(stop);
+            }
+            *slot = Some(bot);
         }
         while !game.is_over() {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return None;
+            }
             let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
             let mv = bot.choose_move(&game, moves);
             game.play_unchecked(&mv);
@@ -178,7 +208,7 @@ impl Run {
         let st = game.stats();
         let mut lineup_out = [0u8; 4];
         lineup_out[..n].copy_from_slice(&lineup[..n]);
-        GameResult {
+        Some(GameResult {
             seed,
             scores,
             tracks: game.tracks().values,
@@ -190,27 +220,60 @@ impl Run {
             swaps: st.swaps,
             turns: st.turns,
             end: game.end().map_or(0, End::code),
-        }
+        })
     }
 
     /// Games `first .. first + count`, spread over a pool of `threads` threads (0: one per
     /// core) built for this call. The result is the same for any number of threads.
     pub fn simulate(&self, first: u64, count: usize, threads: usize) -> Result<Vec<GameResult>, String> {
+        let mut out = Vec::new();
+        self.simulate_chunks(first, count, threads, None, |part| out.extend_from_slice(part))?;
+        Ok(out)
+    }
+
+    /// Games `first .. first + count` over a pool of `threads` threads (0: one per core),
+    /// handed to `sink` in game order, `CHUNK` games at a time, so that memory stays flat
+    /// however many games are played. Once `stop` is set the games under way give up and
+    /// nothing more is handed over: returns `Ok(false)`. The games do not depend on the
+    /// number of threads.
+    pub fn simulate_chunks(
+        &self,
+        first: u64,
+        count: usize,
+        threads: usize,
+        stop: Option<&Arc<AtomicBool>>,
+        mut sink: impl FnMut(&[GameResult]),
+    ) -> Result<bool, String> {
         self.validate()?;
         if first.checked_add(count as u64).is_none() {
             return Err("game numbers overflow 2**64".into());
         }
+        if threads > MAX_THREADS {
+            return Err(format!("threads must be 1..{MAX_THREADS} (or 0: one per core), not {threads}"));
+        }
+        // No more threads than games: a pool's threads are started whether used or not.
+        let threads = if threads == 0 { 0 } else { threads.min(count.max(1)) };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        Ok(pool.install(|| {
-            (0..count)
-                .into_par_iter()
-                .with_min_len(16)
-                .map_init(Vec::new, |moves, i| self.play(first + i as u64, moves))
-                .collect()
-        }))
+        let mut start = 0;
+        while start < count {
+            let n = CHUNK.min(count - start);
+            let part: Option<Vec<GameResult>> = pool.install(|| {
+                (start..start + n)
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .map_init(Vec::new, |moves, i| self.play_until(first + i as u64, moves, stop))
+                    .collect()
+            });
+            match part {
+                Some(part) => sink(&part),
+                None => return Ok(false),
+            }
+            start += n;
+        }
+        Ok(!stop.is_some_and(|s| s.load(Ordering::Relaxed)))
     }
 }
 
@@ -253,6 +316,35 @@ mod tests {
         play_out(&mut game, &mut bots, &mut Vec::new());
         assert_eq!(game.ranks(), g.ranks);
         assert_eq!(game.stats().placements, g.placements);
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_a_run_early_and_chunks_arrive_in_order() {
+        let r = run(2, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0]], false);
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut handed = 0;
+        assert_eq!(r.simulate_chunks(0, 100, 2, Some(&stop), |p| handed += p.len()), Ok(false));
+        assert_eq!(handed, 0);
+        stop.store(false, Ordering::Relaxed);
+        let mut all = Vec::new();
+        assert_eq!(r.simulate_chunks(5, 40, 2, Some(&stop), |p| all.extend_from_slice(p)), Ok(true));
+        assert_eq!(all, r.simulate(5, 40, 1).unwrap());
+        // A searching bot stops within its search too.
+        let mcts = BotSpec::Mcts(MctsConfig { iterations: 0, time_ms: 3_600_000, ..MctsConfig::default() });
+        let slow = run(2, vec![mcts], vec![[0, 0, 0, 0]], false);
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let t = std::time::Instant::now();
+        assert_eq!(slow.simulate_chunks(0, 1, 1, Some(&flag), |_| ()), Ok(false));
+        assert!(t.elapsed().as_secs() < 60);
+        setter.join().unwrap();
+        assert!(run(2, vec![BotSpec::Random], vec![[0, 0, 0, 0]], false).simulate(0, 1, MAX_THREADS + 1).is_err());
     }
 
     #[test]

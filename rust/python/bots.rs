@@ -1,12 +1,17 @@
-//! Built-in bots for Python: `choose(state)` with the GIL released.
+//! Built-in bots for Python: `choose(state)` with the GIL released (searches stopped by
+//! Ctrl-C).
 
+use super::convert::{extract_int_in, BusyError, Text};
 use super::game::PyGameState;
+use super::interrupt;
 use super::types::PyMove;
-use crate::bots::{Bot, MctsConfig, Playout, MAX_WIDTH};
+use crate::bots::{Bot, MctsConfig, Playout, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 use crate::sim::{AnyBot, BotSpec};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// Names of the built-in bots.
 pub const BOT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
@@ -91,12 +96,57 @@ pub fn make_spec(name: &str, options: &MctsOptions) -> PyResult<BotSpec> {
     Ok(spec)
 }
 
+/// An MCTS option: an int in `0..=max` (`lo..=max`), as a `ValueError` naming the limit
+/// however large, `TypeError` for anything but an int (numpy integers are ints).
+fn int_option(obj: Option<&Bound<'_, PyAny>>, what: &str, lo: u32, max: u32) -> PyResult<Option<u32>> {
+    obj.map(|o| extract_int_in(o, what, lo as i64, max as i64, &format!("{lo}..={max}")).map(|v| v as u32))
+        .transpose()
+}
+
+fn exploration_option(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    let Some(o) = obj else { return Ok(None) };
+    let bad = || {
+        let shown = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        PyValueError::new_err(format!("exploration must be a finite number >= 0, not {shown}"))
+    };
+    if o.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err("exploration must be a number, not bool"));
+    }
+    match o.extract::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
+        Ok(_) => Err(bad()),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(o.py()) => Err(bad()),
+        Err(_) => Err(PyTypeError::new_err(format!("exploration must be a number, not {}", o.get_type().name()?))),
+    }
+}
+
 /// A built-in bot running in Rust.
-#[pyclass(name = "BuiltinBot", module = "genial._core")]
+///
+/// Frozen, with the bot itself behind a lock taken without waiting: its settings may be
+/// read (`repr`, `options`) while it thinks in another thread, and a second `choose` at
+/// the same time raises `genial.BusyError`.
+#[pyclass(name = "BuiltinBot", module = "genial._core", frozen)]
 pub struct PyBuiltinBot {
     pub spec: BotSpec,
     seed: u64,
-    bot: AnyBot,
+    bot: Mutex<AnyBot>,
+    /// Ends a search early (Ctrl-C while an `mcts` bot thinks).
+    stop: Arc<AtomicBool>,
+}
+
+impl PyBuiltinBot {
+    fn lock(&self) -> PyResult<MutexGuard<'_, AnyBot>> {
+        match self.bot.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::WouldBlock) => Err(BusyError::new_err(format!(
+                "this {} bot is thinking in another thread: a bot is used by one thread at a time",
+                self.spec.name()
+            ))),
+            Err(TryLockError::Poisoned(_)) => {
+                Err(PyRuntimeError::new_err("this bot stopped in an internal error and cannot be used"))
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -105,18 +155,28 @@ impl PyBuiltinBot {
     #[pyo3(signature = (name, seed = 0, *, iterations = None, time_ms = None, exploration = None, width = None, playout = None, depth = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        name: &str,
+        name: Text,
         seed: u64,
-        iterations: Option<u32>,
-        time_ms: Option<u32>,
-        exploration: Option<f64>,
-        width: Option<u32>,
-        playout: Option<String>,
-        depth: Option<u32>,
+        iterations: Option<&Bound<'_, PyAny>>,
+        time_ms: Option<&Bound<'_, PyAny>>,
+        exploration: Option<&Bound<'_, PyAny>>,
+        width: Option<&Bound<'_, PyAny>>,
+        playout: Option<Text>,
+        depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let options = MctsOptions { iterations, time_ms, exploration, width, playout, depth };
-        let spec = make_spec(name, &options)?;
-        Ok(PyBuiltinBot { spec, seed, bot: spec.build(seed) })
+        let options = MctsOptions {
+            iterations: int_option(iterations, "iterations", 0, MAX_ITERATIONS)?,
+            time_ms: int_option(time_ms, "time_ms", 0, MAX_TIME_MS)?,
+            exploration: exploration_option(exploration)?,
+            width: int_option(width, "width", 1, MAX_WIDTH)?,
+            playout: playout.map(|p| p.0),
+            depth: int_option(depth, "depth", 0, MAX_DEPTH)?,
+        };
+        let spec = make_spec(&name, &options)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut bot = spec.build(seed);
+        bot.set_stop(&stop);
+        Ok(PyBuiltinBot { spec, seed, bot: Mutex::new(bot), stop })
     }
 
     #[getter]
@@ -144,26 +204,33 @@ impl PyBuiltinBot {
     }
 
     /// `(iterations, nodes, root_children)` of the last search (`mcts` only, else `None`).
-    fn last_search(&self) -> Option<(u32, u32, u32)> {
-        match &self.bot {
+    fn last_search(&self) -> PyResult<Option<(u32, u32, u32)>> {
+        Ok(match &*self.lock()? {
             AnyBot::Mcts(b) => {
                 let s = b.last_search();
                 Some((s.iterations, s.nodes, s.root_children))
             }
             _ => None,
-        }
+        })
     }
 
-    /// The bot's move for the seat to move in `state`.
-    fn choose(&mut self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
+    /// The bot's move for the seat to move in `state`. A search (`mcts`) runs on a worker
+    /// thread that Ctrl-C stops (the `KeyboardInterrupt` is raised here); the quick bots
+    /// decide with the GIL released.
+    fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
         // threads may use the game while the bot thinks.
         let game = *state.borrow().game();
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }
-        let bot = &mut self.bot;
-        let mv = py.detach(|| bot.choose_move(&game, &mut Vec::new()));
+        let mut guard = self.lock()?;
+        let bot = &mut *guard;
+        let mv = if matches!(bot, AnyBot::Mcts(_)) {
+            interrupt::run(py, &self.stop, || bot.choose_move(&game, &mut Vec::new()))?
+        } else {
+            py.detach(|| bot.choose_move(&game, &mut Vec::new()))
+        };
         Ok(PyMove(mv))
     }
 }

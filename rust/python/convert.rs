@@ -8,7 +8,7 @@ use crate::tiles::{parse_color, Color, Tile, COLORS};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBool, PyString, PyTuple};
 
 pyo3::create_exception!(
     genial,
@@ -26,6 +26,36 @@ impl From<MoveError> for PyErr {
 impl From<BoardError> for PyErr {
     fn from(e: BoardError) -> PyErr {
         IllegalMoveError::new_err(e.to_string())
+    }
+}
+
+pyo3::create_exception!(
+    genial,
+    BusyError,
+    pyo3::exceptions::PyRuntimeError,
+    "An object that one thread at a time may use (a bot, a VecEnv) is in use by another thread."
+);
+
+/// Text from Python with any lone surrogate (such as JSON's `\ud800` escape can carry)
+/// replaced by U+FFFD, so that such text reads as bad input with the usual error instead of
+/// raising `UnicodeEncodeError`. Anything but a `str` is a `TypeError`.
+pub struct Text(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<PyString>() {
+            Ok(s) => Ok(Text(s.to_string_lossy().into_owned())),
+            Err(_) => Err(PyTypeError::new_err(format!("expected a str, not {}", obj.get_type().name()?))),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
     }
 }
 
@@ -52,14 +82,15 @@ pub fn colors_tuple<'py>(py: Python<'py>, a: Color, b: Color) -> PyResult<Bound<
 /// A colour from a `Color`, an int 0..5, or a name or letter.
 pub fn extract_color(obj: &Bound<'_, PyAny>) -> PyResult<Color> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str()?;
+        let text = s.to_string_lossy();
+        let text: &str = &text;
         return parse_color(text).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "{text:?} is not a colour: use red, orange, yellow, green, blue, purple or R O Y G B P"
             ))
         });
     }
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
+    if obj.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err("a colour is a genial.Color, an int 0..5 or a name, not a bool"));
     }
     match obj.extract::<i64>() {
@@ -80,7 +111,7 @@ pub fn extract_int_in(obj: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64, rang
         let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
         PyValueError::new_err(format!("{what} must be {range}, not {shown}"))
     };
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
+    if obj.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!("{what} must be an int, not bool")));
     }
     match obj.extract::<i64>() {
@@ -102,22 +133,29 @@ pub fn extract_players(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     extract_int_in(obj, "players", 1, 4, "1 to 4").map(|v| v as usize)
 }
 
-/// A cell from a `(q, r)` pair of ints; must lie on the board (distance ≤ 7).
+/// A cell from a `(q, r)` pair of ints (numpy integers too, bools not); must lie on the
+/// board (distance ≤ 7). A coordinate of any size off the board is a `ValueError`.
 pub fn extract_cell(obj: &Bound<'_, PyAny>) -> PyResult<Cell> {
-    let pair: (i64, i64) = obj.extract().map_err(|e: PyErr| {
-        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-        if e.is_instance_of::<PyOverflowError>(obj.py()) {
-            PyValueError::new_err(format!("cell {shown} is off the board"))
-        } else {
-            PyTypeError::new_err(format!("a cell is a (q, r) tuple of two ints, not {shown}"))
+    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    let not_a_cell = || PyTypeError::new_err(format!("a cell is a (q, r) tuple of two ints, not {}", shown()));
+    let (q, r): (Bound<'_, PyAny>, Bound<'_, PyAny>) = obj.extract().map_err(|_| not_a_cell())?;
+    // `None`: an int too large for 64 bits, off the board like any far coordinate.
+    let coordinate = |v: &Bound<'_, PyAny>| -> PyResult<Option<i64>> {
+        if v.is_instance_of::<PyBool>() {
+            return Err(not_a_cell());
         }
-    })?;
-    let (q, r) = pair;
-    if q.abs() > 64 || r.abs() > 64 {
-        return Err(PyValueError::new_err(format!("cell ({q}, {r}) is off the board")));
+        match v.extract::<i64>() {
+            Ok(x) => Ok(Some(x)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+            Err(_) => Err(not_a_cell()),
+        }
+    };
+    match (coordinate(&q)?, coordinate(&r)?) {
+        // `unsigned_abs`: `i64::MIN.abs()` overflows (and wrapped the cell onto the board).
+        (Some(q), Some(r)) if q.unsigned_abs() <= 64 && r.unsigned_abs() <= 64 => Cell::new(q as i32, r as i32)
+            .ok_or_else(|| PyValueError::new_err(format!("cell ({q}, {r}) is off the board (distance > 7)"))),
+        _ => Err(PyValueError::new_err(format!("cell {} is off the board", shown()))),
     }
-    Cell::new(q as i32, r as i32)
-        .ok_or_else(|| PyValueError::new_err(format!("cell ({q}, {r}) is off the board (distance > 7)")))
 }
 
 pub fn cell_to_py(py: Python<'_>, c: Cell) -> PyResult<Bound<'_, PyTuple>> {
@@ -130,7 +168,7 @@ pub fn extract_tile(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
         return Ok(t.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return parse_tile(s.to_str()?);
+        return parse_tile(&s.to_string_lossy());
     }
     if let Ok((a, b)) = obj.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
         return Ok(Tile::new(extract_color(&a)?, extract_color(&b)?));

@@ -1,7 +1,7 @@
 //! The game with turn flow (`GameState`, wrapped by `genial.Game`), its lazy legal-move
 //! sequence and the result of a move.
 
-use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError};
+use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError, Text};
 use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, Preview, Report};
@@ -33,8 +33,9 @@ pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
         return Ok(m.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
+        // Lossy: a lone surrogate is unreadable text like any other, not a `UnicodeEncodeError`.
         return s
-            .to_str()?
+            .to_string_lossy()
             .parse::<Move>()
             .map_err(|e| IllegalMoveError::new_err(e.0));
     }
@@ -79,13 +80,13 @@ impl PyGameState {
     #[pyo3(signature = (players, variant, swap_timing, require_contact, seed, bag = None))]
     fn new(
         players: &Bound<'_, PyAny>,
-        variant: &str,
-        swap_timing: &str,
+        variant: Text,
+        swap_timing: Text,
         require_contact: bool,
         seed: u64,
         bag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let config = config_from(extract_players(players)? as i64, variant, swap_timing, require_contact)?;
+        let config = config_from(extract_players(players)? as i64, &variant, &swap_timing, require_contact)?;
         let record = match bag {
             None => Record::new(config, seed),
             Some(obj) => {
@@ -98,10 +99,15 @@ impl PyGameState {
                     if i >= 120 {
                         return Err(PyValueError::new_err("a bag must list exactly 120 tiles, this one lists more"));
                     }
-                    // Keep the error's class (TypeError for a non-tile, ValueError for bad text).
+                    // Keep the error's kind (TypeError for a non-tile, ValueError for bad text).
                     let t = extract_tile(&item?).map_err(|e| {
                         let py = obj.py();
-                        PyErr::from_type(e.get_type(py), format!("bag item {i}: {}", e.value(py)))
+                        let text = format!("bag item {i}: {}", e.value(py));
+                        if e.is_instance_of::<PyTypeError>(py) {
+                            PyTypeError::new_err(text)
+                        } else {
+                            PyValueError::new_err(text)
+                        }
                     })?;
                     order.push(t);
                 }

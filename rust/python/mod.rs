@@ -6,6 +6,7 @@
 mod bots;
 mod convert;
 mod game;
+mod interrupt;
 mod rl;
 mod rules;
 mod sim;
@@ -15,7 +16,12 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // numpy's C API is loaded now, with errors as exceptions: loaded lazily after a long
+    // GIL-free call, a pending Ctrl-C would fire inside the load and rust-numpy would panic.
+    m.py().import("numpy")?;
+    let _ = numpy::PyArray1::<u8>::zeros(m.py(), 0, false);
     m.add("IllegalMoveError", m.py().get_type::<convert::IllegalMoveError>())?;
+    m.add("BusyError", m.py().get_type::<convert::BusyError>())?;
     m.add_class::<types::PyTile>()?;
     m.add_class::<types::PyMove>()?;
     m.add_class::<types::PyBoard>()?;

@@ -1,7 +1,7 @@
 //! Bindings for learning agents: the flat action space, observations and the batched
 //! `VecEnv`. Arrays are numpy arrays written by Rust with the GIL released.
 
-use super::convert::{extract_seat, IllegalMoveError};
+use super::convert::{extract_int_in, extract_seat, BusyError, IllegalMoveError, Text};
 use super::game::{config_from, extract_move, PyGameState};
 use super::types::PyMove;
 use crate::actions::{
@@ -12,12 +12,13 @@ use crate::actions::{
 use crate::game::Game;
 use crate::observation::{layout, observe as core_observe, OBS_SIZE};
 use crate::record::Record;
-use crate::vecenv::{Outputs, VecEnv};
+use crate::vecenv::{Outputs, VecEnv, MAX_ENVS, MAX_THREADS};
 use numpy::ndarray::Dimension;
 use numpy::{Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 fn action_error(e: ActionError) -> PyErr {
     match e {
@@ -26,21 +27,46 @@ fn action_error(e: ActionError) -> PyErr {
     }
 }
 
-/// An action index from a Python int (numpy integers included); `ValueError` out of range.
+/// An action index from a Python int (numpy integers included, bools and floats not);
+/// `ValueError` out of range, however large.
 fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyTypeError::new_err("an action is an int, not a bool"));
     }
-    let a: i128 = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "an action is an int, not {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
-        ))
-    })?;
+    let a: i128 = match obj.extract::<i128>() {
+        Ok(a) => a,
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+            let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+            return Err(PyValueError::new_err(format!(
+                "action {shown} is out of range: actions are 0..{}",
+                ACTION_COUNT - 1
+            )));
+        }
+        Err(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "an action is an int, not {}",
+                obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+            )))
+        }
+    };
     if !(0..ACTION_COUNT as i128).contains(&a) {
         return Err(action_error(ActionError::OutOfRange(a)));
     }
     Ok(a as usize)
+}
+
+/// The position of a game, copied (a `Game` is small and `Copy`) so that nothing of the
+/// Python object stays borrowed while the GIL is released: other threads may play on.
+fn position(state: &Bound<'_, PyGameState>) -> Game {
+    *state.borrow().game()
+}
+
+/// A new uninitialised numpy array, or `MemoryError` when it cannot be allocated (numpy's
+/// own allocator reports failure as `MemoryError`; rust-numpy's constructors would panic).
+fn empty_array<'py, T: Element, D: Dimension>(py: Python<'py>, shape: &[usize]) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    let np = py.import("numpy")?;
+    let arr = np.getattr("empty")?.call1((shape.to_vec(), T::get_dtype(py)))?;
+    Ok(arr.cast_into::<PyArray<T, D>>()?)
 }
 
 /// A writable C-contiguous `out` array of the expected element type and shape.
@@ -120,8 +146,8 @@ fn move_to_actions(state: &PyGameState, mv: &Bound<'_, PyAny>) -> PyResult<Vec<u
 
 /// The legal actions of the seat to move, ascending.
 #[pyfunction]
-fn legal_actions<'py>(py: Python<'py>, state: &PyGameState) -> Bound<'py, PyArray1<i64>> {
-    let game = *state.game();
+fn legal_actions<'py>(py: Python<'py>, state: &Bound<'py, PyGameState>) -> Bound<'py, PyArray1<i64>> {
+    let game = position(state);
     let v: Vec<i64> = py.detach(|| {
         let mut out = Vec::new();
         core_legal_actions(&game, &mut out);
@@ -163,21 +189,21 @@ fn masks_into(py: Python<'_>, games: &[Game], out: &Bound<'_, PyAny>, shape: &[u
 #[pyo3(signature = (state, out = None))]
 fn legal_action_mask<'py>(
     py: Python<'py>,
-    state: &PyGameState,
+    state: &Bound<'py, PyGameState>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let out = match out {
         Some(o) => o.clone(),
         None => PyArray1::<bool>::zeros(py, ACTION_COUNT, false).into_any(),
     };
-    masks_into(py, &[*state.game()], &out, &[ACTION_COUNT])?;
+    masks_into(py, &[position(state)], &out, &[ACTION_COUNT])?;
     Ok(out)
 }
 
 /// Legal-action masks of many games into `out` (`len(states) × ACTION_COUNT`).
 #[pyfunction]
-fn legal_action_mask_batch(py: Python<'_>, states: Vec<PyRef<'_, PyGameState>>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-    let games: Vec<Game> = states.iter().map(|s| *s.game()).collect();
+fn legal_action_mask_batch<'py>(py: Python<'py>, states: Vec<Bound<'py, PyGameState>>, out: &Bound<'py, PyAny>) -> PyResult<()> {
+    let games: Vec<Game> = states.iter().map(position).collect();
     masks_into(py, &games, out, &[games.len(), ACTION_COUNT])
 }
 
@@ -195,17 +221,17 @@ fn observe_into(games: &[(Game, usize)], out: &mut [f32]) {
 #[pyo3(signature = (state, player, out = None))]
 fn observe<'py>(
     py: Python<'py>,
-    state: &PyGameState,
+    state: &Bound<'py, PyGameState>,
     player: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let p = extract_seat(player, state.game().config().players())?;
+    let game = position(state);
+    let p = extract_seat(player, game.config().players())?;
     let arr = match out {
         Some(o) => out_array::<f32, numpy::ndarray::Ix1>(o, "out", "float32", &[OBS_SIZE])?,
         // Every entry is written by `observe`.
         None => unsafe { PyArray1::<f32>::new(py, OBS_SIZE, false) },
     };
-    let game = *state.game();
     with_slice(&arr, "out", |s| py.detach(|| core_observe(&game, p, s)))?;
     Ok(arr)
 }
@@ -213,11 +239,11 @@ fn observe<'py>(
 /// Observations of many games into `out` (`float32`, `len(states) × OBS_SIZE`), row `i`
 /// seen by seat `players[i]`.
 #[pyfunction]
-fn observe_batch(
-    py: Python<'_>,
-    states: Vec<PyRef<'_, PyGameState>>,
-    players: PyReadonlyArray1<'_, i64>,
-    out: &Bound<'_, PyAny>,
+fn observe_batch<'py>(
+    py: Python<'py>,
+    states: Vec<Bound<'py, PyGameState>>,
+    players: PyReadonlyArray1<'py, i64>,
+    out: &Bound<'py, PyAny>,
 ) -> PyResult<()> {
     let players = players.as_slice().map_err(|e| PyValueError::new_err(format!("players: {e}")))?;
     if players.len() != states.len() {
@@ -229,11 +255,12 @@ fn observe_batch(
     }
     let mut items = Vec::with_capacity(states.len());
     for (i, (s, &p)) in states.iter().zip(players).enumerate() {
-        let n = s.game().config().players() as i64;
+        let game = position(s);
+        let n = game.config().players() as i64;
         if !(0..n).contains(&p) {
             return Err(PyValueError::new_err(format!("players[{i}]: player must be 0..{}, not {p}", n - 1)));
         }
-        items.push((*s.game(), p as usize));
+        items.push((game, p as usize));
     }
     let arr = out_array::<f32, numpy::ndarray::Ix2>(out, "out", "float32", &[items.len(), OBS_SIZE])?;
     with_slice(&arr, "out", |s| py.detach(|| observe_into(&items, s)))
@@ -284,34 +311,52 @@ fn observe_with_mask<'py>(
 }
 
 /// Many games of one configuration stepped together in Rust (wrapped by `genial.VecEnv`).
-#[pyclass(name = "VecEnv", module = "genial._core")]
+///
+/// Frozen, with the envs behind a lock taken without waiting: a second thread using the
+/// same `VecEnv` while a call runs (with the GIL released) gets `genial.BusyError`, the
+/// same for every method, instead of PyO3's bare "Already borrowed".
+#[pyclass(name = "VecEnv", module = "genial._core", frozen)]
 pub struct PyVecEnv {
-    env: VecEnv,
+    env: Mutex<VecEnv>,
 }
 
 impl PyVecEnv {
-    /// Fresh output arrays; every entry is written by the env before they are returned.
-    fn arrays<'py>(&self, py: Python<'py>, with_step: bool) -> (ObsMaskPlayers<'py>, Option<RewardsDones<'py>>) {
-        let n = self.env.num_envs();
-        let seats = self.env.config().players();
-        unsafe {
-            let obs = PyArray2::<f32>::new(py, [n, OBS_SIZE], false);
-            let mask = PyArray2::<bool>::new(py, [n, ACTION_COUNT], false);
-            let players = PyArray1::<i64>::new(py, n, false);
-            let step = with_step.then(|| (PyArray2::<f32>::new(py, [n, seats], false), PyArray1::<bool>::new(py, n, false)));
-            ((obs, mask, players), step)
+    fn lock(&self) -> PyResult<MutexGuard<'_, VecEnv>> {
+        match self.env.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::WouldBlock) => Err(BusyError::new_err(
+                "this VecEnv is in use by another thread: a VecEnv is used by one thread at a time",
+            )),
+            Err(TryLockError::Poisoned(_)) => {
+                Err(PyRuntimeError::new_err("this VecEnv stopped in an internal error and cannot be used"))
+            }
         }
     }
-}
 
-impl PyVecEnv {
+    /// Fresh output arrays (`MemoryError` if they do not fit); every entry is written by
+    /// the env before they are returned.
+    fn arrays<'py>(
+        env: &VecEnv,
+        py: Python<'py>,
+        with_step: bool,
+    ) -> PyResult<(ObsMaskPlayers<'py>, Option<RewardsDones<'py>>)> {
+        let n = env.num_envs();
+        let seats = env.config().players();
+        let obs = empty_array(py, &[n, OBS_SIZE])?;
+        let mask = empty_array(py, &[n, ACTION_COUNT])?;
+        let players = empty_array(py, &[n])?;
+        let step = if with_step { Some((empty_array(py, &[n, seats])?, empty_array(py, &[n])?)) } else { None };
+        Ok(((obs, mask, players), step))
+    }
+
     /// Fresh `(observations, masks, players)` arrays written by `f` with the GIL released.
     fn fill<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         f: impl FnOnce(&mut VecEnv, Outputs<'_>) + Send,
     ) -> PyResult<ObsMaskPlayers<'py>> {
-        let ((obs, mask, players), _) = self.arrays(py, false);
+        let mut env = self.lock()?;
+        let ((obs, mask, players), _) = Self::arrays(&env, py, false)?;
         {
             let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
             let out = Outputs {
@@ -321,7 +366,7 @@ impl PyVecEnv {
                 rewards: &mut [],
                 dones: &mut [],
             };
-            let env = &mut self.env;
+            let env = &mut *env;
             py.detach(|| f(env, out));
         }
         Ok((obs, mask, players))
@@ -333,60 +378,65 @@ impl PyVecEnv {
     #[new]
     #[pyo3(signature = (num_envs, players, variant, swap_timing, require_contact, seed, threads))]
     fn new(
-        num_envs: usize,
+        num_envs: &Bound<'_, PyAny>,
         players: i64,
-        variant: &str,
-        swap_timing: &str,
+        variant: Text,
+        swap_timing: Text,
         require_contact: bool,
         seed: u64,
-        threads: usize,
+        threads: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let config = config_from(players, variant, swap_timing, require_contact)?;
+        let config = config_from(players, &variant, &swap_timing, require_contact)?;
+        let range = format!("1..{MAX_ENVS}");
+        let num_envs = extract_int_in(num_envs, "num_envs", 1, MAX_ENVS as i64, &range)? as usize;
+        let range = format!("1..{MAX_THREADS}");
+        let threads = extract_int_in(threads, "threads", 1, MAX_THREADS as i64, &range)? as usize;
         let env = VecEnv::new(config, num_envs, seed, threads).map_err(PyValueError::new_err)?;
-        Ok(PyVecEnv { env })
+        Ok(PyVecEnv { env: Mutex::new(env) })
     }
 
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.env.num_envs()
+    fn num_envs(&self) -> PyResult<usize> {
+        Ok(self.lock()?.num_envs())
     }
 
     #[getter]
-    fn players(&self) -> usize {
-        self.env.config().players()
+    fn players(&self) -> PyResult<usize> {
+        Ok(self.lock()?.config().players())
     }
 
     #[getter]
-    fn variant(&self) -> &'static str {
-        self.env.config().variant.name()
+    fn variant(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.config().variant.name())
     }
 
     #[getter]
-    fn threads(&self) -> usize {
-        self.env.threads()
+    fn threads(&self) -> PyResult<usize> {
+        Ok(self.lock()?.threads())
     }
 
     /// Restarts every env from `seed`: `(observations, masks, players)`.
-    fn reset<'py>(&mut self, py: Python<'py>, seed: u64) -> PyResult<ObsMaskPlayers<'py>> {
+    fn reset<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<ObsMaskPlayers<'py>> {
         self.fill(py, |env, out| env.reset(seed, out))
     }
 
     /// The current `(observations, masks, players)`, changing nothing.
-    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<ObsMaskPlayers<'py>> {
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<ObsMaskPlayers<'py>> {
         self.fill(py, |env, out| env.observe(out))
     }
 
     /// Plays one action per env: `(observations, masks, rewards, dones, players)`.
-    fn step<'py>(&mut self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<StepResult<'py>> {
+    fn step<'py>(&self, py: Python<'py>, actions: PyReadonlyArray1<'py, i64>) -> PyResult<StepResult<'py>> {
+        let mut env = self.lock()?;
         let actions = actions.as_slice().map_err(|e| PyValueError::new_err(format!("actions: {e}")))?;
-        if actions.len() != self.env.num_envs() {
+        if actions.len() != env.num_envs() {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} envs: give one action per env",
                 actions.len(),
-                self.env.num_envs()
+                env.num_envs()
             )));
         }
-        let ((obs, mask, players), step) = self.arrays(py, true);
+        let ((obs, mask, players), step) = Self::arrays(&env, py, true)?;
         let (rewards, dones) = step.expect("step arrays requested");
         let result = {
             let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
@@ -398,7 +448,7 @@ impl PyVecEnv {
                 rewards: r.as_slice_mut()?,
                 dones: d.as_slice_mut()?,
             };
-            let env = &mut self.env;
+            let env = &mut *env;
             py.detach(|| env.step(actions, out))
         };
         result.map_err(|e| {
@@ -412,27 +462,26 @@ impl PyVecEnv {
     }
 
     /// A uniformly random legal action per env, from each env's own seeded generator.
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let mut out = vec![0i64; self.env.num_envs()];
-        self.env.sample_actions(&mut out);
-        PyArray1::from_vec(py, out)
+    fn sample_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut env = self.lock()?;
+        let mut out = vec![0i64; env.num_envs()];
+        env.sample_actions(&mut out);
+        Ok(PyArray1::from_vec(py, out))
     }
 
     /// A snapshot of the game in env `index` (no move history).
-    fn state(&self, index: usize) -> PyResult<PyGameState> {
-        if index >= self.env.num_envs() {
-            return Err(PyValueError::new_err(format!(
-                "env index {index} out of range 0..{}",
-                self.env.num_envs() - 1
-            )));
-        }
-        Ok(PyGameState { record: Record::without_origin(*self.env.game(index), Vec::new()) })
+    fn state(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGameState> {
+        let env = self.lock()?;
+        let last = env.num_envs() as i64 - 1;
+        let i = extract_int_in(index, "env index", 0, last, &format!("in 0..{last} (out of range)"))? as usize;
+        Ok(PyGameState { record: Record::without_origin(*env.game(i), Vec::new()) })
     }
 
     /// Games finished by each env since the last reset.
-    fn episodes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        let v: Vec<u64> = (0..self.env.num_envs()).map(|i| self.env.episodes(i)).collect();
-        PyArray1::from_vec(py, v)
+    fn episodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let env = self.lock()?;
+        let v: Vec<u64> = (0..env.num_envs()).map(|i| env.episodes(i)).collect();
+        Ok(PyArray1::from_vec(py, v))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Value types: `Tile`, `Move`, and the analysis `Board`.
 
-use super::convert::{cell_to_py, color_to_py, colors_tuple, extract_cell, extract_color, parse_tile};
+use super::convert::{cell_to_py, color_to_py, colors_tuple, extract_cell, extract_color, parse_tile, Text};
 use crate::board::{Board, BoardError, EMPTY, SYMBOLS};
 use crate::hex::{zone, Cell};
 use crate::moves::{Move, Placement};
@@ -32,8 +32,8 @@ impl PyTile {
 
     /// Reads `"RB"`, `"R/B"` or `"red/blue"`.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
-        Ok(PyTile(parse_tile(text)?))
+    fn parse(text: Text) -> PyResult<Self> {
+        Ok(PyTile(parse_tile(&text)?))
     }
 
     /// The two colours, lower first.
@@ -94,7 +94,7 @@ pub struct PyMove(pub Move);
 impl PyMove {
     /// Reads the text form: `"R0,-4+B1,-4"`, `"swap"`, `"keep"`.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<Self> {
+    fn parse(text: Text) -> PyResult<Self> {
         text.parse::<Move>()
             .map(PyMove)
             .map_err(|e| super::convert::IllegalMoveError::new_err(e.0))

@@ -508,23 +508,16 @@ impl Game {
         }
         let pairs = &pairs[..np];
         let rule = self.touch_rule(player);
-        // The zone has exactly `free_pairs` free edges: an upper bound on blocks written.
+        // The zone has exactly `free_pairs` free edges: an upper bound on blocks written,
+        // so the pushes below never reallocate.
         out.reserve(self.board.free_pairs() * np);
-        let spare = out.spare_capacity_mut();
-        let mut n = 0;
         self.board.free_pairs_until(|a, b| {
             if rule == Touch::Any || self.cells_meet(rule, a, b) {
                 let edge = Move::edge_word(a, b);
-                // Slicing is checked: a broken free-pair count panics here, never overflows.
-                for (slot, &colors) in spare[n..n + np].iter_mut().zip(pairs) {
-                    slot.write(Move::from_place_word(edge | colors));
-                }
-                n += np;
+                out.extend(pairs.iter().map(|&colors| Move::from_place_word(edge | colors)));
             }
             false
         });
-        // SAFETY: the first `n` slots of the spare capacity were initialised just above.
-        unsafe { out.set_len(n) };
     }
 
     /// Number of legal moves, without listing them.

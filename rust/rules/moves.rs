@@ -64,27 +64,19 @@ impl Move {
 
     /// The placement whose word is `edge_word(a, b) | colors_word(ca, cb)`.
     ///
-    /// `Move` is `repr(C, u8)`: byte 0 the tag (0 for `Place`), byte 1 padding, then the
-    /// `repr(C)` `Placement` at offset 2 (`a` u16, `b` u16, `ca` u8, `cb` u8). Built from
-    /// the words above the value is `Move::Place(Placement { a, b, ca, cb })`, as the test
-    /// `place_word_matches_the_enum` checks for every cell pair and colour.
+    /// Built field by field, without `unsafe`: on little-endian targets the compiler turns
+    /// this into the single store of the word (the fields sit where the word puts them:
+    /// `Move` is `repr(C, u8)`, tag 0 for `Place`, then the `repr(C)` `Placement` at offset
+    /// 2), as fast as the `transmute` it replaced (BENCHMARKS.md, "Hardening II"). The test
+    /// `place_word_matches_the_enum` checks every cell pair and colour.
     #[inline(always)]
     pub(crate) fn from_place_word(word: u64) -> Move {
-        #[cfg(target_endian = "little")]
-        {
-            // SAFETY: the layout is fixed by the reprs above; the tag byte is 0 (`Place`),
-            // the cell bytes come from valid `Cell`s and the colour bytes are colours.
-            unsafe { std::mem::transmute::<u64, Move>(word) }
-        }
-        #[cfg(not(target_endian = "little"))]
-        {
-            Move::Place(Placement {
-                a: Cell::from_index((word >> 16) as u16),
-                b: Cell::from_index((word >> 32) as u16),
-                ca: (word >> 48) as u8,
-                cb: (word >> 56) as u8,
-            })
-        }
+        Move::Place(Placement {
+            a: Cell::from_index((word >> 16) as u16),
+            b: Cell::from_index((word >> 32) as u16),
+            ca: (word >> 48) as u8,
+            cb: (word >> 56) as u8,
+        })
     }
 }
 
@@ -182,6 +174,11 @@ impl FromStr for Move {
         if a == b {
             return Err(err(t, "both halves are on the same cell"));
         }
+        // A tile covers two neighbours: `Move::place` (Python) refuses the same.
+        if a.direction_to(b).is_none() {
+            let ((qa, ra), (qb, rb)) = (a.axial(), b.axial());
+            return Err(err(t, &format!("cells ({qa}, {ra}) and ({qb}, {rb}) are not adjacent")));
+        }
         Ok(Move::Place(Placement::new(a, ca, b, cb)))
     }
 }
@@ -236,7 +233,7 @@ mod tests {
     #[test]
     fn bad_text_is_rejected_with_a_reason() {
         let long = "é".repeat(40);
-        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0", &long] {
+        for bad in ["", "R0,0", "X0,0+R1,0", "R0,0+R0,0", "R9,0+R1,0", "R0,a+B1,0", "R(0,0+B1,0", "R0,0+B2,0", &long] {
             let e = bad.parse::<Move>().unwrap_err();
             assert!(e.0.contains("cannot read move"), "{bad}: {e}");
         }

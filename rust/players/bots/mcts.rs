@@ -17,6 +17,8 @@ use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How a playout picks moves.
@@ -86,6 +88,15 @@ impl MctsConfig {
         if !(1..=MAX_WIDTH).contains(&self.width) {
             return Err(format!("width must be 1..={MAX_WIDTH}, not {}", self.width));
         }
+        if self.iterations > MAX_ITERATIONS {
+            return Err(format!("iterations must be 0..={MAX_ITERATIONS}, not {}", self.iterations));
+        }
+        if self.time_ms > MAX_TIME_MS {
+            return Err(format!("time_ms must be 0..={MAX_TIME_MS} (an hour), not {}", self.time_ms));
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(format!("depth must be 0..={MAX_DEPTH}, not {}", self.depth));
+        }
         Ok(())
     }
 }
@@ -93,6 +104,13 @@ impl MctsConfig {
 const NONE: u32 = u32::MAX;
 /// Most candidates a node may consider.
 pub const MAX_WIDTH: u32 = 64;
+/// Most iterations of one search, also with a time budget alone: the tree grows by a
+/// node (40 bytes) an iteration, so a search stays within 400 MB.
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+/// Longest time budget of one decision: an hour.
+pub const MAX_TIME_MS: u32 = 3_600_000;
+/// Longest playout cut-off (a game has fewer than 200 placements).
+pub const MAX_DEPTH: u32 = 10_000;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -122,6 +140,8 @@ pub struct MctsBot {
     ranked: Vec<(Key, u32)>,
     path: Vec<u32>,
     last: SearchInfo,
+    /// Set from another thread to end the search early (it then returns its best so far).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 type Key = (u64, u32);
@@ -138,6 +158,7 @@ impl MctsBot {
             ranked: Vec::new(),
             path: Vec::new(),
             last: SearchInfo::default(),
+            stop: None,
         }
     }
 
@@ -148,6 +169,12 @@ impl MctsBot {
     /// Statistics of the last search.
     pub fn last_search(&self) -> SearchInfo {
         self.last
+    }
+
+    /// A flag that another thread may set to end a search early: the search then returns
+    /// its best move so far (after at least one iteration). Used to stop work on Ctrl-C.
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
     }
 
     /// The `width` best of `moves` for the mover of `game`, best first, into `out`
@@ -267,7 +294,7 @@ impl MctsBot {
         let c = self.config.exploration;
         let deadline = (self.config.time_ms > 0)
             .then(|| Instant::now() + Duration::from_millis(self.config.time_ms as u64));
-        let max_iter = if self.config.iterations == 0 { u32::MAX } else { self.config.iterations };
+        let max_iter = if self.config.iterations == 0 { MAX_ITERATIONS } else { self.config.iterations };
 
         self.nodes.clear();
         self.nodes.push(Node {
@@ -292,6 +319,9 @@ impl MctsBot {
                 if iterations > 0 && Instant::now() >= d {
                     break;
                 }
+            }
+            if iterations > 0 && self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                break;
             }
             iterations += 1;
             let mut game = root_game.determinize(me, self.rng.next_u64());

@@ -7,7 +7,7 @@ mod mcts;
 mod random;
 
 pub use greedy::GreedyBot;
-pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_WIDTH};
+pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 pub use random::RandomBot;
 
 use crate::game::Game;

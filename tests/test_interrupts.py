@@ -1,0 +1,233 @@
+"""Ctrl-C and raising signal handlers stop long work promptly, as the real exception.
+
+Each test runs a child process, waits until it is inside a call that would take minutes,
+and signals it. The bounds on how long it takes to stop are generous (a few seconds: the
+machine may be loaded); no PanicException may appear anywhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="POSIX signals")
+
+# Stopping within this many seconds of the signal passes (about a second is expected).
+LATENCY = 5.0
+
+
+def _start(code: str, cwd: Path, *args: str) -> subprocess.Popen[str]:
+    argv = [sys.executable, "-c", code] if code else [sys.executable, "-m", "genial", *args]
+    return subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _read_line(proc: subprocess.Popen[str], timeout: float = 60.0) -> str:
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "the child did not get going"
+    return proc.stdout.readline()
+
+
+def _interrupt(proc: subprocess.Popen[str], wait: float = 0.8) -> tuple[str, str, float]:
+    """Lets the child run into its long call, sends SIGINT, and returns its output and how
+    long it took to end."""
+    time.sleep(wait)
+    assert proc.poll() is None, "the long call ended before the signal"
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return out, err, time.monotonic() - start
+
+
+def test_ctrl_c_in_the_first_simulate_of_a_process_raises_keyboard_interrupt(tmp_path: Path) -> None:
+    code = """
+import time, genial
+print("ready", flush=True)
+try:
+    genial.simulate(10**7, threads=1)  # minutes of work, and the first simulate here
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+res = genial.simulate(20, threads=2)  # the process stays usable
+print("usable", len(res), flush=True)
+"""
+    proc = _start(code, tmp_path)
+    assert _read_line(proc) == "ready\n"
+    out, err, took = _interrupt(proc)
+    assert "PanicException" not in out + err, err
+    assert proc.returncode == 0, err
+    assert out.split() == ["KeyboardInterrupt", "usable", "20"]
+    assert took < LATENCY
+
+
+def test_an_uncaught_ctrl_c_ends_the_process_as_python_does(tmp_path: Path) -> None:
+    proc = _start("import genial; print('ready', flush=True); genial.simulate(10**7, threads=2)", tmp_path)
+    assert _read_line(proc) == "ready\n"
+    out, err, took = _interrupt(proc)
+    assert "PanicException" not in out + err and "panicked" not in err, err
+    assert err.rstrip().endswith("KeyboardInterrupt"), err
+    assert proc.returncode in (-signal.SIGINT, 130)
+    assert took < LATENCY
+
+
+def test_a_raising_signal_handler_stops_every_long_call(tmp_path: Path) -> None:
+    """SIGALRM after 0.3 s raises a custom exception inside each long call; the call ends
+    with it promptly, its worker threads stop, and the objects stay usable."""
+    code = """
+import os, signal, time
+import genial
+from genial.bots import make
+
+class Timeout(Exception):
+    pass
+
+def alarm(signum, frame):
+    raise Timeout
+
+signal.signal(signal.SIGALRM, alarm)
+
+def threads():
+    return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
+
+def timed(label, work):
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    start = time.monotonic()
+    try:
+        work()
+        print(label, "finished")
+    except Timeout:
+        print(label, "Timeout", round(time.monotonic() - start - 0.3, 3))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+forever = "mcts:iterations=0,time_ms=3600000"
+game = genial.Game(2, seed=1)
+bot = make("mcts", seed=1, iterations=0, time_ms=3600000)
+env = genial.VecEnv(4096, seed=1, threads=2)
+before = threads()
+timed("simulate", lambda: genial.simulate(10**7, threads=2))
+timed("simulate-mcts", lambda: genial.simulate(10, bots=forever, threads=2))
+timed("tournament-mcts", lambda: genial.tournament([forever, "greedy"], games=4, threads=2))
+timed("choose", lambda: bot.choose(game))
+timed("vecenv", lambda: [env.step(env.sample_actions()) for _ in range(10**9)])
+for _ in range(100):  # pools are dropped as their calls end; their threads exit soon after
+    if threads() <= before:
+        break
+    time.sleep(0.1)
+print("threads", before, threads())
+quick = make("mcts", seed=1, iterations=20)
+print("usable", game.is_legal(quick.choose(game)), len(genial.simulate(10, threads=2)), env.step(env.sample_actions()).obs.shape[0])
+"""
+    proc = _start(code, tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert "PanicException" not in out + err, err
+    assert proc.returncode == 0, err
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    for label in ("simulate", "simulate-mcts", "tournament-mcts", "choose", "vecenv"):
+        kind, took = lines[label].split()
+        assert kind == "Timeout" and float(took) < LATENCY, (label, lines[label])
+    before, after = (int(v) for v in lines["threads"].split())
+    assert after <= before, "worker threads outlived their call"
+    assert lines["usable"] == "True 10 4096"
+
+
+def _rows(path: Path) -> int:
+    with open(path, newline="") as f:
+        rows = csv.reader(line for line in f if not line.startswith("# genial:"))  # the metadata line
+        return sum(1 for _ in rows) - 1  # without the header
+
+
+def test_the_cli_stops_on_ctrl_c_and_keeps_the_games_it_finished(tmp_path: Path) -> None:
+    out_file = tmp_path / "games.csv"
+    proc = _start("", tmp_path, "simulate", "--games", "100000000", "--chunk", "2000", "--threads", "2",
+                  "--no-progress", "--out", str(out_file))
+    deadline = time.monotonic() + 60
+    while _rows_safely(out_file) < 2000 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    out, err, took = _interrupt(proc, wait=0.2)
+    assert "PanicException" not in out + err and "Traceback" not in err, err
+    assert proc.returncode == 130
+    assert took < LATENCY
+    # One line: how many games, and where they are; the file holds exactly those.
+    assert len(out.splitlines()) == 1, out
+    done = int(out.split("interrupted after ")[1].split()[0])
+    assert done >= 2000 and done % 2000 == 0
+    assert f"wrote {done} games to {out_file}" in out
+    assert _rows(out_file) == done
+
+
+def _rows_safely(path: Path) -> int:
+    try:
+        return _rows(path)
+    except (OSError, ValueError):
+        return 0
+
+
+def test_an_interrupted_tournament_writes_a_valid_parquet_file(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow not installed")
+    out_file = tmp_path / "t.parquet"
+    proc = _start("", tmp_path, "tournament", "--bots", "greedy,random", "--games", "10000000",
+                  "--chunk", "200", "--threads", "2", "--no-progress", "--out", str(out_file))
+    out, err, took = _interrupt(proc, wait=2.5)
+    assert "PanicException" not in out + err and "Traceback" not in err, err
+    assert proc.returncode == 130 and took < LATENCY
+    done = int(out.split("interrupted after ")[1].split()[0])
+    table = pq.read_table(out_file)
+    assert table.num_rows == done
+    assert {"game", "seed", "bot_0", "place_1"} <= set(table.column_names)
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`genial tournament | head`: the reader goes away before the table is printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "genial", "tournament", "--games", "20", "--threads", "1"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1
+
+
+def test_a_missing_ray_is_not_mistaken_for_a_folder_named_ray(tmp_path: Path) -> None:
+    """Ray leaves a ``/tmp/ray`` folder behind; run from ``/tmp`` it imports as an empty
+    namespace package."""
+    (tmp_path / "ray").mkdir()
+    code = f"""
+import sys
+import genial, genial.distributed as d
+sys.modules.pop("ray", None)
+sys.path[:] = [{str(tmp_path)!r}]  # only the folder: as on a machine without Ray
+print(d.ray_available())
+try:
+    genial.simulate(10, backend="ray")
+except ImportError as e:
+    print("ImportError", e)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    available, error = proc.stdout.splitlines()
+    assert available == "False"
+    assert error.startswith("ImportError backend='ray' needs the ray package") and "is a folder, not Ray" in error
+
+
+def test_bytes_that_are_not_utf8_do_not_end_genial_play(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "genial", "play", "--seed", "4", "--seats", "human,greedy"],
+        input=b"\xff\xfe\n1\n", capture_output=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    out = proc.stdout.decode("utf-8", "replace")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "not a legal move" in out and "player 0 (you): " in out
+    assert "genial play --resume genial-autosave-4.json" in out
+    assert (tmp_path / "genial-autosave-4.json").exists()
