@@ -23,7 +23,7 @@ import time
 import genial
 from genial import GameView, Move
 from genial.bots import Bot, BuiltinBot, make
-from genial.simulation import Rate
+from genial.stats import Rate
 
 
 class NeedyBot:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import genial
 from genial import Rules
-from genial.simulation import Rate
+from genial.stats import Rate
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 

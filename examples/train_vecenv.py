@@ -52,7 +52,7 @@ from genial.actions import (
     legal_action_mask,
 )
 from genial.observation import LAYOUT, observe
-from genial.simulation import Rate
+from genial.stats import Rate
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -24,6 +24,7 @@ from genial.actions import action_to_move, cell_index, decode_action, encode_pla
 from genial.bots import GreedyBot, RandomBot, parse_bot
 from genial.bots import make as make_bot
 from genial.records import from_record, to_record
+from genial.distributed import simulate_ray
 from genial.simulation import shards
 
 # ----- games in the situations the cases need ------------------------------------------------
@@ -400,7 +401,6 @@ CASES = [
     Case("simulate players 10**8", "start", lambda g: simulate(1, players=10**8), ValueError, "players must be 1 to 4"),
     Case("simulate players float", "start", lambda g: simulate(1, players=2.0), TypeError, "players must be an int"),  # type: ignore[arg-type]
     Case("simulate bots 10**6", "start", lambda g: simulate(1, bots=["random"] * 10**6), ValueError, "need 2 bots"),
-    Case("simulate shards 0", "start", lambda g: simulate(10, shards=0), ValueError, "shards must be in 1..65536"),
     Case("simulate first_game", "start", lambda g: simulate(10, first_game=2**64 - 5), ValueError, "overflow 2**64"),
     Case("simulate first_game 2**64", "start", lambda g: simulate(1, first_game=2**64), ValueError, "first_game must be in 0..18446744073709551615"),
     Case("tournament players 30", "start", lambda g: tournament(["random", "greedy"], players=30), ValueError, "players must be 1 to 4"),
@@ -423,11 +423,11 @@ CASES = [
     Case("core simulate games", "start", lambda g: _core_simulate(games=2**62), ValueError, "games must be 0..4294967295"),
     Case("shards parts 0", "start", lambda g: shards(10, 0), ValueError, "parts must be in 1..65536"),
     # The Ray backend checks everything before it imports or starts Ray.
-    Case("ray shards 0", "start", lambda g: simulate(10, backend="ray", shards=0), ValueError, "shards must be in 1..65536"),
-    Case("ray players 30", "start", lambda g: simulate(10, players=30, backend="ray"), ValueError, "players must be 1 to 4"),
-    Case("ray bad bot", "start", lambda g: simulate(10, bots="chess", backend="ray"), ValueError, "unknown bot"),
-    Case("ray bad variant", "start", lambda g: simulate(10, variant="go", backend="ray"), ValueError, "unknown variant"),
-    Case("ray games", "start", lambda g: simulate(10**12, backend="ray"), ValueError, "games must be"),
+    Case("ray shards 0", "start", lambda g: simulate_ray(10, shards=0), ValueError, "shards must be in 1..65536"),
+    Case("ray players 30", "start", lambda g: simulate_ray(10, players=30), ValueError, "players must be 1 to 4"),
+    Case("ray bad bot", "start", lambda g: simulate_ray(10, bots="chess"), ValueError, "unknown bot"),
+    Case("ray bad variant", "start", lambda g: simulate_ray(10, variant="go"), ValueError, "unknown variant"),
+    Case("ray games", "start", lambda g: simulate_ray(10**12), ValueError, "games must be"),
 ]
 
 

@@ -209,7 +209,7 @@ sys.modules.pop("ray", None)
 sys.path[:] = [{str(tmp_path)!r}]  # only the folder: as on a machine without Ray
 print(d.ray_available())
 try:
-    genial.simulate(10, backend="ray")
+    genial.distributed.simulate_ray(10)
 except ImportError as e:
     print("ImportError", e)
 """
@@ -217,7 +217,7 @@ except ImportError as e:
     assert proc.returncode == 0, proc.stderr
     available, error = proc.stdout.splitlines()
     assert available == "False"
-    assert error.startswith("ImportError backend='ray' needs the ray package") and "is a folder, not Ray" in error
+    assert error.startswith("ImportError simulate_ray needs the ray package") and "is a folder, not Ray" in error
 
 
 def test_bytes_that_are_not_utf8_do_not_end_genial_play(tmp_path: Path) -> None:

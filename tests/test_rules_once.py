@@ -79,7 +79,7 @@ def test_every_door_reports_the_same_finished_game(rules: Rules) -> None:
     assert result.ranks[0].tolist() == list(game.ranks())
     assert result.scores[0].tolist() == [list(s) for s in game.scores]
     assert result.tracks[0].tolist() == [list(t) for t in game.tracks]
-    assert genial.simulation.END_NAMES[int(result.end[0])] == game.end
+    assert genial.results.END_NAMES[int(result.end[0])] == game.end
 
     # Outcome and ranking say the same as the ranks.
     outcome = game.outcome()

@@ -56,7 +56,7 @@ def test_each_row_is_the_game_play_game_plays() -> None:
         assert tuple(res.ranks[g]) == game.ranks()
         assert res.placements[g] == game.stats["placements"]
         assert res.swaps[g] == game.stats["swaps"]
-        assert genial.simulation.END_NAMES[res.end[g]] == game.end
+        assert genial.results.END_NAMES[res.end[g]] == game.end
 
 
 def test_summary_agrees_with_the_arrays() -> None:
@@ -395,7 +395,9 @@ def test_ray_backend_equals_the_single_machine_result() -> None:
     try:
         kw: dict[str, Any] = dict(players=2, bots=("greedy", make("mcts", iterations=5, width=2)), seed=8)
         local = genial.simulate(90, threads=2, **kw)
-        remote = genial.simulate(90, backend="ray", shards=4, **kw)
+        from genial.distributed import simulate_ray
+
+        remote = simulate_ray(90, shards=4, **kw)
         assert remote == local
     finally:
         ray.shutdown()

@@ -18,7 +18,9 @@ from .variants import Rules, VariantInfo, variants
 from .vecenv import VecEnv
 from . import actions, observation  # submodules for learning agents
 from .bots import GameView, HiddenInformationError, play_game
-from .simulation import SimulationResult, Summary, simulate
+from .results import SimulationResult
+from .simulation import simulate
+from .stats import Summary
 from .tournament import TournamentResult, tournament
 from .envs import _registration
 

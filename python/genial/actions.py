@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import IllegalMoveError, Move
-from ._ints import as_int
+from .arguments import as_int
 from .game import Game
 
 __all__ = [

@@ -16,7 +16,9 @@ from typing import Any, TextIO
 from . import _core
 from .bots import BUILTIN_BOTS
 from .cli_play import closed_pipe_safe
-from .simulation import ResultWriter, SimulationResult, Summary, chunks, simulate
+from .results import ResultWriter, SimulationResult
+from .simulation import chunks, simulate
+from .stats import Summary
 from .tournament import tournament
 
 __all__ = ["register", "Progress"]

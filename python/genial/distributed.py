@@ -12,8 +12,9 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from ._ints import LIMITS, int_in
-from .simulation import MAX_SHARDS, BotSpecLike, SimulationResult, resolve_bots, shards, simulate
+from .arguments import LIMITS, check_results_fit, int_in
+from .results import SimulationResult
+from .simulation import MAX_SHARDS, BotSpecLike, resolve_bots, shards, simulate
 
 __all__ = ["simulate_ray", "ray_available"]
 
@@ -25,11 +26,11 @@ def _import_ray() -> Any:
     try:
         ray = importlib.import_module("ray")
     except ImportError:
-        raise ImportError("backend='ray' needs the ray package: pip install ray") from None
+        raise ImportError("simulate_ray needs the ray package: pip install ray") from None
     if getattr(ray, "__file__", None) is None or not callable(getattr(ray, "remote", None)):
         where = ", ".join(getattr(ray, "__path__", [])) or "?"
         raise ImportError(
-            f"backend='ray' needs the ray package: pip install ray (the 'ray' found at {where} is a folder, not Ray)"
+            f"simulate_ray needs the ray package: pip install ray (the 'ray' found at {where} is a folder, not Ray)"
         )
     return ray
 
@@ -64,6 +65,7 @@ def simulate_ray(
     """`genial.simulate` over a Ray cluster: ``shards`` consecutive seed ranges (default:
     two per CPU of the cluster) run as tasks of ``threads_per_shard`` threads each, merged in
     game order. The result equals ``simulate(games, ...)`` on one machine."""
+    games = int_in("games", games, 0, LIMITS["games"])
     if shards is not None:
         shards = int_in("shards", shards, 1, MAX_SHARDS)
     threads_per_shard = int_in("threads_per_shard", threads_per_shard, 1, LIMITS["threads"])
@@ -75,6 +77,7 @@ def simulate_ray(
     )
     if first_game + games >= 1 << 64:
         raise ValueError("game numbers overflow 2**64: first_game + games must be below 2**64")
+    check_results_fit(games, int_in("players", players, 1, 4), variant)  # the merged result
     ray = _import_ray()
     if not ray.is_initialized():
         ray.init()

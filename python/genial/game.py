@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
-from ._ints import as_int
+from .arguments import as_int, check_seed
 from .colors import Color
 
 if TYPE_CHECKING:
@@ -22,16 +22,6 @@ TileLike = Union[Tile, str, tuple[Union[Color, int, str], Union[Color, int, str]
 
 Sequence.register(LegalMoves)
 
-_SEED_LIMIT = 1 << 64
-
-
-def check_seed(seed: object) -> int:
-    """A seed as an int in 0..2**64-1 (numpy integers too); raises `TypeError`/`ValueError`
-    naming the problem."""
-    seed = as_int("seed", seed)
-    if not 0 <= seed < _SEED_LIMIT:
-        raise ValueError(f"seed must be in 0..2**64-1, not {seed}")
-    return seed
 
 
 @dataclass(frozen=True)

@@ -22,22 +22,12 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
-from ._ints import LIMITS
+from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
 from .bots import Bot, BuiltinBot, parse_bot, play_game
-from .game import Game, check_seed
-from .simulation import (
-    END_NAMES,
-    ProgressFn,
-    SimulationResult,
-    Summary,
-    _check_memory,
-    _count,
-    _players,
-    _run,
-    _threads,
-    chunks,
-    derive_seed,
-)
+from .game import Game
+from .results import END_NAMES, SimulationResult
+from .simulation import ProgressFn, chunks, derive_seed, run_games
+from .stats import Summary
 
 __all__ = ["tournament", "TournamentResult", "lineups_for", "lineups_count", "bradley_terry", "MAX_LINEUPS"]
 
@@ -63,7 +53,7 @@ def lineups_for(bots: int, players: int) -> list[tuple[int, ...]]:
     return [l for l in itertools.product(range(bots), repeat=players) if len(set(l)) > 1]
 
 
-def lineups_count(bots: int, players: int) -> int:
+def lineupsint_in(bots: int, players: int) -> int:
     """``len(lineups_for(bots, players))``, without listing them."""
     if bots >= players:
         return math.perm(bots, players)
@@ -261,18 +251,18 @@ def tournament(
         raise ValueError("a tournament needs at least two bots")
     if len(bots) > LIMITS["bots"]:
         raise ValueError(f"a tournament takes at most {LIMITS['bots']} bots, not {len(bots)}")
-    players = _players(players)
-    rounds = lineups_count(len(bots), players)
+    players = check_players(players)
+    rounds = lineupsint_in(len(bots), players)
     if rounds > MAX_LINEUPS:
         raise ValueError(
             f"{len(bots)} bots in {players} seats make {rounds} seatings a round, more than the limit "
             f"{MAX_LINEUPS}: use fewer bots"
         )
-    games = _count("games", games, 1, LIMITS["games"])
+    games = int_in("games", games, 1, LIMITS["games"])
     seed = check_seed(seed)
-    n_threads = _threads(threads)
+    n_threads = check_threads(threads)
     if chunk is not None:
-        chunk = _count("chunk", chunk, 1)
+        chunk = int_in("chunk", chunk, 1)
     Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)  # the rules
     entries: list[Any] = []
     labels: list[str] = []
@@ -290,21 +280,21 @@ def tournament(
     lineups = lineups_for(len(entries), players)
     L = len(lineups)
     total = -(-games // L) * L
-    _check_memory(total, players, variant)
+    check_results_fit(total, players, variant)
     # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
     searching = any(isinstance(e, BuiltinBot) and e.name == "mcts" or not isinstance(e, BuiltinBot) for e in entries)
     step = chunk or (64 if searching else 10_000)
     step = max(L, -(-step // L) * L)
     native = all(isinstance(e, BuiltinBot) for e in entries)
     if native:  # the bots' settings together (no game is played)
-        _run(0, players, entries, labels, lineups, seed, True, 0, n_threads, variant, swap_timing, require_contact)
+        run_games(0, players, entries, labels, lineups, seed, True, 0, n_threads, variant, swap_timing, require_contact)
     if on_start is not None:
         on_start(total)
     parts = []
     done = 0
     for first, count in chunks(total, step):
         if native:
-            part = _run(count, players, entries, labels, lineups, seed, True, first, n_threads, variant, swap_timing, require_contact)
+            part = run_games(count, players, entries, labels, lineups, seed, True, first, n_threads, variant, swap_timing, require_contact)
         else:
             part = _python_chunk(entries, lineups, players, seed, first, count, variant, swap_timing, require_contact, tuple(labels))
         parts.append(part)

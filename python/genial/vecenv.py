@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
-from ._ints import LIMITS, as_int, int_in
+from .arguments import LIMITS, as_int, int_in
 from .game import Game, check_seed
 
 __all__ = ["VecEnv", "VecStep", "VecReset"]
