@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 from genial import Game
 from genial.cli import main
-from genial.cli_play import rank_choices
+from genial.cli.play import rank_choices
 
 
 @pytest.fixture(autouse=True)

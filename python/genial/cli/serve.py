@@ -7,7 +7,7 @@ import os
 import socket
 import sys
 
-from .store import default_db_path
+from ..web.store import default_db_path
 
 __all__ = ["register", "run_serve"]
 
@@ -40,7 +40,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from .server import create_app
+        from ..web.server import create_app
     except ImportError:
         print(f"genial: {_MISSING}", file=sys.stderr)
         return 2

@@ -9,7 +9,6 @@ is read line by line from stdin and everything is written to stdout, so a script
 from __future__ import annotations
 
 import argparse
-import functools
 import io
 import json
 import os
@@ -17,19 +16,20 @@ import re
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from . import bots
-from ._core import IllegalMoveError, Move, Rules, Tile
-from .colors import Color
-from .game import Game, check_seed
-from .records import RecordError, from_record, read_record, to_record
-from .render import board_text, rack_text, tracks_text
-from .variants import track_titles, variants
+from .. import bots
+from .._core import IllegalMoveError, Move, Rules, Tile
+from ..colors import Color
+from ..game import Game, check_seed
+from ..records import RecordError, from_record, read_record, to_record
+from ..render import board_text, rack_text, tracks_text
+from ..variants import track_titles, variants
+from .common import closed_pipe_safe, color_wanted
 
-__all__ = ["register", "run_play", "rank_choices", "Choice", "Table", "closed_pipe_safe"]
+__all__ = ["register", "run_play", "rank_choices", "Choice", "Table"]
 
 HUMAN = "human"
 _CELL = re.compile(r"\s*-?[0-9]{1,4}\s*,\s*-?[0-9]{1,4}\s*")
@@ -54,25 +54,6 @@ Enter one of:
 Cells are (q, r): each board row is one r (labelled on the left), q grows to the right
 (its range is given on the right). Neighbours of (q, r): (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1).
 Moves are listed best first: the lowest colours after the move (then points) decide."""
-
-
-def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
-    """Wraps a command so that a reader going away (``genial replay x | head``) ends it
-    quietly, as Unix tools do, instead of with a traceback."""
-
-    @functools.wraps(run)
-    def wrapped(*args: Any, **kwargs: Any) -> int:
-        try:
-            return run(*args, **kwargs)
-        except BrokenPipeError:
-            try:  # keep the interpreter's final flush of stdout from failing again
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-            except (OSError, ValueError):
-                pass
-            return 1
-
-    return wrapped
 
 
 class _Quit(Exception):
@@ -325,7 +306,7 @@ class Table:
                     return
             except (_Quit, KeyboardInterrupt):
                 raise
-            except Exception as e:  # noqa: BLE001 - any input gets a message and a new prompt
+            except Exception as e:
                 self.say(f"cannot do {line[:40]!r}: {type(e).__name__}: {e}")
                 self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
 
@@ -434,12 +415,6 @@ def _check_seats(seats: Sequence[str]) -> None:
             bots.make(name, 0)  # raises ValueError naming the known bots
 
 
-def _color_wanted(flag: bool | None, out: IO[str]) -> bool:
-    if flag is not None:
-        return flag
-    return "NO_COLOR" not in os.environ and hasattr(out, "isatty") and out.isatty()
-
-
 def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
     clashing = [name for name in ("variant", "players", "seed", "swap_timing", "require_contact")
                 if getattr(args, name) is not None]
@@ -494,7 +469,7 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
         print(f"genial play: {e}", file=sys.stderr)
         return 2
     seed = game.seed if game.seed is not None else 0
-    table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=_color_wanted(args.color, out),
+    table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=color_wanted(args.color, out),
                   show=args.show)
     if args.resume is not None:
         table.save_path, table.saved_moves = args.resume, len(game.moves)

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from .cli_play import closed_pipe_safe
-from .game import Game
-from .records import RecordError, from_record, read_record
-from .render import rack_text, text
-from .svg import game_svg
+from ..game import Game
+from ..records import RecordError, from_record, read_record
+from ..render import rack_text, text
+from ..svg import game_svg
+from .common import closed_pipe_safe
 
 __all__ = ["register", "load_positions"]
 
@@ -125,7 +125,7 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
 
 def _png(svg: str) -> bytes:
     """The picture as PNG bytes (needs the render extra)."""
-    from .raster import svg_to_rgb
+    from ..raster import svg_to_rgb
 
     pixels = svg_to_rgb(svg)  # says which extra to install when one is missing
     from PIL import Image

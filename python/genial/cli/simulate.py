@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from . import _core
-from .bots import BUILTIN_BOTS
-from .cli_play import closed_pipe_safe
-from .results import ResultWriter, SimulationResult
-from .simulation import chunks, simulate
-from .stats import Summary
-from .tournament import tournament
+from .. import _core
+from ..bots import BUILTIN_BOTS
+from ..results import ResultWriter, SimulationResult
+from ..simulation import chunks, simulate
+from ..stats import Summary
+from ..tournament import tournament
+from .common import closed_pipe_safe
 
 __all__ = ["register", "Progress"]
 

@@ -1,0 +1,39 @@
+"""What every command shares: ending quietly when the reader of the output goes away, and
+reading the arguments every command takes the same way (bot specs, variants, colours)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+__all__ = ["closed_pipe_safe", "color_wanted"]
+
+
+def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
+    """Wraps a command so that a reader going away (``genial replay x | head``) ends it
+    quietly, as Unix tools do, instead of with a traceback."""
+
+    @functools.wraps(run)
+    def wrapped(*args: Any, **kwargs: Any) -> int:
+        try:
+            return run(*args, **kwargs)
+        except BrokenPipeError:
+            try:  # keep the interpreter's final flush of stdout from failing again
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            return 1
+
+    return wrapped
+
+
+def color_wanted(flag: bool | None, out: IO[str]) -> bool:
+    """ANSI colours: as asked (``--color`` / ``--no-color``), else when writing to a
+    terminal and ``NO_COLOR`` is not set (https://no-color.org)."""
+    if flag is not None:
+        return flag
+    return "NO_COLOR" not in os.environ and hasattr(out, "isatty") and out.isatty()
