@@ -273,3 +273,44 @@ def test_every_way_out_saves_the_game_and_says_how_to_resume(
     code, out, err = play(["--seed", "9", "--seats", "human,greedy"], "1\n", monkeypatch, capsys)
     assert code == 1 and "RuntimeError: a bug" in err and "internal error" in out
     assert Game.from_json((tmp_path / "genial-autosave-9.json").read_text()).moves
+
+
+def test_undo_takes_back_your_turn_and_the_bots_replies(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    start = Game(players=3, seed=5)
+    first = rank_choices(start)[0].move
+    # Move, let both bots reply, undo, then leave: the saved game is the starting position.
+    code, out, _ = play(["--seed", "5", "--seats", "human,greedy,random"], "undo\n1\nundo\nquit\n",
+                        monkeypatch, capsys)
+    assert code == 0
+    assert "you have not moved yet: nothing to take back" in out
+    assert f"player 0 (you): {first}" in out
+    assert "player 1 (greedy): " in out and "player 2 (random): " in out
+    taken = out.split("took back ", 1)[1]
+    assert taken.startswith("3 moves: your turn again")
+    saved = Game.from_json(Path("genial-autosave-5.json").read_text())
+    assert saved.moves == () and saved.current_player == 0
+
+
+def test_undo_needs_every_other_seat_to_be_a_bot(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = play(["--seed", "5", "--seats", "human,human"], "1\nundo\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "undo works when every other seat is a bot" in out
+
+
+def test_seats_take_bot_specs_as_simulate_does(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = play(["--seed", "2", "--seats", "human,mcts:iterations=20,width=2"], "quit\n", monkeypatch, capsys)
+    assert code == 0, err
+    assert "(human, mcts:iterations=20,width=2)" in out
+    code, _, err = play(["--seats", "human,mcts:iterations=ten"], "", monkeypatch, capsys)
+    assert code == 2 and "iterations" in err
+
+
+def test_the_end_screen_says_what_decided_the_ranking(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = play(["--seed", "4", "--seats", "greedy,random"], "", monkeypatch, capsys)
+    assert code == 0
+    end = out.split("game over", 1)[1]
+    assert "1. player " in end and "2. player " in end
+    assert " ahead of player " in end and "lowest score" in end

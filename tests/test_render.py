@@ -72,3 +72,22 @@ def test_play_result_repr_is_python_syntax() -> None:
     assert text.startswith("PlayResult(player=0, move=Move.parse(")
     assert "next_player=1" in text and "Some(" not in text and 'phase="place"' in text
     assert f"gains={list(r.gains)}" in text
+
+
+def test_explain_ranking_reads_the_core_rank_key() -> None:
+    from genial import play_game
+    from genial.render import explain_ranking
+
+    for variant, players in (("standard", 3), ("duel", 2), ("team", 4)):
+        game = play_game(["greedy"] * players, players, 11, variant)
+        steps = explain_ranking(game)
+        assert len(steps) == len(game.ranking()) - 1
+        for step in steps:
+            a, b = step["rows"]
+            assert a > b or (a == b and step["decided_at"] is None)
+            assert step["count"] == (variant == "duel")
+        if variant == "duel":
+            key = game.rank_key(0)
+            assert key[0] == sum(1 for v in game.scores[0] if v > 0)
+        else:
+            assert game.rank_key(0) == tuple(sorted(game.scores[0]))

@@ -266,6 +266,10 @@ class GameState:
     def returns(self) -> list[float]:
         """Per seat: +1 for a (shared) first place, −1 for the last, linear between, partners
         equal; solo: the lowest score ÷ 36. Zeros while the game runs."""
+    def rank_key(self, player: int) -> list[int]:
+        """What the ranking compares for a seat, most significant first (the higher key wins at
+        its first difference): the six scores lowest first; in the duel, the number of
+        markers on the seat's side, then their distances from 0, lowest first."""
     def result(self, player: int) -> int:
         """The lowest of a seat's scores (the solo game's result)."""
     def previews(self, tile: Tile | str | None = None) -> list[Preview]:
@@ -357,6 +361,9 @@ class Rules:
     @property
     def shared_track(self) -> bool:
         """The tracks are one shared tug of war, positive toward seat 0 (the duel)."""
+    @property
+    def rank_key_counts_markers(self) -> bool:
+        """`Game.rank_key` starts with the number of markers on the seat's side (the duel)."""
     @property
     def sides(self) -> int:
         """Competing sides: the two teams of the team game, else the seats."""

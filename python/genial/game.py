@@ -260,6 +260,13 @@ class Game:
         """Rank of each seat now (0 = first; ties share a rank)."""
         return tuple(self._state.ranks())
 
+    def rank_key(self, player: int) -> tuple[int, ...]:
+        """What the ranking compares for ``player``, most significant first: the higher key
+        wins at its first difference, equal keys share a rank. The six scores lowest first
+        (the books' tie-break); in the duel, the number of markers on the seat's side, then
+        their distances from 0, lowest first. `explain_ranking` reads it."""
+        return tuple(self._state.rank_key(player))
+
     def ranking(self) -> list[list[int]]:
         """Seats grouped by rank, best first (the books' tie-break: lowest colour first,
         then the next lowest, ...; in the duel, markers on your side first)."""

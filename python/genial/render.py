@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ._core import Board, Tile
 from .colors import Color
@@ -13,7 +14,7 @@ from .variants import track_titles
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_text", "rack_text", "text", "tracks_text"]
+__all__ = ["board_text", "rack_text", "text", "tracks_text", "explain_ranking", "ranking_text"]
 
 # 256-colour codes close to the pieces' colours (orange has no 8-colour equivalent).
 _ANSI_CODE = {
@@ -135,3 +136,48 @@ def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = F
         shown = f"; rack {rack_text(game.rack(), color=color)}" if rack else ""
         out.append(f"player {game.current_player} to {game.phase.replace('_', ' ')}{shown}; bag {game.bag_size}")
     return "\n".join(out)
+
+
+def explain_ranking(game: Game) -> list[dict[str, Any]]:
+    """Why each rank group is above the next: for each pair of neighbouring groups, the seats
+    ``above`` and ``below``, their keys as the ranking compares them (`Game.rank_key`:
+    ``rows``), and ``decided_at``, the index where the keys first differ (``None``: they
+    are equal). ``count``: the keys start with the number of markers on the seat's side."""
+    out = []
+    for upper, lower in itertools.pairwise(game.ranking()):
+        a, b = list(game.rank_key(upper[0])), list(game.rank_key(lower[0]))
+        decided = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        out.append({"above": upper, "below": lower, "rows": [a, b], "decided_at": decided,
+                    "count": game.rules.rank_key_counts_markers})
+    return out
+
+
+def ranking_text(game: Game, names: Sequence[str] | None = None) -> list[str]:
+    """The final ranking, one line per rank, and for each step down what decided it."""
+    rules = game.rules
+    titles = track_titles(rules)
+
+    def who(group: Sequence[int]) -> str:
+        if rules.sides < rules.players:  # partners rank together: name the side
+            return " = ".join(titles[s] for s in sorted({rules.side_of(p) for p in group}))
+        return " = ".join(names[p] if names else f"player {p}" for p in group)
+
+    lines = [f"  {rank}. {who(group)}" for rank, group in enumerate(game.ranking(), start=1)]
+    for step in explain_ranking(game):
+        a, b = step["rows"]
+        i = step["decided_at"]
+        if i is None:
+            continue
+        if step["count"] and i == 0:
+            why = f"{a[0]} markers on their side against {b[0]}"
+        else:
+            k = i - 1 if step["count"] else i
+            what = "distance" if step["count"] else "score"
+            why = (f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}"
+                   + (f" (the {k} lower ones equal)" if k else ""))
+        lines.append(f"  {who(step['above'])} ahead of {who(step['below'])}: {why}")
+    return lines
+
+
+def _ordinal(n: int) -> str:
+    return {1: "", 2: "2nd", 3: "3rd"}.get(n, f"{n}th").strip() or "the"

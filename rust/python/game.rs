@@ -244,6 +244,14 @@ impl PyGameState {
             .collect())
     }
 
+    /// What the ranking compares for a seat, most significant first (the higher key wins at
+    /// its first difference): the six scores lowest first; in the duel, the number of
+    /// markers on the seat's side, then their distances from 0, lowest first.
+    fn rank_key(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<i8>> {
+        let p = self.check_seat(player)?;
+        Ok(self.game().tracks().rank_key(self.game().config(), p).as_slice().to_vec())
+    }
+
     /// The lowest of a seat's scores (the solo game's result).
     fn result(&self, player: &Bound<'_, PyAny>) -> PyResult<i8> {
         Ok(self.game().result(self.check_seat(player)?))

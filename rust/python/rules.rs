@@ -85,6 +85,11 @@ impl PyRules {
     fn shared_track(&self) -> bool {
         self.0.variant == Variant::Duel
     }
+    /// `Game.rank_key` starts with the number of markers on the seat's side (the duel).
+    #[getter]
+    fn rank_key_counts_markers(&self) -> bool {
+        self.0.variant == Variant::Duel
+    }
     /// Competing sides: the two teams of the team game, else the seats.
     #[getter]
     fn sides(&self) -> usize {

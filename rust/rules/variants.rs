@@ -371,28 +371,51 @@ impl Tracks {
 
     /// Compares the results of two seats (`Greater`: `a` did better).
     pub fn compare(&self, config: &Config, a: usize, b: usize) -> Ordering {
-        match config.variant {
-            Variant::Duel => duel_key(&self.view(config, a)).cmp(&duel_key(&self.view(config, b))),
-            _ => sorted(self.view(config, a)).cmp(&sorted(self.view(config, b))),
+        self.rank_key(config, a).as_slice().cmp(self.rank_key(config, b).as_slice())
+    }
+
+    /// What the ranking compares for a seat, most significant first: the higher key wins
+    /// at its first difference, equal keys share a rank. Base, solo and team: the six
+    /// scores, lowest first (the books' tie-break). Duel: the number of markers on the
+    /// seat's side, then their distances from 0, lowest first.
+    pub fn rank_key(&self, config: &Config, player: usize) -> RankKey {
+        let v = self.view(config, player);
+        let mut key = RankKey { values: [0; COLORS + 1], len: 0 };
+        if config.variant == Variant::Duel {
+            let mut mine = [0i8; COLORS];
+            let mut n = 0;
+            for &x in v.iter().filter(|&&x| x > 0) {
+                mine[n] = x;
+                n += 1;
+            }
+            mine[..n].sort_unstable();
+            key.push(n as i8);
+            mine[..n].iter().for_each(|&x| key.push(x));
+        } else {
+            let mut sorted = v;
+            sorted.sort_unstable();
+            sorted.iter().for_each(|&x| key.push(x));
         }
+        key
     }
 }
 
-fn sorted(mut v: [i8; COLORS]) -> [i8; COLORS] {
-    v.sort_unstable();
-    v
+/// The values the ranking compares for one seat ([`Tracks::rank_key`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct RankKey {
+    values: [i8; COLORS + 1],
+    len: usize,
 }
 
-/// Duel result of one seat: markers on its side, then their distances from 0, lowest first.
-fn duel_key(v: &[i8; COLORS]) -> (usize, [i8; COLORS]) {
-    let mut mine = [i8::MAX; COLORS];
-    let mut n = 0;
-    for &x in v.iter().filter(|&&x| x > 0) {
-        mine[n] = x;
-        n += 1;
+impl RankKey {
+    fn push(&mut self, x: i8) {
+        self.values[self.len] = x;
+        self.len += 1;
     }
-    mine[..n].sort_unstable();
-    (n, mine)
+
+    pub fn as_slice(&self) -> &[i8] {
+        &self.values[..self.len]
+    }
 }
 
 /// One half's points on a double-length track (0..36): a marker below 18 stops on 18 and

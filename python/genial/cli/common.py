@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-__all__ = ["closed_pipe_safe", "color_wanted"]
+__all__ = ["closed_pipe_safe", "color_wanted", "split_bot_specs"]
 
 
 def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
@@ -37,3 +37,18 @@ def color_wanted(flag: bool | None, out: IO[str]) -> bool:
     if flag is not None:
         return flag
     return "NO_COLOR" not in os.environ and hasattr(out, "isatty") and out.isatty()
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """``"mcts:iterations=100,width=6,greedy"`` -> ``["mcts:iterations=100,width=6", "greedy"]``:
+    a comma starts a new bot unless what follows is another ``key=value`` option. Every
+    command reads bot lists this way (``--bots``, ``--seats``)."""
+    out: list[str] = []
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and out:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out

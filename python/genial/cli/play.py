@@ -25,9 +25,9 @@ from .._core import IllegalMoveError, Move, Rules, Tile
 from ..colors import Color
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
-from ..render import board_text, rack_text, tracks_text
-from ..variants import track_titles, variants
-from .common import closed_pipe_safe, color_wanted
+from ..render import board_text, rack_text, ranking_text, tracks_text
+from ..variants import variants
+from .common import closed_pipe_safe, color_wanted, split_bot_specs
 
 __all__ = ["register", "run_play", "rank_choices", "Choice", "Table"]
 
@@ -48,6 +48,7 @@ Enter one of:
   list [N|all]         show the N best moves (default 30) or all of them
   list TILE | list q,r the moves with a tile of your rack (list RB) or covering a cell (list 2,-3)
   hint                 what the greedy bot would play
+  undo                 take back your last turn and the bots' replies (against bots only)
   board                show the board again
   save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
   quit                 leave the game (an unfinished game is saved: the message says where)
@@ -123,7 +124,7 @@ class Table:
         self.game = game
         self.seats = list(seats)
         self.bots = {
-            seat: bots.make(name, (bot_seed + 1 + seat) & _SEED_MASK)
+            seat: bots.parse_bot(name, (bot_seed + 1 + seat) & _SEED_MASK)
             for seat, name in enumerate(seats)
             if name != HUMAN
         }
@@ -152,7 +153,8 @@ class Table:
 
     def show_board(self, seat: int) -> None:
         game = self.game
-        self.say(board_text(game.board, color=self.color, coords=True))
+        last = next((m.cells for m in reversed(game.moves) if m.cells is not None), None)
+        self.say(board_text(game.board, color=self.color, coords=True, last=last or ()))
         self.say()
         for line in tracks_text(game, color=self.color):
             self.say(line)
@@ -271,6 +273,24 @@ class Table:
         self.saved_moves = len(self.game.moves)
         return None
 
+    def _undo(self, seat: int) -> bool:
+        """Takes back everything since the start of ``seat``'s last turn: its own moves and
+        the bots' replies. Only when every other seat is a bot; whether the board changed."""
+        game = self.game
+        if not self._one_human():
+            self.say("undo works when every other seat is a bot")
+            return False
+        taken: list[Move] = []
+        while game.moves:
+            taken.append(game.pop())
+            if game.current_player == seat and game.phase == "place":
+                self.say(f"took back {len(taken)} move{'s' if len(taken) > 1 else ''}: your turn again")
+                return True  # the turn starts over with the board shown anew
+        for move in reversed(taken):  # nothing of this seat's to take back: as it was
+            game.play(move)
+        self.say("you have not moved yet: nothing to take back")
+        return False
+
     def _report(self, seat: int, move: Move, gains: dict[Color, int]) -> None:
         pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(gains.items()))
         self.say(f"{self.seat_name(seat)}: {move}" + (f"  {pts}" if pts else ""))
@@ -323,6 +343,8 @@ class Table:
             self.list_choices(choices, rest, limit=30)
         elif command == "board":
             self.show_board(seat)
+        elif command == "undo":
+            return self._undo(seat)
         elif command == "hint":
             suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
             number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
@@ -379,19 +401,11 @@ class Table:
         for line in tracks_text(game, color=self.color):
             self.say(line)
         self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
-        rules = game.rules
-        if rules.scored_alone:
+        if game.rules.scored_alone:
             self.say(f"result: {game.result()} (your lowest colour)")
             return
-        if rules.sides < rules.players:  # partners rank together
-            titles = track_titles(rules)
-            for rank, group in enumerate(game.ranking(), start=1):
-                sides = sorted({rules.side_of(p) for p in group})
-                self.say(f"  {rank}. " + " = ".join(titles[s] for s in sides))
-            return
-        for rank, group in enumerate(game.ranking(), start=1):
-            for p in group:
-                self.say(f"  {rank}. {self.seat_name(p)}  lowest {min(game.scores[p])}")
+        for line in ranking_text(game, [self.seat_name(p) for p in range(game.players)]):
+            self.say(line)
 
 
 def _default_players(variant: str) -> int:
@@ -401,18 +415,19 @@ def _default_players(variant: str) -> int:
 def _parse_seats(text: str | None, players: int | None) -> list[str] | None:
     if text is None:
         return None
-    seats = [s.strip().lower() for s in text.split(",")]
-    if any(not s for s in seats):
+    if any(not s.strip() for s in text.split(",")):
         raise ValueError(f"--seats {text!r}: give one name per seat, like human,greedy")
+    # Bot specs as everywhere: a comma before key=value continues the bot's options.
+    seats = [HUMAN if s.lower() == HUMAN else s for s in split_bot_specs(text)]
     if players is not None and len(seats) != players:
         raise ValueError(f"--seats lists {len(seats)} seats but --players is {players}")
     return seats
 
 
 def _check_seats(seats: Sequence[str]) -> None:
-    for name in seats:
-        if name != HUMAN:
-            bots.make(name, 0)  # raises ValueError naming the known bots
+    for spec in seats:
+        if spec != HUMAN:
+            bots.parse_bot(spec, 0)  # raises ValueError naming the known bots and options
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
@@ -503,8 +518,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--variant", choices=[v.name for v in variants()], help="default standard")
     p.add_argument("--players", type=int, help="1-4 (default: from --seats, else 2; team 4, solo 1)")
-    p.add_argument("--seats", help="comma-separated, one per seat: human or a bot name "
-                   "(default: human then greedy bots)")
+    p.add_argument("--seats", help="comma-separated, one per seat: human or a bot with its options, "
+                   "like human,mcts:iterations=2000,greedy (default: human then greedy bots)")
     p.add_argument("--seed", type=_seed, help="the game's seed (default: random, printed)")
     p.add_argument("--swap-timing", choices=["after_placement", "instead_of_placement"])
     p.add_argument("--require-contact", action="store_const", const=True,

@@ -19,7 +19,7 @@ from ..results import ResultWriter, SimulationResult
 from ..simulation import chunks, simulate
 from ..stats import Summary
 from ..tournament import tournament
-from .common import closed_pipe_safe
+from .common import closed_pipe_safe, split_bot_specs
 
 __all__ = ["register", "Progress"]
 
@@ -55,20 +55,6 @@ class Progress:
         if done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
-
-
-def _bots(text: str) -> list[str]:
-    """``"mcts:iterations=100,width=6,greedy"`` -> ``["mcts:iterations=100,width=6", "greedy"]``:
-    a comma starts a new bot unless what follows is another ``key=value`` option."""
-    out: list[str] = []
-    for item in (p.strip() for p in text.split(",")):
-        if not item:
-            continue
-        if "=" in item and ":" not in item and out:
-            out[-1] += "," + item
-        else:
-            out.append(item)
-    return out
 
 
 def _number(minimum: int) -> Callable[[str], int]:
@@ -163,7 +149,7 @@ def _interrupted(command: str, done: int, total: int, elapsed: float, summary: S
 
 @closed_pipe_safe
 def _simulate(args: argparse.Namespace) -> int:
-    bots = _bots(args.bots)
+    bots = split_bot_specs(args.bots)
     if args.first_game + args.games > 2**64:
         raise ValueError("--first-game + --games must not pass 2**64")
     # No game is played before every argument is checked and the output file is open.
@@ -210,7 +196,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 @closed_pipe_safe
 def _tournament(args: argparse.Namespace) -> int:
-    bots = _bots(args.bots)
+    bots = split_bot_specs(args.bots)
     progress = Progress(args.games, "tournament", enabled=args.progress)
     out: _Output | None = None
     done = 0

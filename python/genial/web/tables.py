@@ -9,7 +9,6 @@ seat's view is built from a `GameView` of that seat, so it cannot hold another s
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 import secrets
@@ -24,6 +23,7 @@ from .._core import IllegalMoveError, Move, PlayResult, Tile
 from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, make
 from ..game import Game
 from ..records import RecordError, from_record, to_record
+from ..render import explain_ranking
 from ..variants import variants
 from .store import GameRow, Store, hash_token
 
@@ -324,31 +324,6 @@ def tile_options(game: Game, tile: Tile) -> list[list[int]]:
 
 def _best_first(p: list[int]) -> tuple[int, ...]:
     return (-p[8], -p[9], -p[6] - p[7], *p)
-
-
-def explain_ranking(game: Game) -> list[dict[str, Any]]:
-    """For each rank group after the first: the seats above and below and each one's
-    result as the ranking compares it (`Game.ranking` decides; this only shows its inputs).
-
-    The compared values are each seat's markers as it sees them (`Game.scores`), lowest
-    first; in the duel, the markers on the seat's own side. The first column where the
-    two rows differ is the one that decided (-1: in the duel, the number of markers)."""
-    ranking = game.ranking()
-    scores = game.scores
-    duel = game.variant == "duel"
-
-    def row(seat: int) -> list[int]:
-        values = scores[seat]
-        return sorted(v for v in values if v > 0) if duel else sorted(values)
-
-    out = []
-    for upper, lower in itertools.pairwise(ranking):
-        a, b = row(upper[0]), row(lower[0])
-        decided: int | None = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
-        if duel and len(a) != len(b):
-            decided = -1  # the number of markers on each side decided
-        out.append({"above": upper, "below": lower, "rows": [a, b], "decided_at": decided, "count": duel})
-    return out
 
 
 # ----- all games -------------------------------------------------------------------------------
