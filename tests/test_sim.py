@@ -239,7 +239,7 @@ def test_mcts_budgets() -> None:
 
 def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.csv"
-    code = main(["simulate", "--games", "300", "--bots", "greedy,random", "--seed", "4", "--threads", "2",
+    code = main(["simulate", "--games", "300", "--bots", "greedy,random", "--no-rotate", "--seed", "4", "--threads", "2",
                  "--chunk", "100", "--out", str(out), "--progress"])
     assert code == 0
     captured = capsys.readouterr()
@@ -430,3 +430,24 @@ def test_results_that_cannot_fit_in_memory_are_refused_before_any_game() -> None
         genial.simulate(limit)
     with pytest.raises(MemoryError, match="GiB"):
         genial.tournament(["greedy", "random"], games=limit)
+
+
+def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Different bots rotate by default, so the advantage printed is the first player's.
+    assert main(["simulate", "--games", "40", "--bots", "greedy,random", "--threads", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "first player advantage" in out and "rotated through the seats" in out
+    assert main(["simulate", "--games", "40", "--bots", "greedy,random", "--no-rotate", "--threads", "1"]) == 0
+    assert "seat 0 (greedy) advantage, its bot's strength included" in capsys.readouterr().out
+    # A tournament rounds up to whole rounds, and says so.
+    assert main(["tournament", "--bots", "greedy,random,random", "--games", "10", "--threads", "1", "--no-progress"]) == 0
+    assert "playing 12 games instead of 10" in capsys.readouterr().err
+    # An output name whose format cannot be told is refused before any game.
+    assert main(["simulate", "--games", "5", "--out", str(tmp_path / "games.json")]) == 2
+    assert "name it .csv or .parquet" in capsys.readouterr().err
+    assert not (tmp_path / "games.json").exists()
+    # Every option's help says its default; the bots' options are listed.
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = capsys.readouterr().out
+    assert "mcts (iterations=300" in text and "(default: 10000)" in text and "(default: standard)" in text

@@ -135,7 +135,7 @@ class SimulationResult:
 
     def metadata(self) -> dict[str, Any]:
         """What a results file records about its games: the rules, the bots, the run's seed,
-        the first game and how many, and the genial version that played them."""
+        the first game, and the genial version that played them (the rows say how many)."""
         from . import __version__
 
         return {
@@ -149,7 +149,6 @@ class SimulationResult:
             "bots": list(self.bot_names),
             "run_seed": self.run_seed,
             "first_game": self.first_game,
-            "games": len(self),
         }
 
     def game(self, index: int) -> Game:
@@ -258,7 +257,8 @@ def _spec_of_label(label: str) -> str:
 
 class ResultWriter:
     """Writes results chunk by chunk to one file: Parquet for ``.parquet`` (needs
-    pyarrow), CSV otherwise. Memory stays flat however many chunks are written.
+    pyarrow), CSV for ``.csv``; any other name is refused. Memory stays flat however many
+    chunks are written.
 
     The file is opened (created or emptied) at once, so an unwritable path or a missing
     pyarrow fails before any game is played (`OSError`, `ImportError`). After `close` the
@@ -271,7 +271,10 @@ class ResultWriter:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.parquet = self.path.suffix.lower() in (".parquet", ".pq")
+        kind = self.path.suffix.lower()
+        if kind not in (".parquet", ".pq", ".csv"):
+            raise ValueError(f"cannot tell the file format from {str(path)!r}: name it .csv or .parquet")
+        self.parquet = kind in (".parquet", ".pq")
         self.rows = 0
         self._writer: Any = None
         self._pa: Any = None

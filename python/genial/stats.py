@@ -180,8 +180,9 @@ class Summary:
             "swaps_per_game": self.swaps / max(self.games, 1),
         }
 
-    def table(self) -> str:
-        """The summary as a text table."""
+    def table(self, advantage: str = "first player advantage") -> str:
+        """The summary as a text table. ``advantage`` names seat 0's edge: with different
+        bots in fixed seats it is that bot's edge, not the first player's."""
         lines = [f"{self.games} games, {self.players} players"]
         if self.games == 0:
             return lines[0]
@@ -203,7 +204,7 @@ class Summary:
         adv = self.first_player_advantage()
         lines.append("")
         lines.append(
-            f"first player advantage: {100 * adv.value:+.1f} points [{100 * adv.low:+.1f}, {100 * adv.high:+.1f}] over a fair {100 / self.sides:.1f}%"
+            f"{advantage}: {100 * adv.value:+.1f} points [{100 * adv.low:+.1f}, {100 * adv.high:+.1f}] over a fair {100 / self.sides:.1f}%"
         )
         ends = ", ".join(f"{k} {v}" for k, v in self.end_counts().items())
         g = max(self.games, 1)

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-__all__ = ["closed_pipe_safe", "color_wanted", "split_bot_specs"]
+__all__ = ["closed_pipe_safe", "color_wanted", "split_bot_specs", "bots_help"]
 
 
 def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
@@ -52,3 +52,16 @@ def split_bot_specs(text: str) -> list[str]:
         else:
             out.append(item)
     return out
+
+
+def bots_help() -> str:
+    """The built-in bots with their options and defaults, for ``--help``."""
+    from .. import bots
+
+    parts = []
+    for name in bots.BUILTIN_BOTS:
+        options = bots.make(name).options
+        shown = ", ".join(f"{k}={v}" for k, v in options.items())
+        parts.append(f"{name} ({shown})" if shown else name)
+    return ("Built-in bots, with their options and defaults: " + "; ".join(parts)
+            + ". Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8.")

@@ -27,7 +27,7 @@ from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
 from ..render import board_text, rack_text, ranking_text, tracks_text
 from ..variants import variants
-from .common import closed_pipe_safe, color_wanted, split_bot_specs
+from .common import bots_help, closed_pipe_safe, color_wanted, split_bot_specs
 
 __all__ = ["register", "run_play", "rank_choices", "Choice", "Table"]
 
@@ -513,15 +513,16 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "play",
         help="play a game at the terminal: humans and bots, any variant",
-        description="Play Ingenious at the terminal. Each seat is a human or a bot "
-        f"({', '.join(bots.BUILTIN_BOTS)}). Type help at your turn.",
+        description="Play Ingenious at the terminal. Each seat is a human or a bot. Type help at your turn. "
+        + bots_help(),
     )
-    p.add_argument("--variant", choices=[v.name for v in variants()], help="default standard")
+    p.add_argument("--variant", choices=[v.name for v in variants()], help="the rules (default: standard)")
     p.add_argument("--players", type=int, help="1-4 (default: from --seats, else 2; team 4, solo 1)")
     p.add_argument("--seats", help="comma-separated, one per seat: human or a bot with its options, "
                    "like human,mcts:iterations=2000,greedy (default: human then greedy bots)")
     p.add_argument("--seed", type=_seed, help="the game's seed (default: random, printed)")
-    p.add_argument("--swap-timing", choices=["after_placement", "instead_of_placement"])
+    p.add_argument("--swap-timing", choices=["after_placement", "instead_of_placement"],
+                   help="edition option (default: after_placement)")
     p.add_argument("--require-contact", action="store_const", const=True,
                    help="edition option: every tile after a player's first must touch a tile or symbol")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
