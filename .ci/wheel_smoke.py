@@ -38,7 +38,7 @@ def main(readme: str) -> int:
         import gymnasium
 
         env = gymnasium.make("genial/Ingenious-v0")
-        obs, info = env.reset(seed=0)
+        obs, _info = env.reset(seed=0)
         assert obs["observation"].shape == (genial.observation.OBS_SIZE,)
         from genial.envs import pettingzoo as genial_pz
 

@@ -6,18 +6,21 @@
 Run it with two builds in turn (``PYTHONPATH=<copy of another build's python/>``) to
 compare them: BENCHMARKS.md, "Hardening II".
 """
+
 import resource
 import time
 
-import numpy as np
 import genial
-from genial.actions import legal_action_mask, ACTION_COUNT
-from genial.observation import observe, OBS_SIZE
+import numpy as np
+from genial.actions import ACTION_COUNT, legal_action_mask
 from genial.bots import make
+from genial.observation import OBS_SIZE, observe
+
 
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
+
 
 def timed(label, fn, n):
     fn()  # warm up
@@ -25,6 +28,7 @@ def timed(label, fn, n):
     fn()
     c, w = cpu() - c0, time.perf_counter() - w0
     print(f"{label:<34} {n / c:>12,.0f} per CPU-s {n / w:>12,.0f} per wall-s")
+
 
 game = genial.Game(2, seed=3)
 for _ in range(10):

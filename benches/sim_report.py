@@ -92,13 +92,28 @@ def memory() -> None:
     for games in (100_000, 1_000_000):
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-m", "genial", "simulate", "--games", str(games), "--threads", "2",
-             "--chunk", "100000", "--no-progress"],
-            capture_output=True, text=True, check=True,
+            [
+                sys.executable,
+                "-m",
+                "genial",
+                "simulate",
+                "--games",
+                str(games),
+                "--threads",
+                "2",
+                "--chunk",
+                "100000",
+                "--no-progress",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         # ru_maxrss of the children so far: runs go from small to large, so this is the new run's peak.
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"{games:,} games (chunks of 100,000, summary only): peak RSS {peak:.0f} MiB, {time.perf_counter() - t0:.0f} s")
+        print(
+            f"{games:,} games (chunks of 100,000, summary only): peak RSS {peak:.0f} MiB, {time.perf_counter() - t0:.0f} s"
+        )
         print("   " + proc.stdout.strip().splitlines()[-1])
     # In this process: resident memory after each chunk of a 1,000,000-game run.
     summary = None

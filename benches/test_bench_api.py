@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import genial
+import pytest
 
 
 def midgame(players: int, plies: int, seed: int = 11) -> genial.Game:

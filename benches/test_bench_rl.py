@@ -5,10 +5,9 @@
 
 from __future__ import annotations
 
+import genial
 import numpy as np
 import pytest
-
-import genial
 from genial.actions import ACTION_COUNT, legal_action_mask
 from genial.observation import OBS_SIZE, observe, observe_batch
 
@@ -94,7 +93,7 @@ def test_pettingzoo_random_game(benchmark) -> None:
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         n = 0
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import genial
+import pytest
 from genial.bots import make
 
 

@@ -15,9 +15,8 @@ import platform
 import statistics
 import time
 
-import numpy as np
-
 import genial
+import numpy as np
 
 
 def sample_from_masks(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:

@@ -104,9 +104,16 @@ class Run:
             await http.close()
 
     async def _game(self, http: Http, seed: int, bot: str) -> None:
-        status, raw = await http.request("POST", "/api/games", {
-            "variant": "standard", "players": 2, "seed": seed,
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}]})
+        status, raw = await http.request(
+            "POST",
+            "/api/games",
+            {
+                "variant": "standard",
+                "players": 2,
+                "seed": seed,
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}],
+            },
+        )
         if status != 201:
             self.errors.append(f"create: {status} {raw[:120]!r}")
             return
@@ -123,7 +130,9 @@ class Run:
             answered = -1
             while not self.stop_now():
                 try:
-                    state = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.deadline - time.monotonic())))
+                    state = json.loads(
+                        await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.deadline - time.monotonic()))
+                    )
                 except TimeoutError:
                     return
                 if state.get("over"):
@@ -136,7 +145,9 @@ class Run:
                 # and take the first; "keep" when a swap is offered. Not timed.
                 move = "keep" if state["phase"] == "swap_offer" else None
                 for a, b in state["rack"] if move is None else []:
-                    status, raw = await http.request("GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token)
+                    status, raw = await http.request(
+                        "GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token
+                    )
                     rows = json.loads(raw)["placements"] if status == 200 else []
                     if rows:
                         row = rows[0]
@@ -180,9 +191,26 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.sqlite3"
         server = subprocess.Popen(
-            [sys.executable, "-m", "genial", "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
-             "--quiet", "--bot-delay", "0", "--bot-threads", str(args.bot_threads)],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            [
+                sys.executable,
+                "-m",
+                "genial",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--quiet",
+                "--bot-delay",
+                "0",
+                "--bot-threads",
+                str(args.bot_threads),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:
             assert server.stdout is not None
@@ -203,11 +231,15 @@ def main() -> int:
         print("no action was timed", file=sys.stderr)
         return 1
     q = statistics.quantiles(lat, n=100)
-    print(f"genial serve load: {args.games} concurrent games (human vs {args.bot}, humans think "
-          f"{args.think_min:g}-{args.think_max:g} s), {len(lat)} actions in {wall:.1f} s ({len(lat) / wall:.0f}/s), "
-          f"{run.finished_games} games finished, {len(run.errors)} errors, {os.cpu_count()} cores")
-    print(f"action -> acknowledgement: median {statistics.median(lat):.1f} ms, p95 {q[94]:.1f} ms, "
-          f"p99 {q[98]:.1f} ms, max {lat[-1]:.1f} ms")
+    print(
+        f"genial serve load: {args.games} concurrent games (human vs {args.bot}, humans think "
+        f"{args.think_min:g}-{args.think_max:g} s), {len(lat)} actions in {wall:.1f} s ({len(lat) / wall:.0f}/s), "
+        f"{run.finished_games} games finished, {len(run.errors)} errors, {os.cpu_count()} cores"
+    )
+    print(
+        f"action -> acknowledgement: median {statistics.median(lat):.1f} ms, p95 {q[94]:.1f} ms, "
+        f"p99 {q[98]:.1f} ms, max {lat[-1]:.1f} ms"
+    )
     for e in run.errors[:5]:
         print("  error:", e)
     return 0 if not run.errors else 1

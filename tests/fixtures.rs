@@ -20,10 +20,7 @@ fn tile(v: &Value) -> Tile {
 pub fn legal_hash(game: &Game) -> (usize, String) {
     let mut lines: Vec<[i32; 6]> = Vec::new();
     game.for_each_placement(|p| {
-        let mut h = [
-            (p.a.q(), p.a.r(), p.ca as i32),
-            (p.b.q(), p.b.r(), p.cb as i32),
-        ];
+        let mut h = [(p.a.q(), p.a.r(), p.ca as i32), (p.b.q(), p.b.r(), p.cb as i32)];
         h.sort();
         lines.push([h[0].0, h[0].1, h[0].2, h[1].0, h[1].1, h[1].2]);
     });
@@ -115,10 +112,8 @@ fn replay(rec: &Value) {
         for p in group.as_array().unwrap() {
             let p = p.as_u64().unwrap() as usize;
             // Groups are consecutive; a seat's rank counts the seats ahead of it.
-            let ahead: usize = rec["ranking_groups"].as_array().unwrap()[..rank]
-                .iter()
-                .map(|g| g.as_array().unwrap().len())
-                .sum();
+            let ahead: usize =
+                rec["ranking_groups"].as_array().unwrap()[..rank].iter().map(|g| g.as_array().unwrap().len()).sum();
             assert_eq!(ranks[p] as usize, ahead, "game {seed}: rank of {p}");
         }
     }

@@ -93,7 +93,8 @@ fn golden_games_replay_exactly() {
         let s = g.stats();
         let st = &row["stats"];
         let got = [s.placements, s.bonus_placements, s.bonuses_lost, s.swaps, s.turns];
-        let want = ["placements", "bonus_placements", "bonuses_lost", "swaps", "turns"].map(|k| st[k].as_u64().unwrap() as u16);
+        let want = ["placements", "bonus_placements", "bonuses_lost", "swaps", "turns"]
+            .map(|k| st[k].as_u64().unwrap() as u16);
         assert_eq!(got, want, "{ctx}: counters");
     }
 }

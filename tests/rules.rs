@@ -178,10 +178,7 @@ fn example_3_double_blue_never_counts_its_own_other_half() {
 
 #[test]
 fn example_4_lines_of_two_and_a_blue_off_the_line() {
-    let b = board(
-        2,
-        &[((0, -1), R), ((0, -2), R), ((0, 1), B), ((-1, 2), B), ((1, 1), B), ((1, 2), B), ((0, 2), B)],
-    );
+    let b = board(2, &[((0, -1), R), ((0, -2), R), ((0, 1), B), ((-1, 2), B), ((1, 1), B), ((1, 2), B), ((0, 2), B)]);
     assert_eq!(points(&b, (0, 0), R, (1, 0), B), (2, 4));
 }
 
@@ -190,11 +187,23 @@ fn example_5_green_double_in_a_surrounded_gap_scores_7_and_5() {
     let b = board(
         2,
         &[
-            ((1, -1), G), ((0, -1), G), ((-1, 0), G), ((-1, 1), G),
-            ((0, 1), G), ((0, 2), G), ((0, 3), G),
-            ((2, -1), G), ((2, 0), G),
-            ((-1, 2), G), ((-2, 3), P),
-            ((1, 1), Y), ((2, -2), R), ((0, -2), B), ((-2, 0), Y), ((0, 4), P), ((3, 0), O),
+            ((1, -1), G),
+            ((0, -1), G),
+            ((-1, 0), G),
+            ((-1, 1), G),
+            ((0, 1), G),
+            ((0, 2), G),
+            ((0, 3), G),
+            ((2, -1), G),
+            ((2, 0), G),
+            ((-1, 2), G),
+            ((-2, 3), P),
+            ((1, 1), Y),
+            ((2, -2), R),
+            ((0, -2), B),
+            ((-2, 0), Y),
+            ((0, 4), P),
+            ((3, 0), O),
         ],
     );
     for n in neighbours(c(0, 0)).chain(neighbours(c(1, 0))) {
@@ -667,9 +676,8 @@ fn two_bonuses_at_once() {
     let i = reports.iter().position(|r| r.bonuses_earned == 2).expect("a double bonus");
     let (before, after) = (&states[i], &states[i + 1]);
     let p = reports[i].player as usize;
-    let reached: Vec<usize> = (0..6)
-        .filter(|&k| before.tracks().values[p][k] < 18 && after.tracks().values[p][k] == 18)
-        .collect();
+    let reached: Vec<usize> =
+        (0..6).filter(|&k| before.tracks().values[p][k] < 18 && after.tracks().values[p][k] == 18).collect();
     assert_eq!(reached.len(), 2);
     assert_eq!((after.phase(), after.pending_bonuses()), (Phase::Bonus, 1));
     assert!(reports[i + 1].was_bonus && states[i + 2].current_player() == p);

@@ -32,7 +32,9 @@ def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
     return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
 
 
-def half_points(occupied: dict[tuple[int, int], int], cell: tuple[int, int], colour: int, other: tuple[int, int]) -> int:
+def half_points(
+    occupied: dict[tuple[int, int], int], cell: tuple[int, int], colour: int, other: tuple[int, int]
+) -> int:
     """Points of one half: unbroken lines of its colour in the five directions not toward `other`."""
     total = 0
     for dq, dr in DIRECTIONS:
@@ -202,7 +204,6 @@ class Referee:
 
     def check(self, before: Game, move: Move, result: PlayResult, after: Game) -> None:
         p = before.current_player
-        n = before.players
         assert result.player == p
         assert after._state.tile_total() == 120
         if move.kind == "keep":

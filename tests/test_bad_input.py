@@ -18,13 +18,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile, VecEnv, _core, simulate, tournament
 from genial.actions import action_to_move, cell_index, decode_action, encode_placement
 from genial.bots import GreedyBot, RandomBot, parse_bot
 from genial.bots import make as make_bot
-from genial.records import from_record, to_record
 from genial.distributed import simulate_ray
+from genial.records import from_record, to_record
 from genial.simulation import shards
 
 # ----- games in the situations the cases need ------------------------------------------------
@@ -171,20 +170,30 @@ CASES = [
         ValueError,
         "solo variant has no swap",
     ),
-    Case("require_contact int", "start", lambda g: Game(2, require_contact=1), TypeError, "require_contact must be a bool"),  # type: ignore[arg-type]
+    Case(
+        "require_contact int",
+        "start",
+        lambda g: Game(2, require_contact=1),
+        TypeError,
+        "require_contact must be a bool",
+    ),  # type: ignore[arg-type]
     Case("require_contact None", "start", lambda g: Game(2, require_contact=None), TypeError, "must be a bool"),  # type: ignore[arg-type]
     # Set-up: bag.
     Case("bag short", "start", lambda g: Game(2, bag=_bag()[:119]), ValueError, "lists 119"),
     Case("bag empty", "start", lambda g: Game(2, bag=[]), ValueError, "lists 0"),
-    Case("bag long", "start", lambda g: Game(2, bag=_bag() + ["RB"]), ValueError, "lists more"),
+    Case("bag long", "start", lambda g: Game(2, bag=[*_bag(), "RB"]), ValueError, "lists more"),
     Case("bag endless", "start", lambda g: Game(2, bag=itertools.repeat("RB")), ValueError, "lists more"),
     Case("bag distribution", "start", lambda g: Game(2, bag=_bag(i0="RR", i1="RR")), ValueError, "the game has"),
-    Case("bag all one tile", "start", lambda g: Game(2, bag=["RB"] * 120), ValueError, "has 0 RR tile(s), the game has 5"),
+    Case(
+        "bag all one tile", "start", lambda g: Game(2, bag=["RB"] * 120), ValueError, "has 0 RR tile(s), the game has 5"
+    ),
     Case("bag item None", "start", lambda g: Game(2, bag=_bag(i7=None)), TypeError, "bag item 7: a tile is"),
     Case("bag item int", "start", lambda g: Game(2, bag=_bag(i0=5)), TypeError, "bag item 0"),
     Case("bag item bytes", "start", lambda g: Game(2, bag=_bag(i0=b"RB")), TypeError, "bag item 0"),
     Case("bag item triple", "start", lambda g: Game(2, bag=_bag(i3=("R", "B", "G"))), TypeError, "bag item 3"),
-    Case("bag item text", "start", lambda g: Game(2, bag=_bag(i9="XX")), ValueError, 'bag item 9: cannot read tile "XX"'),
+    Case(
+        "bag item text", "start", lambda g: Game(2, bag=_bag(i9="XX")), ValueError, 'bag item 9: cannot read tile "XX"'
+    ),
     Case("bag item colour", "start", lambda g: Game(2, bag=_bag(i2=(0, 9))), ValueError, "colour 9 is out of range"),
     Case("bag str", "start", lambda g: Game(2, bag="RB" * 120), TypeError, "not a string"),
     Case("bag bytes", "start", lambda g: Game(2, bag=b"RB" * 120), TypeError, "not a string"),
@@ -237,7 +246,9 @@ CASES = [
         IllegalMoveError,
         "must touch a tile or a printed symbol",
     ),
-    Case("Move.place not adjacent", "start", lambda g: Move.place((0, 0), 0, (2, 0), 1), IllegalMoveError, "not adjacent"),
+    Case(
+        "Move.place not adjacent", "start", lambda g: Move.place((0, 0), 0, (2, 0), 1), IllegalMoveError, "not adjacent"
+    ),
     Case("Move.place off board", "start", lambda g: Move.place((9, 0), 0, (8, 0), 1), ValueError, "off the board"),
     Case("Move.place huge cell", "start", lambda g: Move.place((2**70, 0), 0, (1, 0), 1), ValueError, "off the board"),
     Case("Move.place cell None", "start", lambda g: Move.place(None, 0, (1, 0), 1), TypeError, "a cell is a (q, r)"),  # type: ignore[arg-type]
@@ -257,9 +268,17 @@ CASES = [
     Case("swap after_placement", "start", lambda g: g.play("swap"), IllegalMoveError, "offered after your placement"),
     Case("swap with lowest colour", "instead", lambda g: g.play("swap"), IllegalMoveError, "shows one of your lowest"),
     Case("keep instead_of_placement", "instead", lambda g: g.play("keep"), IllegalMoveError, "none is pending"),
-    Case("swap in a bonus", "instead_bonus", lambda g: g.play("swap"), IllegalMoveError, "bonus placement must be played"),
+    Case(
+        "swap in a bonus", "instead_bonus", lambda g: g.play("swap"), IllegalMoveError, "bonus placement must be played"
+    ),
     Case("keep in a bonus", "bonus", lambda g: g.play("keep"), IllegalMoveError, "none is pending"),
-    Case("place while swap offered", "swap_offer", lambda g: g.play(_free_placement(g)), IllegalMoveError, "swap was offered"),
+    Case(
+        "place while swap offered",
+        "swap_offer",
+        lambda g: g.play(_free_placement(g)),
+        IllegalMoveError,
+        "swap was offered",
+    ),
     Case("place after the end", "over", lambda g: g.play("R0,0+B1,0"), IllegalMoveError, "the game is over"),
     Case("keep after the end", "over", lambda g: g.play("keep"), IllegalMoveError, "the game is over"),
     Case("swap after the end", "over", lambda g: g.play("swap"), IllegalMoveError, "the game is over"),
@@ -290,27 +309,51 @@ CASES = [
     Case("json None", "start", lambda g: Game.from_json(None), RecordError, "JSON text, not NoneType"),  # type: ignore[arg-type]
     Case("json bad utf-8", "start", lambda g: Game.from_json(b"\xff\xfe{}"), RecordError, "not UTF-8"),
     Case("json 10 MB", "start", lambda g: Game.from_json('"' + "x" * 10_000_000 + '"'), RecordError, "characters long"),
-    Case("json nested", "start", lambda g: Game.from_json("[" * 50_000 + "]" * 50_000), RecordError, "nested too deeply"),
+    Case(
+        "json nested", "start", lambda g: Game.from_json("[" * 50_000 + "]" * 50_000), RecordError, "nested too deeply"
+    ),
     Case("json NaN", "start", lambda g: Game.from_json('{"format": NaN}'), RecordError, "'format' must be str"),
     Case("record format", "start", lambda g: Game.from_json(_record(format="pgn")), RecordError, "format is 'pgn'"),
-    Case("record version", "start", lambda g: Game.from_json(_record(version=2)), RecordError, "version 2 is not supported"),
+    Case(
+        "record version",
+        "start",
+        lambda g: Game.from_json(_record(version=2)),
+        RecordError,
+        "version 2 is not supported",
+    ),
     Case("record version str", "start", lambda g: Game.from_json(_record(version="1")), RecordError, "must be int"),
-    Case("record no format", "start", lambda g: Game.from_json(_record(format=_DELETE)), RecordError, "no 'format' field"),
+    Case(
+        "record no format", "start", lambda g: Game.from_json(_record(format=_DELETE)), RecordError, "no 'format' field"
+    ),
     Case("record no players", "start", lambda g: Game.from_json(_record(players=_DELETE)), RecordError, "no 'players'"),
     Case("record no seed", "start", lambda g: Game.from_json(_record(seed=_DELETE)), RecordError, "no 'seed' field"),
     Case("record no bag", "start", lambda g: Game.from_json(_record(bag=_DELETE)), RecordError, "no 'bag' field"),
     Case("record no moves", "start", lambda g: Game.from_json(_record(moves=_DELETE)), RecordError, "no 'moves' field"),
     Case("record players str", "start", lambda g: Game.from_json(_record(players="2")), RecordError, "must be int"),
     Case("record players bool", "start", lambda g: Game.from_json(_record(players=True)), RecordError, "not a bool"),
-    Case("record players 7", "start", lambda g: Game.from_json(_record(players=7)), RecordError, "players must be 1 to 4"),
+    Case(
+        "record players 7", "start", lambda g: Game.from_json(_record(players=7)), RecordError, "players must be 1 to 4"
+    ),
     Case("record players 3", "start", lambda g: Game.from_json(_record(players=3)), RecordError, "cannot be played"),
     Case("record seed float", "start", lambda g: Game.from_json(_record(seed=1.5)), RecordError, "'seed' must be int"),
     Case("record seed -1", "start", lambda g: Game.from_json(_record(seed=-1)), RecordError, "seed must be in"),
     Case("record seed 2**64", "start", lambda g: Game.from_json(_record(seed=2**64)), RecordError, "seed must be in"),
-    Case("record variant int", "start", lambda g: Game.from_json(_record(variant=5)), RecordError, "'variant' must be str"),
+    Case(
+        "record variant int",
+        "start",
+        lambda g: Game.from_json(_record(variant=5)),
+        RecordError,
+        "'variant' must be str",
+    ),
     Case("record variant", "start", lambda g: Game.from_json(_record(variant="go")), RecordError, "unknown variant"),
     Case("record variant mismatch", "start", lambda g: Game.from_json(_record(variant="team")), RecordError, "team"),
-    Case("record contact str", "start", lambda g: Game.from_json(_record(require_contact="no")), RecordError, "must be bool"),
+    Case(
+        "record contact str",
+        "start",
+        lambda g: Game.from_json(_record(require_contact="no")),
+        RecordError,
+        "must be bool",
+    ),
     Case("record bag str", "start", lambda g: Game.from_json(_record(bag="RB")), RecordError, "'bag' must be list"),
     Case("record bag short", "start", lambda g: Game.from_json(_record(bag=_bag()[:-1])), RecordError, "lists 119"),
     Case("record bag junk", "start", lambda g: Game.from_json(_record(bag=_bag(i4=[1, 2]))), RecordError, "bag item 4"),
@@ -322,7 +365,9 @@ CASES = [
         RecordError,
         "cannot be set up",
     ),
-    Case("record moves dict", "start", lambda g: Game.from_json(_record(moves={})), RecordError, "'moves' must be list"),
+    Case(
+        "record moves dict", "start", lambda g: Game.from_json(_record(moves={})), RecordError, "'moves' must be list"
+    ),
     Case("record move int", "start", lambda g: Game.from_json(_record(moves=[5])), RecordError, "move 0 must be text"),
     Case("record move junk", "start", lambda g: Game.from_json(_record(moves=["R0"])), RecordError, "move 0 ('R0')"),
     Case(
@@ -332,7 +377,13 @@ CASES = [
         RecordError,
         "move 0 ('R0,0+B1,0') cannot be played",
     ),
-    Case("record too many moves", "start", lambda g: Game.from_json(_record(moves=["keep"] * 5000)), RecordError, "5000 moves"),
+    Case(
+        "record too many moves",
+        "start",
+        lambda g: Game.from_json(_record(moves=["keep"] * 5000)),
+        RecordError,
+        "5000 moves",
+    ),
     Case(
         "record move after the end",
         "start",
@@ -344,7 +395,9 @@ CASES = [
     # ----- Hardening II (issue 10): each case below once slipped through. -----
     # A coordinate of -2**63 became 0 (`i64::MIN.abs()` overflowed).
     Case("cell i64 min", "start", lambda g: Move.place((-(2**63), -4), "R", (1, -4), "B"), ValueError, "off the board"),
-    Case("cell i64 min r", "start", lambda g: Move.place((0, -(2**63)), "R", (1, -4), "B"), ValueError, "off the board"),
+    Case(
+        "cell i64 min r", "start", lambda g: Move.place((0, -(2**63)), "R", (1, -4), "B"), ValueError, "off the board"
+    ),
     Case("board cell i64 min", "start", lambda g: Board()[(-(2**63), -5)], ValueError, "off the board"),
     Case("board set i64 min", "start", lambda g: Board().set((-(2**63), 0), 0), ValueError, "off the board"),
     Case("cell bool", "start", lambda g: Move.place((True, 0), 0, (1, 0), 1), TypeError, "a cell is a (q, r) tuple"),
@@ -360,35 +413,119 @@ CASES = [
     Case("Move.parse surrogate", "start", lambda g: Move.parse("\ud800"), IllegalMoveError, "cannot read move"),
     Case("Tile.parse surrogate", "start", lambda g: Tile.parse("\ud800"), ValueError, "cannot read tile"),
     Case("colour surrogate", "start", lambda g: Move.place((0, 0), "\ud800", (1, 0), 1), ValueError, "is not a colour"),
-    Case("bag item surrogate", "start", lambda g: Game(2, bag=_bag(i5="\ud800")), ValueError, "bag item 5: cannot read tile"),
+    Case(
+        "bag item surrogate",
+        "start",
+        lambda g: Game(2, bag=_bag(i5="\ud800")),
+        ValueError,
+        "bag item 5: cannot read tile",
+    ),
     Case("variant surrogate", "start", lambda g: Game(2, variant="\ud800"), ValueError, "unknown variant"),
     Case("swap_timing surrogate", "start", lambda g: Game(2, swap_timing="\ud800"), ValueError, "unknown swap_timing"),
     Case("bot name surrogate", "start", lambda g: make_bot("\ud800"), ValueError, "unknown bot"),
     Case("record move surrogate", "start", lambda g: Game.from_json(_record(moves=["\ud800"])), RecordError, "move 0"),
-    Case("record bag surrogate", "start", lambda g: Game.from_json(_record(bag=_bag(i3="\ud800"))), RecordError, "bag item 3"),
-    Case("record variant surrogate", "start", lambda g: Game.from_json(_record(variant="\ud800")), RecordError, "unknown variant"),
-    Case("record escaped surrogate", "start", lambda g: Game.from_json(_escaped_surrogate_record()), RecordError, "move 0"),
+    Case(
+        "record bag surrogate",
+        "start",
+        lambda g: Game.from_json(_record(bag=_bag(i3="\ud800"))),
+        RecordError,
+        "bag item 3",
+    ),
+    Case(
+        "record variant surrogate",
+        "start",
+        lambda g: Game.from_json(_record(variant="\ud800")),
+        RecordError,
+        "unknown variant",
+    ),
+    Case(
+        "record escaped surrogate",
+        "start",
+        lambda g: Game.from_json(_escaped_surrogate_record()),
+        RecordError,
+        "move 0",
+    ),
     # Numbers out of range named their limit, not an internal type.
-    Case("mcts iterations 2**33", "start", lambda g: make_bot("mcts", iterations=2**33), ValueError, "iterations must be 0..=10000000"),
-    Case("mcts iterations 2**70", "start", lambda g: make_bot("mcts", iterations=2**70), ValueError, "iterations must be 0..="),
-    Case("mcts iterations -1", "start", lambda g: make_bot("mcts", iterations=-1), ValueError, "iterations must be 0..="),
-    Case("mcts iterations float", "start", lambda g: make_bot("mcts", iterations=1.5), TypeError, "iterations must be an int"),
+    Case(
+        "mcts iterations 2**33",
+        "start",
+        lambda g: make_bot("mcts", iterations=2**33),
+        ValueError,
+        "iterations must be 0..=10000000",
+    ),
+    Case(
+        "mcts iterations 2**70",
+        "start",
+        lambda g: make_bot("mcts", iterations=2**70),
+        ValueError,
+        "iterations must be 0..=",
+    ),
+    Case(
+        "mcts iterations -1", "start", lambda g: make_bot("mcts", iterations=-1), ValueError, "iterations must be 0..="
+    ),
+    Case(
+        "mcts iterations float",
+        "start",
+        lambda g: make_bot("mcts", iterations=1.5),
+        TypeError,
+        "iterations must be an int",
+    ),
     Case("mcts iterations bool", "start", lambda g: make_bot("mcts", iterations=True), TypeError, "not bool"),
-    Case("mcts time_ms 2**40", "start", lambda g: make_bot("mcts", time_ms=2**40), ValueError, "time_ms must be 0..=3600000"),
+    Case(
+        "mcts time_ms 2**40",
+        "start",
+        lambda g: make_bot("mcts", time_ms=2**40),
+        ValueError,
+        "time_ms must be 0..=3600000",
+    ),
     Case("mcts width 2**32", "start", lambda g: make_bot("mcts", width=2**32), ValueError, "width must be 1..=64"),
     Case("mcts width 0", "start", lambda g: make_bot("mcts", width=0), ValueError, "width must be 1..=64"),
     Case("mcts depth 2**32", "start", lambda g: make_bot("mcts", depth=2**32), ValueError, "depth must be 0..=10000"),
-    Case("mcts exploration 10**400", "start", lambda g: make_bot("mcts", exploration=10**400), ValueError, "exploration must be"),
-    Case("mcts exploration nan", "start", lambda g: make_bot("mcts", exploration=float("nan")), ValueError, "exploration"),
-    Case("mcts exploration str", "start", lambda g: make_bot("mcts", exploration="1"), TypeError, "exploration must be a number"),
-    Case("parse_bot iterations", "start", lambda g: parse_bot("mcts:iterations=99999999999"), ValueError, "iterations must be"),
-    Case("decode_action 2**200", "start", lambda g: decode_action(2**200), ValueError, "is out of range: actions are 0..6085"),
+    Case(
+        "mcts exploration 10**400",
+        "start",
+        lambda g: make_bot("mcts", exploration=10**400),
+        ValueError,
+        "exploration must be",
+    ),
+    Case(
+        "mcts exploration nan", "start", lambda g: make_bot("mcts", exploration=float("nan")), ValueError, "exploration"
+    ),
+    Case(
+        "mcts exploration str",
+        "start",
+        lambda g: make_bot("mcts", exploration="1"),
+        TypeError,
+        "exploration must be a number",
+    ),
+    Case(
+        "parse_bot iterations",
+        "start",
+        lambda g: parse_bot("mcts:iterations=99999999999"),
+        ValueError,
+        "iterations must be",
+    ),
+    Case(
+        "decode_action 2**200",
+        "start",
+        lambda g: decode_action(2**200),
+        ValueError,
+        "is out of range: actions are 0..6085",
+    ),
     Case("decode_action -2**200", "start", lambda g: decode_action(-(2**200)), ValueError, "is out of range"),
     Case("decode_action float", "start", lambda g: decode_action(3.0), TypeError, "an action is an int, not float"),  # type: ignore[arg-type]
     Case("action_to_move float", "start", lambda g: action_to_move(g, 3.0), TypeError, "not float"),  # type: ignore[arg-type]
     Case("action_to_move 2**64", "start", lambda g: action_to_move(g, 2**64), ValueError, "out of range"),
-    Case("encode_placement float", "start", lambda g: encode_placement(0.0, (0, 0), 1), TypeError, "slot must be an int"),  # type: ignore[arg-type]
-    Case("encode_placement cell float", "start", lambda g: encode_placement(0, (0.5, 0), 1), ValueError, "not a board cell"),  # type: ignore[arg-type]
+    Case(
+        "encode_placement float", "start", lambda g: encode_placement(0.0, (0, 0), 1), TypeError, "slot must be an int"
+    ),  # type: ignore[arg-type]
+    Case(
+        "encode_placement cell float",
+        "start",
+        lambda g: encode_placement(0, (0.5, 0), 1),
+        ValueError,
+        "not a board cell",
+    ),  # type: ignore[arg-type]
     Case("cell_index bool", "start", lambda g: cell_index((True, 0)), ValueError, "not a board cell"),
     Case("VecEnv.game -1", "start", lambda g: VecEnv(2, seed=1, threads=1).game(-1), ValueError, "out of range"),
     Case("VecEnv.game 2**70", "start", lambda g: VecEnv(2, seed=1, threads=1).game(2**70), ValueError, "out of range"),
@@ -396,16 +533,48 @@ CASES = [
     # Sizes are checked before any work starts.
     Case("simulate 10**12", "start", lambda g: simulate(10**12), ValueError, "games must be in 0..4294967295"),
     Case("simulate 2**62", "start", lambda g: simulate(2**62), ValueError, "games must be in 0..4294967295"),
-    Case("simulate threads 10**9", "start", lambda g: simulate(1, threads=10**9), ValueError, "threads must be an int in 1..1024"),
-    Case("simulate threads 0", "start", lambda g: simulate(1, threads=0), ValueError, "threads must be an int in 1..1024"),
+    Case(
+        "simulate threads 10**9",
+        "start",
+        lambda g: simulate(1, threads=10**9),
+        ValueError,
+        "threads must be an int in 1..1024",
+    ),
+    Case(
+        "simulate threads 0", "start", lambda g: simulate(1, threads=0), ValueError, "threads must be an int in 1..1024"
+    ),
     Case("simulate players 10**8", "start", lambda g: simulate(1, players=10**8), ValueError, "players must be 1 to 4"),
     Case("simulate players float", "start", lambda g: simulate(1, players=2.0), TypeError, "players must be an int"),  # type: ignore[arg-type]
     Case("simulate bots 10**6", "start", lambda g: simulate(1, bots=["random"] * 10**6), ValueError, "need 2 bots"),
     Case("simulate first_game", "start", lambda g: simulate(10, first_game=2**64 - 5), ValueError, "overflow 2**64"),
-    Case("simulate first_game 2**64", "start", lambda g: simulate(1, first_game=2**64), ValueError, "first_game must be in 0..18446744073709551615"),
-    Case("tournament players 30", "start", lambda g: tournament(["random", "greedy"], players=30), ValueError, "players must be 1 to 4"),
-    Case("tournament threads 10**9", "start", lambda g: tournament(["random", "greedy"], threads=10**9), ValueError, "threads"),
-    Case("tournament games 10**12", "start", lambda g: tournament(["random", "greedy"], games=10**12), ValueError, "games must be"),
+    Case(
+        "simulate first_game 2**64",
+        "start",
+        lambda g: simulate(1, first_game=2**64),
+        ValueError,
+        "first_game must be in 0..18446744073709551615",
+    ),
+    Case(
+        "tournament players 30",
+        "start",
+        lambda g: tournament(["random", "greedy"], players=30),
+        ValueError,
+        "players must be 1 to 4",
+    ),
+    Case(
+        "tournament threads 10**9",
+        "start",
+        lambda g: tournament(["random", "greedy"], threads=10**9),
+        ValueError,
+        "threads",
+    ),
+    Case(
+        "tournament games 10**12",
+        "start",
+        lambda g: tournament(["random", "greedy"], games=10**12),
+        ValueError,
+        "games must be",
+    ),
     Case(
         "tournament seatings",
         "start",
@@ -414,13 +583,31 @@ CASES = [
         "30 bots in 4 seats make 657720 seatings a round, more than the limit 100000",
     ),
     Case("tournament bots 300", "start", lambda g: tournament(["random"] * 300), ValueError, "at most 255 bots"),
-    Case("tournament variant", "start", lambda g: tournament(["random", "greedy"], variant="go"), ValueError, "unknown variant"),
-    Case("tournament chunk 0", "start", lambda g: tournament(["random", "greedy"], chunk=0), ValueError, "chunk must be"),
+    Case(
+        "tournament variant",
+        "start",
+        lambda g: tournament(["random", "greedy"], variant="go"),
+        ValueError,
+        "unknown variant",
+    ),
+    Case(
+        "tournament chunk 0", "start", lambda g: tournament(["random", "greedy"], chunk=0), ValueError, "chunk must be"
+    ),
     Case("VecEnv 10**12", "start", lambda g: VecEnv(10**12), ValueError, "num_envs must be in 1..65536"),
     Case("VecEnv threads 10**9", "start", lambda g: VecEnv(2, threads=10**9), ValueError, "threads must be in 1..1024"),
-    Case("core VecEnv 10**12", "start", lambda g: _core.VecEnv(10**12, 2, "standard", "after_placement", False, 0, 1), ValueError, "num_envs must be 1..65536"),
-    Case("core simulate threads", "start", lambda g: _core_simulate(threads=10**9), ValueError, "threads must be 1..1024"),
-    Case("core simulate games", "start", lambda g: _core_simulate(games=2**62), ValueError, "games must be 0..4294967295"),
+    Case(
+        "core VecEnv 10**12",
+        "start",
+        lambda g: _core.VecEnv(10**12, 2, "standard", "after_placement", False, 0, 1),
+        ValueError,
+        "num_envs must be 1..65536",
+    ),
+    Case(
+        "core simulate threads", "start", lambda g: _core_simulate(threads=10**9), ValueError, "threads must be 1..1024"
+    ),
+    Case(
+        "core simulate games", "start", lambda g: _core_simulate(games=2**62), ValueError, "games must be 0..4294967295"
+    ),
     Case("shards parts 0", "start", lambda g: shards(10, 0), ValueError, "parts must be in 1..65536"),
     # The Ray backend checks everything before it imports or starts Ray.
     Case("ray shards 0", "start", lambda g: simulate_ray(10, shards=0), ValueError, "shards must be in 1..65536"),
@@ -461,7 +648,13 @@ def _tampered_pickle() -> bytes:
 
 
 def _snapshot(game: Game) -> tuple[Any, ...]:
-    return (game._state.clone(), game.to_json(), game.moves, game.scores, tuple(game.rack(p) for p in range(game.players)))
+    return (
+        game._state.clone(),
+        game.to_json(),
+        game.moves,
+        game.scores,
+        tuple(game.rack(p) for p in range(game.players)),
+    )
 
 
 def test_case_ids_are_unique() -> None:
@@ -489,7 +682,7 @@ def test_no_panic_reaches_python_from_any_case() -> None:
     for case in CASES:
         try:
             case.action(_games()[case.on])
-        except BaseException as e:  # noqa: BLE001 - looking for one class among all
+        except BaseException as e:
             if type(e).__name__ == "PanicException":
                 panics.append(f"{case.id}: {e}")
     assert panics == []

@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 import pytest
-
 from conftest import ROOT
 from genial import Game, Move
 from golden.policy import Draws

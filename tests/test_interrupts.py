@@ -146,8 +146,20 @@ def _rows(path: Path) -> int:
 
 def test_the_cli_stops_on_ctrl_c_and_keeps_the_games_it_finished(tmp_path: Path) -> None:
     out_file = tmp_path / "games.csv"
-    proc = _start("", tmp_path, "simulate", "--games", "100000000", "--chunk", "2000", "--threads", "2",
-                  "--no-progress", "--out", str(out_file))
+    proc = _start(
+        "",
+        tmp_path,
+        "simulate",
+        "--games",
+        "100000000",
+        "--chunk",
+        "2000",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--out",
+        str(out_file),
+    )
     deadline = time.monotonic() + 60
     while _rows_safely(out_file) < 2000 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -173,8 +185,22 @@ def _rows_safely(path: Path) -> int:
 def test_an_interrupted_tournament_writes_a_valid_parquet_file(tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow not installed")
     out_file = tmp_path / "t.parquet"
-    proc = _start("", tmp_path, "tournament", "--bots", "greedy,random", "--games", "10000000",
-                  "--chunk", "200", "--threads", "2", "--no-progress", "--out", str(out_file))
+    proc = _start(
+        "",
+        tmp_path,
+        "tournament",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "10000000",
+        "--chunk",
+        "200",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--out",
+        str(out_file),
+    )
     out, err, took = _interrupt(proc, wait=2.5)
     assert "PanicException" not in out + err and "Traceback" not in err, err
     assert proc.returncode == 130 and took < LATENCY
@@ -188,7 +214,9 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
     """`genial tournament | head`: the reader goes away before the table is printed."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "genial", "tournament", "--games", "20", "--threads", "1"],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
@@ -223,7 +251,10 @@ except ImportError as e:
 def test_bytes_that_are_not_utf8_do_not_end_genial_play(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "genial", "play", "--seed", "4", "--seats", "human,greedy"],
-        input=b"\xff\xfe\n1\n", capture_output=True, cwd=tmp_path, timeout=60,
+        input=b"\xff\xfe\n1\n",
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     out = proc.stdout.decode("utf-8", "replace")

@@ -7,9 +7,8 @@ import subprocess
 import sys
 from importlib import metadata
 
-import pytest
-
 import genial
+import pytest
 from genial.cli import main
 
 
@@ -50,10 +49,7 @@ def test_import_genial_does_not_import_gymnasium() -> None:
 
 @pytest.mark.parametrize(("module", "missing"), [("gymnasium", "gymnasium"), ("pettingzoo", "pettingzoo")])
 def test_environments_without_the_extra_say_which_to_install(module: str, missing: str) -> None:
-    proc = run_python(
-        f"import sys; sys.modules[{missing!r}] = None\n"
-        f"import genial.envs.{module}\n"
-    )
+    proc = run_python(f"import sys; sys.modules[{missing!r}] = None\nimport genial.envs.{module}\n")
     assert proc.returncode != 0
     assert 'pip install "genial-engine[rl]"' in proc.stderr
     assert f"genial.envs.{module} needs" in proc.stderr

@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import ROOT
 from genial import Game
 from genial.cli import main
 from genial.cli.play import rank_choices
@@ -22,8 +20,9 @@ def _in_a_scratch_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(tmp_path)
 
 
-def play(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-         ) -> tuple[int, str, str]:
+def play(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = main(["play", *argv])
     out, err = capsys.readouterr()
@@ -42,13 +41,16 @@ def test_bad_entries_then_a_numbered_pick(monkeypatch: pytest.MonkeyPatch, capsy
     # The game went on: the greedy bot answered, then the human was asked again and left.
     after = out.split(f"player 0 (you): {first}", 1)[1]
     assert "player 1 (greedy): " in after
-    assert after.rstrip().endswith("game left unfinished\ngame saved to genial-autosave-3.json "
-                                   "(resume with: genial play --resume genial-autosave-3.json)")
+    assert after.rstrip().endswith(
+        "game left unfinished\ngame saved to genial-autosave-3.json "
+        "(resume with: genial play --resume genial-autosave-3.json)"
+    )
     assert "Traceback" not in out
 
 
-def test_numbered_list_is_best_first_with_points(monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_numbered_list_is_best_first_with_points(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = Game(players=2, seed=9)
     game.play(rank_choices(game)[0].move)
     choices = rank_choices(game)
@@ -57,8 +59,9 @@ def test_numbered_list_is_best_first_with_points(monkeypatch: pytest.MonkeyPatch
     keys = [c.key for c in choices]
     assert keys == sorted(keys)
     # The list shows the number, the move and its points; `list N` shows more.
-    code, out, _ = play(["--seed", "9", "--seats", "human,human", "--show", "4"], "1\nlist 12\nquit\n",
-                        monkeypatch, capsys)
+    code, out, _ = play(
+        ["--seed", "9", "--seats", "human,human", "--show", "4"], "1\nlist 12\nquit\n", monkeypatch, capsys
+    )
     assert code == 0
     for i, choice in enumerate(choices[:12], start=1):
         assert f"{i}. {choice.describe()}" in out
@@ -68,8 +71,9 @@ def test_numbered_list_is_best_first_with_points(monkeypatch: pytest.MonkeyPatch
     assert f"  5. {choices[4].describe()}" in after
 
 
-def test_a_move_typed_as_text_and_an_illegal_one(monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_move_typed_as_text_and_an_illegal_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = Game(players=2, seed=5)
     legal = game.legal_moves()[len(game.legal_moves()) // 2]
     # A placement away from every printed symbol is not a legal first placement.
@@ -86,15 +90,18 @@ def test_a_move_typed_as_text_and_an_illegal_one(monkeypatch: pytest.MonkeyPatch
 def test_help_hint_board_and_list_by_tile(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     game = Game(players=3, seed=12)
     tile = game.rack()[0]
-    code, out, _ = play(["--seed", "12", "--seats", "human,greedy,random"], f"help\nhint\nboard\nlist {tile}\nquit\n",
-                        monkeypatch, capsys)
+    code, out, _ = play(
+        ["--seed", "12", "--seats", "human,greedy,random"],
+        f"help\nhint\nboard\nlist {tile}\nquit\n",
+        monkeypatch,
+        capsys,
+    )
     assert code == 0
     assert "save FILE" in out and "swap | keep" in out
     assert "hint: " in out
     hint_line = next(line for line in out.splitlines() if line.startswith("hint: "))
     number = int(hint_line.split()[1].rstrip("."))
-    assert rank_choices(game)[number - 1].move == game.legal_moves()[game.legal_moves().index(
-        hint_line.split()[2])]
+    assert rank_choices(game)[number - 1].move == game.legal_moves()[game.legal_moves().index(hint_line.split()[2])]
     listed = out.split(f"player 0> list {tile}\n", 1)[1].split("player 0>")[0].splitlines()
     assert listed and all(str(tile)[0] in line and str(tile)[1] in line for line in listed)
     assert len(listed) == sum(1 for m in game.legal_moves() if m.tile == tile)
@@ -102,15 +109,17 @@ def test_help_hint_board_and_list_by_tile(monkeypatch: pytest.MonkeyPatch, capsy
     cell = game.legal_moves()[0].cells
     assert cell is not None
     q, r = cell[0]
-    code, out, _ = play(["--seed", "12", "--seats", "human,greedy,random"], f"list {q},{r}\nquit\n",
-                        monkeypatch, capsys)
+    code, out, _ = play(
+        ["--seed", "12", "--seats", "human,greedy,random"], f"list {q},{r}\nquit\n", monkeypatch, capsys
+    )
     listed = out.split(f"player 0> list {q},{r}\n", 1)[1].split("player 0>")[0].splitlines()
     assert len(listed) == sum(1 for m in game.legal_moves() if m.cells is not None and (q, r) in m.cells) > 0
     assert all(f"{q},{r}" in line for line in listed)
 
 
-def test_save_and_resume_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_save_and_resume_round_trip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     saved = tmp_path / "game.json"
     code, out, _ = play(["--seed", "77", "--seats", "human,greedy"], f"1\n2\nsave {saved}\nquit\n", monkeypatch, capsys)
     assert code == 0 and f"saved to {saved}" in out
@@ -133,8 +142,9 @@ def test_save_and_resume_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert code == 0 and "game over" in out
 
 
-def test_resume_rejects_rule_options_and_bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_rejects_rule_options_and_bad_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     saved = tmp_path / "game.json"
     saved.write_text(Game(players=2, seed=1).to_json())
     code, _, err = play(["--resume", str(saved), "--variant", "duel"], "", monkeypatch, capsys)
@@ -178,8 +188,9 @@ def test_end_of_input_leaves_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: py
         ["--seats", "greedy,greedy", "--swap-timing", "instead_of_placement", "--require-contact"],
     ],
 )
-def test_bots_only_games_finish_the_same_way_twice(argv: list[str], monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_bots_only_games_finish_the_same_way_twice(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = play(["--seed", "31", *argv], "", monkeypatch, capsys)
     assert code == 0 and err == ""
     assert "game over (" in out
@@ -187,7 +198,9 @@ def test_bots_only_games_finish_the_same_way_twice(argv: list[str], monkeypatch:
     assert play(["--seed", "31", *argv], "", monkeypatch, capsys)[1] == out
 
 
-def test_a_human_finishes_a_game_by_numbers(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_human_finishes_a_game_by_numbers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Always the first listed move, through swap offers and bonus placements, to the end."""
     code, out, _ = play(["--seed", "2", "--seats", "human,human", "--show", "2"], "1\n" * 400, monkeypatch, capsys)
     assert code == 0
@@ -227,8 +240,9 @@ def test_a_real_process_reads_stdin(tmp_path: Path) -> None:
         ("R0,0+B2,0", "are not adjacent"),
     ],
 )
-def test_any_entry_gets_a_message_and_a_new_prompt(entry: str, says: str, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_any_entry_gets_a_message_and_a_new_prompt(
+    entry: str, says: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = play(["--seed", "3", "--seats", "human,greedy"], f"{entry}\n1\nquit\n", monkeypatch, capsys)
     assert code == 0 and err == "", err
     assert says in out
@@ -253,6 +267,7 @@ def test_every_way_out_saves_the_game_and_says_how_to_resume(
     mine = tmp_path / "mine.json"
     code, out, _ = play(["--seed", "6"], f"save {mine}\nquit\n", monkeypatch, capsys)
     assert f"the game is saved in {mine} (resume with: genial play --resume {mine})" in out
+
     # Ctrl-C at the prompt: exit 130, saved.
     class Interrupting(io.StringIO):
         def readline(self, size: int | None = -1) -> str:
@@ -275,13 +290,13 @@ def test_every_way_out_saves_the_game_and_says_how_to_resume(
     assert Game.from_json((tmp_path / "genial-autosave-9.json").read_text()).moves
 
 
-def test_undo_takes_back_your_turn_and_the_bots_replies(monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_undo_takes_back_your_turn_and_the_bots_replies(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     start = Game(players=3, seed=5)
     first = rank_choices(start)[0].move
     # Move, let both bots reply, undo, then leave: the saved game is the starting position.
-    code, out, _ = play(["--seed", "5", "--seats", "human,greedy,random"], "undo\n1\nundo\nquit\n",
-                        monkeypatch, capsys)
+    code, out, _ = play(["--seed", "5", "--seats", "human,greedy,random"], "undo\n1\nundo\nquit\n", monkeypatch, capsys)
     assert code == 0
     assert "you have not moved yet: nothing to take back" in out
     assert f"player 0 (you): {first}" in out
@@ -292,14 +307,16 @@ def test_undo_takes_back_your_turn_and_the_bots_replies(monkeypatch: pytest.Monk
     assert saved.moves == () and saved.current_player == 0
 
 
-def test_undo_needs_every_other_seat_to_be_a_bot(monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_undo_needs_every_other_seat_to_be_a_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = play(["--seed", "5", "--seats", "human,human"], "1\nundo\nquit\n", monkeypatch, capsys)
     assert code == 0 and "undo works when every other seat is a bot" in out
 
 
-def test_seats_take_bot_specs_as_simulate_does(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_seats_take_bot_specs_as_simulate_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = play(["--seed", "2", "--seats", "human,mcts:iterations=20,width=2"], "quit\n", monkeypatch, capsys)
     assert code == 0, err
     assert "(human, mcts:iterations=20,width=2)" in out
@@ -307,8 +324,9 @@ def test_seats_take_bot_specs_as_simulate_does(monkeypatch: pytest.MonkeyPatch,
     assert code == 2 and "iterations" in err
 
 
-def test_the_end_screen_says_what_decided_the_ranking(monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_end_screen_says_what_decided_the_ranking(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = play(["--seed", "4", "--seats", "greedy,random"], "", monkeypatch, capsys)
     assert code == 0
     end = out.split("game over", 1)[1]

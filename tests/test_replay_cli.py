@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import ROOT
 from genial import Game
 from genial.bots import make
@@ -38,8 +37,9 @@ def record(tmp_path: Path, finished: Game) -> Path:
     return path
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch | None = None,
-        stdin: str = "") -> tuple[int, str, str]:
+def run(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch | None = None, stdin: str = ""
+) -> tuple[int, str, str]:
     if monkeypatch is not None:
         monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = main(argv)
@@ -64,8 +64,9 @@ def test_replay_final_only(record: Path, finished: Game, capsys: pytest.CaptureF
     assert "move 1:" not in out
 
 
-def test_replay_steps_on_enter_and_stops_on_q(record: Path, finished: Game, capsys: pytest.CaptureFixture[str],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_steps_on_enter_and_stops_on_q(
+    record: Path, finished: Game, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, _ = run(["replay", str(record), "--step"], capsys, monkeypatch, "\n\nq\n")
     assert code == 0
     assert "move 2:" in out and "move 3:" not in out
@@ -78,8 +79,9 @@ def svg_cells(path: Path, kind: str) -> list[ET.Element]:
     return [p for p in root.iter(f"{NS}polygon") if p.get("class", "").split()[:2] == ["cell", kind]]
 
 
-def test_render_svg_of_any_position(record: Path, finished: Game, tmp_path: Path,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_svg_of_any_position(
+    record: Path, finished: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_svg = tmp_path / "final.svg"
     code, out, _ = run(["render", str(record), "--svg", str(out_svg)], capsys)
     assert code == 0 and str(out_svg) in out
@@ -136,8 +138,9 @@ BAD_RECORDS: dict[str, Any] = {
 
 @pytest.mark.parametrize("command", ["replay", "render"])
 @pytest.mark.parametrize("case", sorted(BAD_RECORDS))
-def test_bad_records_are_rejected_with_exit_code_2(case: str, command: str, record: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_records_are_rejected_with_exit_code_2(
+    case: str, command: str, record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.json"
     content = BAD_RECORDS[case](record)
     if isinstance(content, bytes):
@@ -157,14 +160,20 @@ def test_missing_file_and_real_process(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2 and "cannot read" in err
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "genial.game", "version": 1, "players": 2, "seed": 1, "bag": [], "moves": []}')
-    proc = subprocess.run([sys.executable, "-m", "genial", "render", str(bad), "--svg", str(tmp_path / "o.svg")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "genial", "render", str(bad), "--svg", str(tmp_path / "o.svg")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad record" in proc.stderr and "120 tiles" in proc.stderr
 
 
-def test_render_honours_png_and_refuses_what_it_cannot_do(record: Path, finished: Game, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_honours_png_and_refuses_what_it_cannot_do(
+    record: Path, finished: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("resvg_py", reason='PNG output needs the render extra: pip install "genial-engine[render]"')
     png = tmp_path / "final.png"
     code, out, _ = run(["render", str(record), "--out", str(png)], capsys)
@@ -176,7 +185,9 @@ def test_render_honours_png_and_refuses_what_it_cannot_do(record: Path, finished
     assert code == 2 and "no seat 7" in err
 
 
-def test_render_text_shows_the_racks_asked_for(record: Path, finished: Game, capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_text_shows_the_racks_asked_for(
+    record: Path, finished: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = run(["render", str(record), "--move", "3", "--racks", "0,1"], capsys)
     assert code == 0
     assert "rack of player 0: " in out and "rack of player 1: " in out

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
+import genial
 import numpy as np
 import pytest
-
-import genial
 from genial import IllegalMoveError, Move
 from genial.actions import (
     ACTION_COUNT,
@@ -155,7 +154,11 @@ def test_mask_outputs_and_batches() -> None:
     games = [genial.Game(players=p, seed=s) for p in (2, 3, 4) for s in range(3)]
     expected = np.stack([legal_action_mask(g) for g in games])
     for dtype in (np.bool_, np.int8, np.uint8):
-        out = np.full((len(games), ACTION_COUNT), 7, dtype=dtype) if dtype != np.bool_ else np.ones((len(games), ACTION_COUNT), dtype)
+        out = (
+            np.full((len(games), ACTION_COUNT), 7, dtype=dtype)
+            if dtype != np.bool_
+            else np.ones((len(games), ACTION_COUNT), dtype)
+        )
         assert legal_action_mask_batch(games, out) is out
         assert np.array_equal(out.astype(bool), expected)
         one = np.full(ACTION_COUNT, 1, dtype=dtype)

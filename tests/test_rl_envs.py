@@ -11,13 +11,14 @@ import pytest
 pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import itertools
 
-import genial  # noqa: E402
-from genial.actions import ACTION_COUNT, KEEP_ACTION, legal_action_mask  # noqa: E402
-from genial.envs import gymnasium as genial_gym  # noqa: E402
-from genial.envs import pettingzoo as genial_pz  # noqa: E402
+import genial
+from genial.actions import ACTION_COUNT, KEEP_ACTION, legal_action_mask
+from genial.envs import gymnasium as genial_gym
+from genial.envs import pettingzoo as genial_pz
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
 AEC_CONFIGS = [
     {"players": 2},
@@ -60,7 +61,7 @@ def play_aec(env, seed: int) -> list[tuple[str, str]]:
     chooser = np.random.default_rng(seed)
     trace = []
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, _reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
             env.step(None)
             continue
@@ -75,7 +76,7 @@ def test_aec_bonus_placements_are_the_same_agent_again() -> None:
     bonuses = 0
     for seed in range(10):
         trace = play_aec(env, seed)
-        for (agent, _), (next_agent, phase) in zip(trace, trace[1:]):
+        for (agent, _), (next_agent, phase) in itertools.pairwise(trace):
             if phase == "bonus":
                 assert next_agent == agent
                 bonuses += 1
@@ -96,7 +97,7 @@ def test_aec_rewards_and_masks() -> None:
     totals = dict.fromkeys(env.possible_agents, 0.0)
     chooser = np.random.default_rng(0)
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _ = env.last()
+        obs, reward, terminated, _truncated, _ = env.last()
         totals[agent] += reward
         env.step(None if terminated else int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
     assert tuple(totals.values()) == game.returns()
@@ -138,8 +139,13 @@ def test_aec_seeding_repeats_and_differs() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"opponents": "greedy", "seat": None}, {"variant": "team", "opponents": ["greedy", "random", "greedy"]},
-     {"variant": "duel", "seat": 1}, {"variant": "solo"}],
+    [
+        {},
+        {"opponents": "greedy", "seat": None},
+        {"variant": "team", "opponents": ["greedy", "random", "greedy"]},
+        {"variant": "duel", "seat": 1},
+        {"variant": "solo"},
+    ],
     ids=["standard", "greedy", "team", "duel", "solo"],
 )
 def test_gymnasium_check_env(options: dict, global_rngs_untouched: None) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import genial
 import numpy as np
 import pytest
-
-import genial
 from genial import Board, Move
 from genial.actions import cell_index
 from genial.observation import LAYOUT, OBS_SIZE, low_high, observe, observe_batch, split
@@ -73,7 +72,7 @@ def expected_observation(game: genial.Game, observer: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("variant,players,timing,contact", CONFIGS[::2] + [CONFIGS[-1]])
+@pytest.mark.parametrize("variant,players,timing,contact", [*CONFIGS[::2], CONFIGS[-1]])
 def test_every_block_matches_the_oracle(variant: str, players: int, timing: str, contact: bool) -> None:
     low, high = low_high()
     for game in random_positions(variant, players, timing, contact, seed=11 + players, every=7):

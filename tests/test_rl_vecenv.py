@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
+import genial
 import numpy as np
 import pytest
-
-import genial
-from genial import _core
 from genial.actions import ACTION_COUNT, KEEP_ACTION, action_to_move, legal_action_mask
 from genial.observation import OBS_SIZE, observe
 
@@ -45,7 +43,7 @@ def test_outputs_agree_with_the_single_game_api() -> None:
             np.testing.assert_array_equal(mask[i], legal_action_mask(game))
         actions = env.sample_actions()
         assert mask[np.arange(6), actions].all()
-        obs, mask, rewards, dones, player = env.step(actions)
+        obs, mask, _rewards, _dones, player = env.step(actions)
 
 
 def test_finished_games_pay_and_restart() -> None:
@@ -55,7 +53,7 @@ def test_finished_games_pay_and_restart() -> None:
     while finished < 6:
         before = [env.game(i) for i in range(env.num_envs)]
         actions = env.sample_actions()
-        obs, mask, rewards, dones, player = env.step(actions)
+        obs, _mask, rewards, dones, _player = env.step(actions)
         for i, game in enumerate(before):
             game.play(action_to_move(game, int(actions[i])))
             assert dones[i] == game.is_over
@@ -91,12 +89,12 @@ def test_bad_actions_raise_and_change_nothing() -> None:
     for bad in (-1, ACTION_COUNT):
         actions = good.copy()
         actions[2] = bad
-        with pytest.raises(ValueError, match="env 2: action .* out of range") as info:
+        with pytest.raises(ValueError, match=r"env 2: action .* out of range") as info:
             env.step(actions)
         assert not isinstance(info.value, genial.IllegalMoveError)
     actions = good.copy()
     actions[1] = KEEP_ACTION
-    with pytest.raises(genial.IllegalMoveError, match="env 1: .*not legal"):
+    with pytest.raises(genial.IllegalMoveError, match=r"env 1: .*not legal"):
         env.step(actions)
     with pytest.raises(ValueError, match="shape"):
         env.step(good[:2])

@@ -7,10 +7,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-
-from genial import Color, Game, LegalMoves, Move, Tile
 from conftest import load_fixture_games
-
+from genial import Color, Game, LegalMoves, Move, Tile
 from rules_oracle import Referee, play_checked
 
 GAMES = load_fixture_games()
@@ -27,7 +25,7 @@ def legal_hash(moves: LegalMoves) -> tuple[int, str]:
         a, b = (qa, ra, int(ca)), (qb, rb, int(cb))
         lines.append(a + b if a <= b else b + a)
     lines.sort()
-    data = "".join("%d,%d,%d,%d,%d,%d\n" % line for line in lines).encode()
+    data = "".join(",".join(str(x) for x in line) + "\n" for line in lines).encode()
     h = 0xCBF29CE484222325
     for byte in data:
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF

@@ -7,14 +7,12 @@ the same returns, outcome, ranking and tracks."""
 
 from __future__ import annotations
 
+import genial
 import numpy as np
 import pytest
-
-import genial
 from genial import Game, GameView, Rules
 from genial.actions import action_to_move
 from genial.bots import make
-
 from rules_oracle import expected_ranks
 
 ALL = Rules.all()

@@ -8,13 +8,18 @@ import random
 from collections import Counter
 
 import pytest
-
-from genial import Board, Color, Game, IllegalMoveError, Move
 from conftest import DATA
-
+from genial import Board, Color, Game, IllegalMoveError, Move
 from rules_oracle import distance, full_set, make_bag, neighbours
 
-SYMBOLS = {(0, -5): Color.RED, (5, -5): Color.GREEN, (5, 0): Color.BLUE, (0, 5): Color.ORANGE, (-5, 5): Color.YELLOW, (-5, 0): Color.PURPLE}
+SYMBOLS = {
+    (0, -5): Color.RED,
+    (5, -5): Color.GREEN,
+    (5, 0): Color.BLUE,
+    (0, 5): Color.ORANGE,
+    (-5, 5): Color.YELLOW,
+    (-5, 0): Color.PURPLE,
+}
 
 
 @pytest.mark.parametrize(("players", "radius", "cells"), [(1, 5, 91), (2, 5, 91), (3, 6, 127), (4, 7, 169)])
@@ -48,7 +53,9 @@ def test_printed_symbols_are_never_free(players: int) -> None:
             board.set(cell, Color.RED)
 
 
-@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("standard", 3), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)])
+@pytest.mark.parametrize(
+    ("variant", "players"), [("standard", 2), ("standard", 3), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)]
+)
 def test_setup_deals_six_each_in_seat_order_and_markers_start_at_0(variant: str, players: int) -> None:
     order = [str(t) for t in full_set()]
     random.Random(players).shuffle(order)
@@ -78,13 +85,18 @@ def _tile_for(game: Game) -> tuple[Color, Color]:
     return tile.colors
 
 
-@pytest.mark.parametrize(("players", "cells", "legal"), [
-    (2, ((6, -1), (6, -2)), False),  # distance 6: only with three or more players
-    (3, ((6, -1), (6, -2)), True),
-    (3, ((7, -1), (7, -2)), False),  # distance 7: only with four
-    (4, ((7, -1), (7, -2)), True),
-])
-def test_outer_cells_belong_to_the_zone_only_with_more_players(players: int, cells: tuple[tuple[int, int], tuple[int, int]], legal: bool) -> None:
+@pytest.mark.parametrize(
+    ("players", "cells", "legal"),
+    [
+        (2, ((6, -1), (6, -2)), False),  # distance 6: only with three or more players
+        (3, ((6, -1), (6, -2)), True),
+        (3, ((7, -1), (7, -2)), False),  # distance 7: only with four
+        (4, ((7, -1), (7, -2)), True),
+    ],
+)
+def test_outer_cells_belong_to_the_zone_only_with_more_players(
+    players: int, cells: tuple[tuple[int, int], tuple[int, int]], legal: bool
+) -> None:
     game = _first_round(players)
     (a, b), (ca, cb) = cells, _tile_for(game)
     move = Move.place(a, ca, b, cb)
@@ -103,7 +115,9 @@ def _symbols_near(move: Move) -> set[tuple[int, int]]:
 
 
 def _touches_untouched_symbol(board: Board, pair: tuple[tuple[int, int], tuple[int, int]]) -> bool:
-    untouched = {s for s in SYMBOLS if all(board.is_free(n) or not board.in_zone(n) or n in SYMBOLS for n in neighbours(s))}
+    untouched = {
+        s for s in SYMBOLS if all(board.is_free(n) or not board.in_zone(n) or n in SYMBOLS for n in neighbours(s))
+    }
     return any(n in untouched for cell in pair for n in neighbours(cell))
 
 
@@ -144,7 +158,9 @@ def test_first_placement_must_touch_an_untouched_printed_symbol(players: int) ->
     # From the second turn on, a tile may go anywhere, away from every tile and symbol.
     ca, cb = _tile_for(game)
     assert game.is_legal(Move.place((0, 0), ca, (1, 0), cb))
-    assert len(game.legal_moves()) == len(game.board.free_pairs()) * sum(1 if t.is_double else 2 for t in set(game.rack()))
+    assert len(game.legal_moves()) == len(game.board.free_pairs()) * sum(
+        1 if t.is_double else 2 for t in set(game.rack())
+    )
 
 
 def test_placements_need_two_adjacent_free_cells_of_the_zone() -> None:

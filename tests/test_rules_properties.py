@@ -7,11 +7,9 @@ from __future__ import annotations
 import pickle
 import random
 
+from genial import Game, IllegalMoveError, Move
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from genial import Game, IllegalMoveError, Move
-
 from rules_oracle import TRACK_MAX, Referee, expected_ranks, play_checked
 
 CONFIGS = [
@@ -96,8 +94,15 @@ def _random_text(rng: random.Random) -> str:
 
 
 @SETTINGS
-@given(config=configs, seed=seeds, steps=st.integers(min_value=0, max_value=60), tries=st.integers(min_value=0, max_value=2**32))
-def test_illegal_moves_are_refused_and_change_nothing(config: tuple[str, int, str, bool], seed: int, steps: int, tries: int) -> None:
+@given(
+    config=configs,
+    seed=seeds,
+    steps=st.integers(min_value=0, max_value=60),
+    tries=st.integers(min_value=0, max_value=2**32),
+)
+def test_illegal_moves_are_refused_and_change_nothing(
+    config: tuple[str, int, str, bool], seed: int, steps: int, tries: int
+) -> None:
     game = new_game(config, seed)
     advance(game, random.Random(seed), steps)
     legal = set(game.legal_moves())
@@ -138,6 +143,11 @@ def test_clone_json_and_pickle_have_the_same_future(config: tuple[str, int, str,
         for c in copies:
             r = c.play(move)
             assert (r.points, list(r.gains), r.bonuses_earned, r.drawn, r.phase) == (
-                result.points, list(result.gains), result.bonuses_earned, result.drawn, result.phase)
+                result.points,
+                list(result.gains),
+                result.bonuses_earned,
+                result.drawn,
+                result.phase,
+            )
             assert c == game
     assert all(c.ranking() == game.ranking() and c.scores == game.scores for c in copies)

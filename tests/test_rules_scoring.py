@@ -7,9 +7,7 @@ down-left (-1,+1), down-right (0,+1). Each position is rebuilt on an analysis `B
 from __future__ import annotations
 
 import pytest
-
 from genial import Board, Color, Move
-
 from rules_oracle import placement_points
 
 R, O, Y, G, B, P = Color.RED, Color.ORANGE, Color.YELLOW, Color.GREEN, Color.BLUE, Color.PURPLE
@@ -49,9 +47,12 @@ def test_example_3_double_blue_never_counts_its_own_other_half() -> None:
 
 def test_example_4_lines_of_two_and_a_blue_off_the_line() -> None:
     cells = {
-        (0, -1): R, (0, -2): R,  # a line of two reds up-left of the red half
-        (0, 1): B, (-1, 2): B,  # a line of two blues down-left of the blue half
-        (1, 1): B, (1, 2): B,  # and down-right
+        (0, -1): R,
+        (0, -2): R,  # a line of two reds up-left of the red half
+        (0, 1): B,
+        (-1, 2): B,  # a line of two blues down-left of the blue half
+        (1, 1): B,
+        (1, 2): B,  # and down-right
         (0, 2): B,  # the middle of the bottom row: on no straight line from (1, 0)
     }
     board = board_with(cells)
@@ -61,15 +62,27 @@ def test_example_4_lines_of_two_and_a_blue_off_the_line() -> None:
 def test_example_5_green_double_into_a_surrounded_gap_scores_12() -> None:
     cells = {
         # around the left green (0,0): up-right, up-left, left, down-left one each,
-        (1, -1): G, (0, -1): G, (-1, 0): G, (-1, 1): G,
+        (1, -1): G,
+        (0, -1): G,
+        (-1, 0): G,
+        (-1, 1): G,
         # down-right three in a straight line,
-        (0, 1): G, (0, 2): G, (0, 3): G,
+        (0, 1): G,
+        (0, 2): G,
+        (0, 3): G,
         # around the right green (1,0): up-left (1,-1) and up-right, right one each,
-        (2, -1): G, (2, 0): G,
+        (2, -1): G,
+        (2, 0): G,
         # down-left (0,1), (-1,2): a line of two, broken by a purple,
-        (-1, 2): G, (-2, 3): P,
+        (-1, 2): G,
+        (-2, 3): P,
         # down-right a yellow; the lines end on other colours or empty cells.
-        (1, 1): Y, (2, -2): R, (0, -2): B, (-2, 0): Y, (0, 4): P, (3, 0): O,
+        (1, 1): Y,
+        (2, -2): R,
+        (0, -2): B,
+        (-2, 0): Y,
+        (0, 4): P,
+        (3, 0): O,
     }
     board = board_with(cells)
     around = [(1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1), (2, -1), (2, 0), (1, 1)]

@@ -11,9 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-
 from genial import Color, Game, IllegalMoveError, Move
-
 from rules_oracle import Referee, load_scenarios, make_bag, neighbours, play_checked, scenario_game, swap_open
 
 SCENARIOS = load_scenarios()
@@ -90,7 +88,7 @@ def test_bonuses_chain() -> None:
 
 
 def test_game_ends_when_no_two_adjacent_free_cells_remain_and_a_pending_bonus_is_lost() -> None:
-    game, ref, results = replay("bonus_lost_at_end")
+    game, _ref, results = replay("bonus_lost_at_end")
     last = results[-1]
     assert game.is_over and game.end == "board_full"
     assert game.board.free_pair_count == 0
@@ -99,7 +97,11 @@ def test_game_ends_when_no_two_adjacent_free_cells_remain_and_a_pending_bonus_is
     # Isolated free cells may remain.
     assert game.board.free_cells()
     assert list(game.legal_moves()) == [] and game.legal_move_count() == 0
-    for m in ("keep", "swap", str(Move.place(game.board.free_cells()[0], Color.RED, neighbours(game.board.free_cells()[0])[0], Color.RED))):
+    for m in (
+        "keep",
+        "swap",
+        str(Move.place(game.board.free_cells()[0], Color.RED, neighbours(game.board.free_cells()[0])[0], Color.RED)),
+    ):
         with pytest.raises(IllegalMoveError, match="over"):
             game.play(m)
 
@@ -200,8 +202,28 @@ def _timing_game(timing: str) -> tuple[Game, list[str]]:
     # Seat 0 scores red, then blue; then it holds only red and blue doubles, and the six
     # tiles a swap would bring show only red and blue too.
     bag = make_bag(
-        "RB", "RB", "RR", "RR", "RR", "RR", "OY", "OY", "OY", "GP", "GP", "GP",
-        "BB", "OO", "BB", "PP", "RB", "RB", "RB", "RB", "RR", "BB",
+        "RB",
+        "RB",
+        "RR",
+        "RR",
+        "RR",
+        "RR",
+        "OY",
+        "OY",
+        "OY",
+        "GP",
+        "GP",
+        "GP",
+        "BB",
+        "OO",
+        "BB",
+        "PP",
+        "RB",
+        "RB",
+        "RB",
+        "RB",
+        "RR",
+        "BB",
     )
     return Game(2, 3, bag, swap_timing=timing), bag
 
@@ -292,7 +314,9 @@ def test_require_contact_every_later_tile_touches_a_tile_or_a_symbol() -> None:
     kinds = set(game.rack(0))
     assert len(legal) == len(touching) * sum(1 if t.is_double else 2 for t in kinds)
     # A printed symbol counts as something to touch, even one already touched.
-    near_symbol = [m for m in legal if any(n in dict(game.board.symbols()) for c in m.cells or () for n in neighbours(c))]
+    near_symbol = [
+        m for m in legal if any(n in dict(game.board.symbols()) for c in m.cells or () for n in neighbours(c))
+    ]
     assert near_symbol
     # The first tile of a player still follows the printed-symbol rule (seat 1 here).
     fresh = Game(2, 4, require_contact=True)
@@ -303,7 +327,8 @@ def test_require_contact_every_later_tile_touches_a_tile_or_a_symbol() -> None:
     touching_tile = next(
         Move.place(a, ca, b, cb)
         for a, b in fresh.board.free_pairs()
-        if any(n in fresh.board.occupied() for n in neighbours(a)) and not any(n in dict(fresh.board.symbols()) for c in (a, b) for n in neighbours(c))
+        if any(n in fresh.board.occupied() for n in neighbours(a))
+        and not any(n in dict(fresh.board.symbols()) for c in (a, b) for n in neighbours(c))
     )
     with pytest.raises(IllegalMoveError, match="first tile must touch a printed symbol"):
         fresh.play(touching_tile)

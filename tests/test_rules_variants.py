@@ -9,10 +9,8 @@ import random
 from typing import Any
 
 import pytest
-
 from genial import Board, Game, GameView, IllegalMoveError, Move
 from genial.bots import make
-
 from rules_oracle import Referee, expected_ranks, load_scenarios, play_checked, scenario_game
 
 SCENARIOS = load_scenarios()
@@ -44,8 +42,17 @@ def random_game(players: int, seed: int, **kw: Any) -> tuple[Game, Referee]:
 
 @pytest.mark.parametrize(
     ("variant", "players", "ok"),
-    [("solo", 1, True), ("solo", 2, False), ("team", 4, True), ("team", 2, False), ("team", 3, False),
-     ("duel", 2, True), ("duel", 3, False), ("standard", 1, False), ("standard", 5, False)],
+    [
+        ("solo", 1, True),
+        ("solo", 2, False),
+        ("team", 4, True),
+        ("team", 2, False),
+        ("team", 3, False),
+        ("duel", 2, True),
+        ("duel", 3, False),
+        ("standard", 1, False),
+        ("standard", 5, False),
+    ],
 )
 def test_player_counts_per_variant(variant: str, players: int, ok: bool) -> None:
     if ok:
@@ -64,7 +71,14 @@ def test_solo_rack_of_one_two_player_zone_first_tile_at_a_symbol() -> None:
     assert len(game.board.cells()) == len(Board(2).cells()) == 91
     symbols = dict(Board.symbols())
     legal = list(game.legal_moves())
-    assert legal and all(any((c[0] + dq, c[1] + dr) in symbols for c in m.cells or () for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))) for m in legal)
+    assert legal and all(
+        any(
+            (c[0] + dq, c[1] + dr) in symbols
+            for c in m.cells or ()
+            for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+        )
+        for m in legal
+    )
     tile = game.rack(0)[0]
     assert {m.tile for m in legal} == {tile}
     r = game.play(legal[0])
@@ -100,7 +114,7 @@ def test_solo_track_stops_at_18_then_counts_to_36_without_bonus() -> None:
 
 def last_double(name: str) -> tuple[int, int, tuple[int, int], Any]:
     """The scenario's last placement, a double: marker before and after, points, result."""
-    game, ref, results, states = replay(name)
+    game, _ref, results, states = replay(name)
     last, before = results[-1], states[-2]
     ca, cb = last.move.colors
     assert ca == cb, "a double"
@@ -145,7 +159,7 @@ def test_team_seats_and_shared_double_track() -> None:
     assert len(game.board.cells()) == 169 and len(game.tracks) == 2 and game.track_max == 36
     with pytest.raises(ValueError):
         Game(2, 2).team_of(0)
-    game, ref, results, states = replay("team_immediate_win")
+    game, _ref, results, states = replay("team_immediate_win")
     for i, r in enumerate(results):
         team = r.player % 2
         # A seat scores on its team's track only; partners see the same markers.
@@ -158,7 +172,7 @@ def test_team_seats_and_shared_double_track() -> None:
 
 
 def test_team_bonus_at_18_and_at_36_and_excess_lost() -> None:
-    game, ref, results, states = replay("team_immediate_win")
+    _game, ref, results, states = replay("team_immediate_win")
     at18 = at36 = 0
     for i, r in enumerate(results):
         old, new = states[i].scores[r.player], states[i + 1].scores[r.player]
@@ -173,7 +187,7 @@ def test_team_bonus_at_18_and_at_36_and_excess_lost() -> None:
 
 
 def test_team_swap_uses_the_teams_lowest_colours() -> None:
-    game, ref, results, states = replay("team_immediate_win")
+    _game, _ref, results, states = replay("team_immediate_win")
     swaps = [(b, r) for b, r in zip(states, results) if r.swapped]
     assert swaps
     for before, r in swaps:
@@ -183,7 +197,7 @@ def test_team_swap_uses_the_teams_lowest_colours() -> None:
 
 
 def test_team_with_all_six_at_36_wins_at_once_and_ranks_by_team_track() -> None:
-    game, ref, _, _ = replay("team_immediate_win")
+    game, _ref, _, _ = replay("team_immediate_win")
     assert game.end == "immediate_win" and game.tracks[0] == (36,) * 6
     assert game.ranking() == [[0, 2], [1, 3]] and game.winner == 0
     assert game.board.free_pair_count > 0
@@ -216,7 +230,7 @@ def test_duel_tug_of_war_track() -> None:
 
 
 def test_duel_tokens_from_the_supply_and_from_the_opponent() -> None:
-    game, ref, results, states = replay("duel_tokens")
+    _game, _ref, results, states = replay("duel_tokens")
     from_supply = from_opponent = no_bonus_again = 0
     for i, r in enumerate(results):
         before, after = states[i], states[i + 1]
@@ -240,8 +254,8 @@ def test_duel_tokens_from_the_supply_and_from_the_opponent() -> None:
 
 
 def test_duel_swap_exchanges_the_tiles_showing_a_colour_on_your_9() -> None:
-    game, ref, results, states = replay("duel_swap")
-    (i, r), = [(i, r) for i, r in enumerate(results) if r.swapped]
+    _game, _ref, results, states = replay("duel_swap")
+    ((i, r),) = [(i, r) for i, r in enumerate(results) if r.swapped]
     before, after, p = states[i], states[i + 1], r.player
     nine = {c for c in range(6) if before.scores[p][c] == 9}
     rack = list(before.rack(p))
@@ -256,7 +270,7 @@ def test_duel_swap_exchanges_the_tiles_showing_a_colour_on_your_9() -> None:
 
 
 def test_duel_all_six_markers_on_your_side_wins_at_once() -> None:
-    game, ref, _, _ = replay("duel_immediate_win")
+    game, _ref, _, _ = replay("duel_immediate_win")
     assert game.end == "immediate_win" and all(v > 0 for v in game.tracks[0])
     assert max(game.tracks[0]) < 9, "no marker needs to reach 9"
     assert game.winner == 0 and game.ranking() == [[0], [1]]

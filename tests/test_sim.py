@@ -9,16 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import genial
 import numpy as np
 import pytest
-
-import genial
+from conftest import ROOT
 from genial.bots import GameView, make, play_game
 from genial.cli import main
 from genial.simulation import SimulationResult, derive_seed, shards
 from genial.tournament import bradley_terry, lineups_for
-
-from conftest import ROOT
 
 
 def test_same_result_for_any_thread_count_and_on_repeat() -> None:
@@ -90,7 +88,9 @@ def test_win_credit_splits_ties_and_counts_teams_as_sides() -> None:
     ties = (duel.ranks == 0).all(axis=1)
     assert np.allclose(c[ties], 0.5) and np.allclose(c.sum(axis=1), 1.0)
     assert duel.tracks.shape == (300, 1, 6)
-    assert np.array_equal(duel.scores[:, 0], duel.tracks[:, 0]) and np.array_equal(duel.scores[:, 1], -duel.tracks[:, 0])
+    assert np.array_equal(duel.scores[:, 0], duel.tracks[:, 0]) and np.array_equal(
+        duel.scores[:, 1], -duel.tracks[:, 0]
+    )
 
 
 def test_bad_arguments_are_named() -> None:
@@ -135,7 +135,7 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     # 0 beats 1 three times in four, 1 beats 2 likewise: 0 is ~2 * 191 Elo above 2.
     wins = np.array([[0, 750, 0], [250, 0, 750], [0, 250, 0]], dtype=float)
     games = np.array([[0, 1000, 0], [1000, 0, 1000], [0, 1000, 0]], dtype=float)
-    elo, se = bradley_terry(wins, games, prior=0.0)
+    elo, _se = bradley_terry(wins, games, prior=0.0)
     assert elo[0] - elo[1] == pytest.approx(400 * np.log10(3), abs=1.0)
     assert elo.sum() == pytest.approx(0.0, abs=1e-6)
     # Two bots: each rating is half the difference, whose error is 1/sqrt(n p (1 - p)).
@@ -198,7 +198,9 @@ def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
     native = genial.tournament(["greedy", "random"], games=8, seed=3, threads=1)
     # The path Python bots take, run with the built-in bots: the very same games.
     entries = [make("greedy"), make("random")]
-    slow = _python_chunk(entries, lineups_for(2, 2), 2, 3, 0, 8, "standard", "after_placement", False, ("greedy", "random"))
+    slow = _python_chunk(
+        entries, lineups_for(2, 2), 2, 3, 0, 8, "standard", "after_placement", False, ("greedy", "random")
+    )
     assert slow == native.result
     python = genial.tournament([FirstMoveBot(), "random"], games=8, seed=3)
     assert python.result.seed.tolist() == native.result.seed.tolist()
@@ -239,8 +241,25 @@ def test_mcts_budgets() -> None:
 
 def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.csv"
-    code = main(["simulate", "--games", "300", "--bots", "greedy,random", "--no-rotate", "--seed", "4", "--threads", "2",
-                 "--chunk", "100", "--out", str(out), "--progress"])
+    code = main(
+        [
+            "simulate",
+            "--games",
+            "300",
+            "--bots",
+            "greedy,random",
+            "--no-rotate",
+            "--seed",
+            "4",
+            "--threads",
+            "2",
+            "--chunk",
+            "100",
+            "--out",
+            str(out),
+            "--progress",
+        ]
+    )
     assert code == 0
     captured = capsys.readouterr()
     assert "300/300 games" in captured.err and "100.0%" in captured.err
@@ -260,7 +279,9 @@ def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pyte
 
 
 def test_cli_tournament_and_options(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["tournament", "--bots", "mcts:iterations=8,width=3,greedy", "--games", "4", "--seed", "1", "--no-progress"])
+    code = main(
+        ["tournament", "--bots", "mcts:iterations=8,width=3,greedy", "--games", "4", "--seed", "1", "--no-progress"]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "mcts(iterations=8,width=3)" in out and "elo" in out
@@ -310,8 +331,7 @@ def test_cli_refuses_bad_counts_and_outputs_before_playing(
 
 
 def test_numpy_integers_are_ints_everywhere() -> None:
-    a = genial.simulate(np.int64(6), players=np.int8(3), seed=np.uint64(5), threads=np.int32(2),
-                        first_game=np.int16(2))
+    a = genial.simulate(np.int64(6), players=np.int8(3), seed=np.uint64(5), threads=np.int32(2), first_game=np.int16(2))
     assert a == genial.simulate(6, players=3, seed=5, threads=2, first_game=2)
     t = genial.tournament(["greedy", "random"], players=np.int64(2), games=np.int64(4), seed=np.int64(1), threads=1)
     assert t.games == 4
@@ -325,11 +345,16 @@ def test_numpy_integers_are_ints_everywhere() -> None:
 def test_cli_runs_as_a_program_and_demo_still_works() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "genial", "simulate", "--games", "200", "--players", "4", "--threads", "1"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "200 games, 4 players" in proc.stdout and proc.stderr == ""
-    demo = subprocess.run([sys.executable, "-m", "genial", "demo", "--seed", "3"], capture_output=True, text=True, timeout=120)
+    demo = subprocess.run(
+        [sys.executable, "-m", "genial", "demo", "--seed", "3"], capture_output=True, text=True, timeout=120
+    )
     assert demo.returncode == 0 and "placements" in demo.stdout
 
 
@@ -353,7 +378,10 @@ def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
     table = res.to_arrow()
     assert table.num_rows == 50
     path = tmp_path / "games.parquet"
-    assert main(["simulate", "--games", "50", "--variant", "duel", "--seed", "3", "--out", str(path), "--chunk", "20"]) == 0
+    assert (
+        main(["simulate", "--games", "50", "--variant", "duel", "--seed", "3", "--out", str(path), "--chunk", "20"])
+        == 0
+    )
     back = pq.read_table(path)
     assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
     meta = json.loads(back.schema.metadata[b"genial"])
@@ -369,7 +397,9 @@ def _write_csv(res: genial.SimulationResult, tmp_path: Path) -> Path:
 
 
 def test_a_result_row_replays_as_a_full_game() -> None:
-    res = genial.simulate(6, players=3, bots=("greedy", "random", make("mcts", iterations=6, width=2)), seed=2, rotate=True)
+    res = genial.simulate(
+        6, players=3, bots=("greedy", "random", make("mcts", iterations=6, width=2)), seed=2, rotate=True
+    )
     for i in (0, 4, -1):
         game = res.game(i)
         assert game.is_over and game.stats["placements"] == res.placements[i]
@@ -440,7 +470,9 @@ def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pyt
     assert main(["simulate", "--games", "40", "--bots", "greedy,random", "--no-rotate", "--threads", "1"]) == 0
     assert "seat 0 (greedy) advantage, its bot's strength included" in capsys.readouterr().out
     # A tournament rounds up to whole rounds, and says so.
-    assert main(["tournament", "--bots", "greedy,random,random", "--games", "10", "--threads", "1", "--no-progress"]) == 0
+    assert (
+        main(["tournament", "--bots", "greedy,random,random", "--games", "10", "--threads", "1", "--no-progress"]) == 0
+    )
     assert "playing 12 games instead of 10" in capsys.readouterr().err
     # An output name whose format cannot be told is refused before any game.
     assert main(["simulate", "--games", "5", "--out", str(tmp_path / "games.json")]) == 2

@@ -11,11 +11,10 @@ import json
 import pickle
 from typing import Any
 
+from genial import Color, Game, IllegalMoveError, Move, RecordError, Tile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-
-from genial import Color, Game, IllegalMoveError, Move, RecordError, Tile
 
 RULE_SETS = [
     ("standard", 2, "after_placement", False),
@@ -230,7 +229,7 @@ _BASE = _base_record()
 
 @settings(max_examples=150, deadline=None)
 @given(
-    field=st.sampled_from(sorted(_BASE) + ["extra"]),
+    field=st.sampled_from([*sorted(_BASE), "extra"]),
     value=_json_values,
     move_at=st.integers(0, 20),
     move_text=st.text(max_size=20),

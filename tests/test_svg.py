@@ -5,7 +5,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from genial import Board, Color, Game
 from genial.bots import make
 from genial.svg import PALETTE, board_svg, game_svg

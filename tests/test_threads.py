@@ -12,8 +12,8 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from _workers import finish, play_seed
 import genial
+from _workers import finish, play_seed
 from genial import Game, IllegalMoveError
 from genial.bots import GreedyBot, RandomBot
 
@@ -27,7 +27,7 @@ def _run_together(workers: list[Callable[[], None]]) -> list[BaseException]:
         start.wait()
         try:
             work()
-        except BaseException as e:  # noqa: BLE001 - reported to the test
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=run, args=(w,)) for w in workers]
@@ -156,7 +156,6 @@ def test_rl_helpers_copy_the_game_so_another_thread_may_play_meanwhile() -> None
     """The helpers release the GIL while Rust writes masks and observations; they copy the
     position first, so `play` and `pop` in another thread never meet a borrowed game."""
     import numpy as np
-
     from genial.actions import legal_action_mask, legal_action_mask_batch, legal_actions
     from genial.observation import observe
 

@@ -89,7 +89,9 @@ def best_move(client: TestClient, s: dict[str, Any], token: str) -> str:
 def act(client: TestClient, game_id: str, token: str | None, body: Any) -> Any:
     headers = {"X-Seat-Token": token} if token else {}
     if isinstance(body, (bytes, str)):
-        return client.post(f"/api/games/{game_id}/move", content=body, headers={**headers, "Content-Type": "application/json"})
+        return client.post(
+            f"/api/games/{game_id}/move", content=body, headers={**headers, "Content-Type": "application/json"}
+        )
     return client.post(f"/api/games/{game_id}/move", json=body, headers=headers)
 
 
@@ -197,8 +199,14 @@ def test_bad_new_games_are_refused(client: TestClient) -> None:
         ({"variant": "standard", "players": 5, "seats": [HUMAN] * 5}, "cannot set up"),
         ({"variant": "standard", "players": 2, "seats": [HUMAN]}, "need 2 seats"),
         ({"variant": "standard", "players": 2, "seats": [HUMAN, {"kind": "bot", "bot": "deep-blue"}]}, "unknown bot"),
-        ({"variant": "standard", "players": 2, "seats": [HUMAN, {"kind": "bot", "bot": "mcts", "options": {"iterations": -1}}]},
-         "iterations"),
+        (
+            {
+                "variant": "standard",
+                "players": 2,
+                "seats": [HUMAN, {"kind": "bot", "bot": "mcts", "options": {"iterations": -1}}],
+            },
+            "iterations",
+        ),
         ({"variant": "standard", "players": 2, "seats": [HUMAN, {"kind": "alien"}]}, "kind must be"),
         ({"variant": "standard", "players": 2, "swap_timing": "never", "seats": [HUMAN, HUMAN]}, "cannot set up"),
         ({"record": {"format": "genial.game"}, "seats": [HUMAN, HUMAN]}, "record cannot be loaded"),
@@ -227,7 +235,7 @@ def test_a_rack_goes_only_to_its_seat(client: TestClient) -> None:
         data = json.loads(text)
         assert data["rack"] not in [racks[p] for p in others]
     lobby = client.get("/api/games").text
-    assert "rack\"" not in lobby.replace("rack_sizes", "") and t0 not in lobby and t1 not in lobby
+    assert 'rack"' not in lobby.replace("rack_sizes", "") and t0 not in lobby and t1 not in lobby
     # The record holds the bag, so every rack: not for players while others are human.
     r = client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": t0})
     assert r.status_code == 403 and "every rack" in r.json()["error"]
@@ -320,7 +328,9 @@ def test_record_download_load_and_replay(client: TestClient) -> None:
     gid, token = made["id"], made["seats"][0]["token"]
     s = wait_for(client, gid, token, my_turn)
     for _ in range(4):
-        assert act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)}).status_code == 200
+        assert (
+            act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)}).status_code == 200
+        )
         s = wait_for(client, gid, token, my_turn)
     r = client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": token})
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]

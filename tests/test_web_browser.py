@@ -324,9 +324,15 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     page.screenshot(path=str(shots / "lobby-phone.png"))
 
     # A game in the middle, opened through its seat link.
-    made = httpx.post(f"{server}/api/games", json={
-        "variant": "standard", "players": 2, "seed": SEED,
-        "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]}).json()
+    made = httpx.post(
+        f"{server}/api/games",
+        json={
+            "variant": "standard",
+            "players": 2,
+            "seed": SEED,
+            "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
+        },
+    ).json()
     token = made["seats"][0]["token"]
     page.goto(f"{server}/game/{made['id']}#t={token}")
     state = wait_turn(page)
@@ -342,9 +348,13 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
 
     # The end of a finished game (loaded from its record) with the ranking explained.
     finished = genial.play_game(["greedy", "greedy"], seed=SEED)
-    made = httpx.post(f"{server}/api/games", json={
-        "record": json.loads(finished.to_json()),
-        "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]}).json()
+    made = httpx.post(
+        f"{server}/api/games",
+        json={
+            "record": json.loads(finished.to_json()),
+            "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
+        },
+    ).json()
     page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
     page.wait_for_selector(".end-card")
     assert "Game over" in page.inner_text(".end-card")
@@ -361,13 +371,15 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
         ("duel", 2, {}),
     ],
 )
-def test_every_variant_plays(server: str, browser: Browser, shots: Path, variant: str, players: int,
-                             options: dict[str, Any]) -> None:
+def test_every_variant_plays(
+    server: str, browser: Browser, shots: Path, variant: str, players: int, options: dict[str, Any]
+) -> None:
     import httpx
 
     seats = [{"kind": "human", "name": "You"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)
-    made = httpx.post(f"{server}/api/games", json={
-        "variant": variant, "players": players, "seed": 3, "seats": seats, **options}).json()
+    made = httpx.post(
+        f"{server}/api/games", json={"variant": variant, "players": players, "seed": 3, "seats": seats, **options}
+    ).json()
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     wire = Wire(page)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import TypeVar, Union, overload
+from typing import TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -76,7 +76,7 @@ _CELLS: tuple[tuple[int, int], ...] = tuple(_core.board_cells())
 CELLS = len(_CELLS)
 _DENSE = {c: i for i, c in enumerate(_CELLS)}
 
-MoveLike = Union[Move, str]
+MoveLike = Move | str
 MaskArray = TypeVar("MaskArray", npt.NDArray[np.bool_], npt.NDArray[np.int8], npt.NDArray[np.uint8])
 
 
@@ -139,9 +139,7 @@ def move_to_action(game: Game, move: MoveLike) -> int:
     Raises `IllegalMoveError` when there is none (the player to move holds no such tile)."""
     actions = _core.move_to_actions(game._state, move)
     if not actions:
-        raise IllegalMoveError(
-            f"no action stands for {move} here: player {game.current_player} holds no such tile"
-        )
+        raise IllegalMoveError(f"no action stands for {move} here: player {game.current_player} holds no such tile")
     return actions[0]
 
 

@@ -72,9 +72,7 @@ def simulate_ray(
     # Bots travel as their text form, which every worker can rebuild.
     specs = [b.spec for b in resolve_bots(bots)]
     # Every argument is checked here, before anything is sent: no game is played.
-    simulate(
-        0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate
-    )
+    simulate(0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate)
     if first_game + games >= 1 << 64:
         raise ValueError("game numbers overflow 2**64: first_game + games must be below 2**64")
     check_results_fit(games, int_in("players", players, 1, 4), variant)  # the merged result
@@ -86,17 +84,26 @@ def simulate_ray(
     refs = [
         task.remote(
             dict(
-                games=n, players=players, bots=specs, seed=seed, threads=threads_per_shard, variant=variant,
-                swap_timing=swap_timing, require_contact=require_contact, first_game=f, rotate=rotate,
+                games=n,
+                players=players,
+                bots=specs,
+                seed=seed,
+                threads=threads_per_shard,
+                variant=variant,
+                swap_timing=swap_timing,
+                require_contact=require_contact,
+                first_game=f,
+                rotate=rotate,
             )
         )
         for f, n in _shards(games, parts_n, first_game)
     ]
     parts: list[SimulationResult] = ray.get(refs)
     if not parts:
-        return simulate(0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate)
+        return simulate(
+            0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate
+        )
     return SimulationResult.concat(parts)
 
 
 _shards = shards
-

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
@@ -13,15 +13,14 @@ from .arguments import as_int, check_seed
 from .colors import Color
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing import Self
 
 __all__ = ["Game", "Outcome", "MoveLike", "TileLike", "check_seed"]
 
-MoveLike = Union[Move, str]
-TileLike = Union[Tile, str, tuple[Union[Color, int, str], Union[Color, int, str]]]
+MoveLike = Move | str
+TileLike = Tile | str | tuple[Color | int | str, Color | int | str]
 
 Sequence.register(LegalMoves)
-
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class Game:
     `genial.BusyError` (a `RuntimeError`); reading a bot's settings is always allowed.
     """
 
-    __slots__ = ("_state", "__weakref__")
+    __slots__ = ("__weakref__", "_state")
 
     _state: _core.GameState
 

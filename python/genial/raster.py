@@ -24,8 +24,7 @@ def _need(module: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(
-            f"rasterising pictures needs resvg-py and pillow ({module} is missing): "
-            'pip install "genial-engine[render]"'
+            f'rasterising pictures needs resvg-py and pillow ({module} is missing): pip install "genial-engine[render]"'
         ) from None
 
 

@@ -147,8 +147,15 @@ def explain_ranking(game: Game) -> list[dict[str, Any]]:
     for upper, lower in itertools.pairwise(game.ranking()):
         a, b = list(game.rank_key(upper[0])), list(game.rank_key(lower[0]))
         decided = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
-        out.append({"above": upper, "below": lower, "rows": [a, b], "decided_at": decided,
-                    "count": game.rules.rank_key_counts_markers})
+        out.append(
+            {
+                "above": upper,
+                "below": lower,
+                "rows": [a, b],
+                "decided_at": decided,
+                "count": game.rules.rank_key_counts_markers,
+            }
+        )
     return out
 
 
@@ -173,8 +180,9 @@ def ranking_text(game: Game, names: Sequence[str] | None = None) -> list[str]:
         else:
             k = i - 1 if step["count"] else i
             what = "distance" if step["count"] else "score"
-            why = (f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}"
-                   + (f" (the {k} lower ones equal)" if k else ""))
+            why = f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}" + (
+                f" (the {k} lower ones equal)" if k else ""
+            )
         lines.append(f"  {who(step['above'])} ahead of {who(step['below'])}: {why}")
     return lines
 

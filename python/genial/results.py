@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
@@ -60,8 +59,17 @@ class SimulationResult:
     first_game: int = 0
 
     _columns: ClassVar[tuple[str, ...]] = (
-        "seed", "scores", "tracks", "ranks", "bots", "placements", "bonus_placements",
-        "bonuses_lost", "swaps", "turns", "end",
+        "seed",
+        "scores",
+        "tracks",
+        "ranks",
+        "bots",
+        "placements",
+        "bonus_placements",
+        "bonuses_lost",
+        "swaps",
+        "turns",
+        "end",
     )
 
     def __len__(self) -> int:
@@ -163,8 +171,12 @@ class SimulationResult:
         i %= n
         specs = [_spec_of_label(self.bot_names[b]) for b in self.bots[i]]
         game = play_game(
-            specs, self.players, int(self.seed[i]), self.variant,
-            swap_timing=self.swap_timing, require_contact=self.require_contact,
+            specs,
+            self.players,
+            int(self.seed[i]),
+            self.variant,
+            swap_timing=self.swap_timing,
+            require_contact=self.require_contact,
         )
         if list(game.ranks()) != self.ranks[i].tolist() or [list(s) for s in game.scores] != self.scores[i].tolist():
             raise ValueError(
@@ -203,7 +215,14 @@ class SimulationResult:
         expected = head.first_game
         for p in parts:
             same = (p.players, p.variant, p.swap_timing, p.require_contact, p.bot_names, p.run_seed)
-            if same != (head.players, head.variant, head.swap_timing, head.require_contact, head.bot_names, head.run_seed):
+            if same != (
+                head.players,
+                head.variant,
+                head.swap_timing,
+                head.require_contact,
+                head.bot_names,
+                head.run_seed,
+            ):
                 raise ValueError("concat joins parts of one run: rules, bots and seed must agree")
             if p.first_game != expected:
                 raise ValueError(f"parts are not consecutive: expected game {expected}, got {p.first_game}")
@@ -287,7 +306,8 @@ class ResultWriter:
                 self._pq = importlib.import_module("pyarrow.parquet")
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
-        self._file: Any = open(self.path, "wb" if self.parquet else "w", newline=None if self.parquet else "")
+        # Opened now, closed by `close`: an unwritable path fails before any game is played.
+        self._file: Any = open(self.path, "wb" if self.parquet else "w", newline=None if self.parquet else "")  # noqa: SIM115
 
     def write(self, res: SimulationResult) -> None:
         if self._file is None:

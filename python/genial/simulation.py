@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Union
 
 from . import _core
 from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
@@ -39,7 +38,7 @@ __all__ = [
 ]
 
 MAX_SHARDS = 65536
-BotSpecLike = Union[str, BuiltinBot]
+BotSpecLike = str | BuiltinBot
 ProgressFn = Callable[[int, int], None]
 
 
@@ -149,7 +148,9 @@ def simulate(
         lineups = [[index[(s + r) % players] for s in range(players)] for r in range(players)]
     else:
         lineups = [index]
-    return run_games(games, players, kept, labels, lineups, seed, False, first_game, n_threads, variant, swap_timing, require_contact)
+    return run_games(
+        games, players, kept, labels, lineups, seed, False, first_game, n_threads, variant, swap_timing, require_contact
+    )
 
 
 def run_games(
@@ -167,12 +168,27 @@ def run_games(
     require_contact: bool,
 ) -> SimulationResult:
     raw = _core.simulate_games(
-        players, variant, swap_timing, require_contact, [b._bot for b in bots],
-        [list(l) for l in lineups], seed, paired, first_game, games, threads,
+        players,
+        variant,
+        swap_timing,
+        require_contact,
+        [b._bot for b in bots],
+        [list(lineup) for lineup in lineups],
+        seed,
+        paired,
+        first_game,
+        games,
+        threads,
     )
     return SimulationResult.from_columns(
-        raw, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact,
-        bot_names=tuple(labels), run_seed=seed, first_game=first_game,
+        raw,
+        players=players,
+        variant=variant,
+        swap_timing=swap_timing,
+        require_contact=require_contact,
+        bot_names=tuple(labels),
+        run_seed=seed,
+        first_game=first_game,
     )
 
 

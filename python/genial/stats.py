@@ -186,13 +186,15 @@ class Summary:
         lines = [f"{self.games} games, {self.players} players"]
         if self.games == 0:
             return lines[0]
-        lines.append(f"{'seat':<6}{'win rate [95% CI]':<26}{'lowest: mean':>13}{'sd':>6}{'p10/p50/p90':>14}{'total':>8}")
+        lines.append(
+            f"{'seat':<6}{'win rate [95% CI]':<26}{'lowest: mean':>13}{'sd':>6}{'p10/p50/p90':>14}{'total':>8}"
+        )
         qs = self.lowest_quantiles()
         mean, sd = self.lowest_mean(), self.lowest_std()
         tot = self.total_sum / max(self.games, 1)
         for s, r in enumerate(self.seat_rates()):
             q = "/".join(str(int(x)) for x in qs[s])
-            lines.append(f"{s:<6}{str(r):<26}{mean[s]:>13.2f}{sd[s]:>6.2f}{q:>14}{tot[s]:>8.1f}")
+            lines.append(f"{s:<6}{r!s:<26}{mean[s]:>13.2f}{sd[s]:>6.2f}{q:>14}{tot[s]:>8.1f}")
         rates = self.bot_rates()
         if len(rates) > 1 or len(self.bot_names) > 1:
             lines.append("")
@@ -200,7 +202,7 @@ class Summary:
             for i, name in enumerate(self.bot_names):
                 if self.bot_seats[i]:
                     low = self.bot_low_sum[i] / self.bot_seats[i]
-                    lines.append(f"{name[:39]:<40}{int(self.bot_seats[i]):>8}  {str(rates[name]):<26}{low:>7.2f}")
+                    lines.append(f"{name[:39]:<40}{int(self.bot_seats[i]):>8}  {rates[name]!s:<26}{low:>7.2f}")
         adv = self.first_player_advantage()
         lines.append("")
         lines.append(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, SupportsIndex, Union
+from typing import TYPE_CHECKING, SupportsIndex
 from xml.sax.saxutils import escape
 
 from . import _core
@@ -52,7 +52,7 @@ _MUTED = "#8a8478"
 _FULL_RADIUS = 7  # the printed board; smaller player counts use a central zone of it
 
 Cell = tuple[int, int]
-Racks = Union[bool, SupportsIndex, Iterable[SupportsIndex]]
+Racks = bool | SupportsIndex | Iterable[SupportsIndex]
 
 
 def _n(v: float) -> str:
@@ -166,12 +166,16 @@ def _board_group(
             out.append(_symbol(color, cx, cy, size * 0.55, _INK[color]))
     if tiles:
         d = " ".join(_tile_outline(layout, a, b) for a, b in tiles)
-        out.append(f'<path class="tiles" d="{d}" fill="none" stroke="#3a3630" stroke-width="{_n(size * 0.08)}" '
-                   'stroke-linecap="round"/>')
+        out.append(
+            f'<path class="tiles" d="{d}" fill="none" stroke="#3a3630" stroke-width="{_n(size * 0.08)}" '
+            'stroke-linecap="round"/>'
+        )
     if highlight:
         d = " ".join(_tile_outline(layout, a, b) for a, b in highlight)
-        out.append(f'<path class="last-move" d="{d}" fill="none" stroke="#111111" stroke-width="{_n(size * 0.2)}" '
-                   'stroke-linecap="round" stroke-linejoin="round"/>')
+        out.append(
+            f'<path class="last-move" d="{d}" fill="none" stroke="#111111" stroke-width="{_n(size * 0.2)}" '
+            'stroke-linecap="round" stroke-linejoin="round"/>'
+        )
     out.append("</g>")
     return out
 
@@ -181,9 +185,18 @@ def _svg(width: float, height: float, title: str, body: list[str]) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(width)}" height="{_n(height)}" '
         f'viewBox="0 0 {_n(width)} {_n(height)}" font-family="Helvetica, Arial, sans-serif">'
     )
-    return "\n".join(
-        [head, f"<title>{escape(title)}</title>", f'<rect width="100%" height="100%" fill="{_BACKGROUND}"/>', *body, "</svg>"]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                head,
+                f"<title>{escape(title)}</title>",
+                f'<rect width="100%" height="100%" fill="{_BACKGROUND}"/>',
+                *body,
+                "</svg>",
+            ]
+        )
+        + "\n"
+    )
 
 
 def board_svg(
@@ -207,9 +220,7 @@ def board_svg(
     radius = _FULL_RADIUS if outside else board.radius
     margin = size * 0.5
     layout = Layout(radius, size, margin, margin)
-    body = _board_group(
-        board, layout, outside=outside, coords=coords, tiles=_pairs(tiles), highlight=_pairs(highlight)
-    )
+    body = _board_group(board, layout, outside=outside, coords=coords, tiles=_pairs(tiles), highlight=_pairs(highlight))
     return _svg(layout.width + 2 * margin, layout.height + 2 * margin, "Ingenious board", body)
 
 
@@ -263,8 +274,15 @@ class _Panel:
         corners = _points(hex_corners(cx, cy, r))
         return f'<polygon points="{corners}" fill="{PALETTE[color]}"/>' + _symbol(color, cx, cy, r * 0.6, _INK[color])
 
-    def track(self, values: Sequence[int], lo: int, hi: int, *, mark: int | None = None,
-              tokens: Sequence[int | None] | None = None) -> None:
+    def track(
+        self,
+        values: Sequence[int],
+        lo: int,
+        hi: int,
+        *,
+        mark: int | None = None,
+        tokens: Sequence[int | None] | None = None,
+    ) -> None:
         """Six rows of boxes lo..hi; boxes between 0 and the marker are filled with the colour."""
         u = self.unit
         slots = hi - lo + 1
@@ -325,8 +343,10 @@ class _Panel:
         x = self.x + r
         cy = self.y + r * 1.1
         if not tiles:
-            self.out.append(f'<text x="{_n(self.x)}" y="{_n(cy + u * 0.3)}" font-size="{_n(u * 0.8)}" '
-                            f'fill="{_MUTED}">(empty)</text>')
+            self.out.append(
+                f'<text x="{_n(self.x)}" y="{_n(cy + u * 0.3)}" font-size="{_n(u * 0.8)}" '
+                f'fill="{_MUTED}">(empty)</text>'
+            )
         for tile in tiles:
             a, b = tile.colors
             for k, c in enumerate((a, b)):

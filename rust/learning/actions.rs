@@ -44,7 +44,11 @@ pub const ACTION_COUNT: usize = PLACEMENT_ACTIONS + 2;
 pub enum Action {
     /// Put the tile in `slot` with its first colour on `cell`, its second on the neighbour
     /// in direction `dir`.
-    Place { slot: u8, cell: Cell, dir: u8 },
+    Place {
+        slot: u8,
+        cell: Cell,
+        dir: u8,
+    },
     Swap,
     Keep,
 }
@@ -112,16 +116,12 @@ impl fmt::Display for ActionError {
             ActionError::OutOfRange(a) => {
                 write!(f, "action {a} is out of range: actions are 0..{}", ACTION_COUNT - 1)
             }
-            ActionError::EmptySlot { action, slot, player, rack_len } => write!(
-                f,
-                "action {action} names rack slot {slot}, but player {player} holds {rack_len} tile(s)"
-            ),
-            ActionError::OffBoard { action, cell, dir } => write!(
-                f,
-                "action {action} points from ({},{}) in direction {dir}, off the board",
-                cell.q(),
-                cell.r()
-            ),
+            ActionError::EmptySlot { action, slot, player, rack_len } => {
+                write!(f, "action {action} names rack slot {slot}, but player {player} holds {rack_len} tile(s)")
+            }
+            ActionError::OffBoard { action, cell, dir } => {
+                write!(f, "action {action} points from ({},{}) in direction {dir}, off the board", cell.q(), cell.r())
+            }
         }
     }
 }
@@ -330,10 +330,7 @@ mod tests {
         }
         assert_eq!(Action::decode(ACTION_COUNT), None);
         let c = Cell::new(0, 0).unwrap();
-        assert_eq!(
-            Action::decode(placement_action(2, c, 4)),
-            Some(Action::Place { slot: 2, cell: c, dir: 4 })
-        );
+        assert_eq!(Action::decode(placement_action(2, c, 4)), Some(Action::Place { slot: 2, cell: c, dir: 4 }));
     }
 
     /// On random positions of every configuration: the actions of the legal moves are
@@ -352,8 +349,7 @@ mod tests {
                     g.legal_moves(&mut moves);
                     legal_actions(&g, &mut actions);
                     legal_action_mask(&g, &mut mask);
-                    let from_moves: BTreeSet<u16> =
-                        moves.iter().flat_map(|m| move_actions(&g, m).to_vec()).collect();
+                    let from_moves: BTreeSet<u16> = moves.iter().flat_map(|m| move_actions(&g, m).to_vec()).collect();
                     let listed: BTreeSet<u16> = actions.iter().copied().collect();
                     assert_eq!(listed.len(), actions.len(), "an action listed twice");
                     assert_eq!(from_moves, listed, "{config:?} seed {seed}");

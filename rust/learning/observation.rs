@@ -12,7 +12,7 @@
 //! once, in the Python module `genial.observation`, whose test checks that table against
 //! [`layout`].
 
-use crate::board::{SYMBOLS, EMPTY};
+use crate::board::{EMPTY, SYMBOLS};
 use crate::game::{Game, Phase};
 use crate::hex::{zone, Cell, BOARD_CELLS};
 use crate::tiles::{Tile, COLORS, TILE_COUNT, TILE_KINDS};

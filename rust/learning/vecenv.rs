@@ -62,10 +62,15 @@ impl Legal {
         self.slots = game.rack(game.current_player()).len() as u16;
         let edges = &mut self.edges;
         let (extra, extras) = (&mut self.extra, &mut self.extras);
-        legal_action_mask_with(game, mask, |ia, ib| edges.push((ia as u16, ib as u16)), |a| {
-            extra[*extras as usize] = a as u16;
-            *extras += 1;
-        });
+        legal_action_mask_with(
+            game,
+            mask,
+            |ia, ib| edges.push((ia as u16, ib as u16)),
+            |a| {
+                extra[*extras as usize] = a as u16;
+                *extras += 1;
+            },
+        );
     }
 
     fn count(&self) -> usize {
@@ -242,9 +247,7 @@ impl VecEnv {
             }
             let illegal = |why: String| StepError { env, out_of_range: false, message: why };
             let mv = action_to_move(&slot.game, a as usize).map_err(|e| illegal(e.to_string()))?;
-            slot.game
-                .check(&mv)
-                .map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
+            slot.game.check(&mv).map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
             self.moves.push(mv);
         }
         self.run(out);
@@ -395,7 +398,10 @@ mod tests {
                     let mut g = before[i];
                     g.play(&action_to_move(&g, actions[i] as usize).unwrap()).unwrap();
                     assert!(g.is_over());
-                    assert_eq!(b.rewards[2 * i..2 * i + 2], returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]);
+                    assert_eq!(
+                        b.rewards[2 * i..2 * i + 2],
+                        returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]
+                    );
                     assert_eq!(env.game(i).stats().placements, 0, "a fresh game");
                     assert_eq!(*env.game(i), Game::new(config, derive_seed(derive_seed(1, i as u64), env.episodes(i))));
                 } else {
@@ -427,7 +433,9 @@ mod tests {
         let mut buf = Vec::new();
         let mut mask = vec![false; ACTION_COUNT];
         let mut listed = Vec::new();
-        for config in [Config::standard(2).unwrap(), Config::new(Variant::Team, 4, SwapTiming::InsteadOfPlacement, true).unwrap()] {
+        for config in
+            [Config::standard(2).unwrap(), Config::new(Variant::Team, 4, SwapTiming::InsteadOfPlacement, true).unwrap()]
+        {
             let mut g = Game::new(config, 2);
             let mut rng = Rng::new(2);
             while !g.is_over() {

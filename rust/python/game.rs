@@ -5,8 +5,8 @@ use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, I
 use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, Preview, Report};
-use crate::record::{Record, UndoError};
 use crate::moves::Move;
+use crate::record::{Record, UndoError};
 use crate::tiles::COLORS;
 use crate::variants::{Config, SwapTiming, Variant};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -34,10 +34,7 @@ pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
     }
     if let Ok(s) = obj.cast::<PyString>() {
         // Lossy: a lone surrogate is unreadable text like any other, not a `UnicodeEncodeError`.
-        return s
-            .to_string_lossy()
-            .parse::<Move>()
-            .map_err(|e| IllegalMoveError::new_err(e.0));
+        return s.to_string_lossy().parse::<Move>().map_err(|e| IllegalMoveError::new_err(e.0));
     }
     Err(PyTypeError::new_err(format!(
         "a move is a genial.Move or its text (like \"R0,-4+B1,-4\"), not {}",
@@ -45,16 +42,9 @@ pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
     )))
 }
 
-pub fn config_from(
-    players: i64,
-    variant: &str,
-    swap_timing: &str,
-    require_contact: bool,
-) -> PyResult<Config> {
+pub fn config_from(players: i64, variant: &str, swap_timing: &str, require_contact: bool) -> PyResult<Config> {
     let v = Variant::parse(variant).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown variant {variant:?}: choose standard, solo, team or duel"
-        ))
+        PyValueError::new_err(format!("unknown variant {variant:?}: choose standard, solo, team or duel"))
     })?;
     let t = SwapTiming::parse(swap_timing).ok_or_else(|| {
         PyValueError::new_err(format!(
@@ -335,10 +325,7 @@ impl PyGameState {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyGameState>()
-            .map(|o| o.borrow().game() == self.game())
-            .unwrap_or(false)
+        other.cast::<PyGameState>().map(|o| o.borrow().game() == self.game()).unwrap_or(false)
     }
 }
 
@@ -446,7 +433,13 @@ pub struct PyPreview {
 
 impl PyPreview {
     fn new(mv: Move, p: Preview) -> PyPreview {
-        PyPreview { mv: PyMove(mv), points: p.points, bonuses_earned: p.bonuses, wins: p.wins, scores_after: p.scores_after }
+        PyPreview {
+            mv: PyMove(mv),
+            points: p.points,
+            bonuses_earned: p.bonuses,
+            wins: p.wins,
+            scores_after: p.scores_after,
+        }
     }
 }
 

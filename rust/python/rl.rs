@@ -76,14 +76,11 @@ fn out_array<'py, T: Element, D: Dimension>(
     dtype: &str,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyArray<T, D>>> {
-    let arr = obj.cast::<PyArray<T, D>>().map_err(|_| {
-        PyTypeError::new_err(format!("{what} must be a numpy {dtype} array of shape {shape:?}"))
-    })?;
+    let arr = obj
+        .cast::<PyArray<T, D>>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be a numpy {dtype} array of shape {shape:?}")))?;
     if arr.shape() != shape {
-        return Err(PyValueError::new_err(format!(
-            "{what} has shape {:?}, expected {shape:?}",
-            arr.shape()
-        )));
+        return Err(PyValueError::new_err(format!("{what} has shape {:?}, expected {shape:?}", arr.shape())));
     }
     if !arr.is_c_contiguous() {
         return Err(PyValueError::new_err(format!("{what} must be C-contiguous")));
@@ -97,12 +94,8 @@ fn with_slice<T: Element, D: Dimension, R>(
     what: &str,
     f: impl FnOnce(&mut [T]) -> R,
 ) -> PyResult<R> {
-    let mut rw = arr
-        .try_readwrite()
-        .map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
-    let slice = rw
-        .as_slice_mut()
-        .map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
+    let mut rw = arr.try_readwrite().map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
+    let slice = rw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("{what} cannot be written: {e}")))?;
     Ok(f(slice))
 }
 
@@ -202,7 +195,11 @@ fn legal_action_mask<'py>(
 
 /// Legal-action masks of many games into `out` (`len(states) × ACTION_COUNT`).
 #[pyfunction]
-fn legal_action_mask_batch<'py>(py: Python<'py>, states: Vec<Bound<'py, PyGameState>>, out: &Bound<'py, PyAny>) -> PyResult<()> {
+fn legal_action_mask_batch<'py>(
+    py: Python<'py>,
+    states: Vec<Bound<'py, PyGameState>>,
+    out: &Bound<'py, PyAny>,
+) -> PyResult<()> {
     let games: Vec<Game> = states.iter().map(position).collect();
     masks_into(py, &games, out, &[games.len(), ACTION_COUNT])
 }
@@ -298,7 +295,8 @@ fn observe_with_mask<'py>(
     let p = extract_seat(player, state.game().config().players())?;
     let game = state.game();
     // Every entry of both is written below.
-    let (obs, mask) = unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
+    let (obs, mask) =
+        unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
     with_slice(&obs, "observation", |s| core_observe(game, p, s))?;
     with_slice(&mask, "mask", |s| {
         if game.current_player() == p {

@@ -20,7 +20,12 @@ impl PyRules {
     /// `players=None` takes the variant's default (its only or smallest player count).
     #[new]
     #[pyo3(signature = (variant = "standard", players = None, *, swap_timing = "after_placement", require_contact = false))]
-    fn new(variant: &str, players: Option<&Bound<'_, PyAny>>, swap_timing: &str, require_contact: bool) -> PyResult<Self> {
+    fn new(
+        variant: &str,
+        players: Option<&Bound<'_, PyAny>>,
+        swap_timing: &str,
+        require_contact: bool,
+    ) -> PyResult<Self> {
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
             _ => Variant::parse(variant).map_or(2, Variant::default_players),
@@ -125,10 +130,7 @@ impl PyRules {
     /// The seats scoring on a track.
     fn seats_of_track(&self, track: usize) -> PyResult<Vec<usize>> {
         if track >= self.0.track_count() {
-            return Err(PyValueError::new_err(format!(
-                "track must be 0..{}, not {track}",
-                self.0.track_count() - 1
-            )));
+            return Err(PyValueError::new_err(format!("track must be 0..{}, not {track}", self.0.track_count() - 1)));
         }
         Ok((0..self.0.players()).filter(|&p| self.0.track_of(p) == track).collect())
     }

@@ -95,9 +95,7 @@ impl PyMove {
     /// Reads the text form: `"R0,-4+B1,-4"`, `"swap"`, `"keep"`.
     #[staticmethod]
     fn parse(text: Text) -> PyResult<Self> {
-        text.parse::<Move>()
-            .map(PyMove)
-            .map_err(|e| super::convert::IllegalMoveError::new_err(e.0))
+        text.parse::<Move>().map(PyMove).map_err(|e| super::convert::IllegalMoveError::new_err(e.0))
     }
 
     /// The placement of `color_a` on `cell_a` and `color_b` on `cell_b`.
@@ -111,9 +109,7 @@ impl PyMove {
         let a = extract_cell(cell_a)?;
         let b = extract_cell(cell_b)?;
         if a.direction_to(b).is_none() {
-            return Err(super::convert::IllegalMoveError::new_err(
-                BoardError::NotAdjacent(a, b).to_string(),
-            ));
+            return Err(super::convert::IllegalMoveError::new_err(BoardError::NotAdjacent(a, b).to_string()));
         }
         Ok(PyMove(Move::Place(Placement::new(a, extract_color(color_a)?, b, extract_color(color_b)?))))
     }
@@ -345,7 +341,9 @@ impl PyBoard {
     fn symbols<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let items: Vec<_> = SYMBOLS
             .iter()
-            .map(|&(q, r, col)| PyTuple::new(py, [PyTuple::new(py, [q, r])?.into_any(), color_to_py(py, col)?.into_bound(py)]))
+            .map(|&(q, r, col)| {
+                PyTuple::new(py, [PyTuple::new(py, [q, r])?.into_any(), color_to_py(py, col)?.into_bound(py)])
+            })
             .collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }

@@ -272,9 +272,7 @@ impl Board {
                 any &= any - 1;
                 let a = w * 64 + bit;
                 for (k, &s) in FORWARD_STEPS.iter().enumerate() {
-                    if along[k][w] >> bit & 1 == 1
-                        && f(Cell::from_index(a as u16), Cell::from_index((a + s) as u16))
-                    {
+                    if along[k][w] >> bit & 1 == 1 && f(Cell::from_index(a as u16), Cell::from_index((a + s) as u16)) {
                         return true;
                     }
                 }
@@ -290,11 +288,7 @@ impl Board {
 
     /// Iterates over the pairs of adjacent free cells of the zone.
     pub fn free_pair_list(&self) -> impl Iterator<Item = (Cell, Cell)> + '_ {
-        self.zone()
-            .edges
-            .iter()
-            .filter(move |e| self.is_free(e.a) && self.is_free(e.b))
-            .map(|e| (e.a, e.b))
+        self.zone().edges.iter().filter(move |e| self.is_free(e.a) && self.is_free(e.b)).map(|e| (e.a, e.b))
     }
 }
 

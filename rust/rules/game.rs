@@ -130,7 +130,10 @@ pub enum SwapBlocked {
     RackShowsLowest,
     NoMarkerOnNine,
     NothingToExchange,
-    BagTooSmall { have: u8, need: u8 },
+    BagTooSmall {
+        have: u8,
+        need: u8,
+    },
 }
 
 impl fmt::Display for SwapBlocked {
@@ -163,7 +166,10 @@ pub enum MoveError {
     /// `swap` when the rules do not allow it now.
     SwapNotAllowed(SwapBlocked),
     Board(BoardError),
-    TileNotInRack { player: u8, tile: Tile },
+    TileNotInRack {
+        player: u8,
+        tile: Tile,
+    },
     FirstPlacementMustTouchSymbol,
     MustTouch,
 }
@@ -181,12 +187,10 @@ impl fmt::Display for MoveError {
             MoveError::TileNotInRack { player, tile } => {
                 write!(f, "player {player} has no {tile} tile in the rack")
             }
-            MoveError::FirstPlacementMustTouchSymbol => f.write_str(
-                "a player's first tile must touch a printed symbol that no tile touches yet",
-            ),
-            MoveError::MustTouch => {
-                f.write_str("with require_contact, the tile must touch a tile or a printed symbol")
+            MoveError::FirstPlacementMustTouchSymbol => {
+                f.write_str("a player's first tile must touch a printed symbol that no tile touches yet")
             }
+            MoveError::MustTouch => f.write_str("with require_contact, the tile must touch a tile or a printed symbol"),
         }
     }
 }
@@ -249,10 +253,7 @@ impl Game {
     /// `seed` drives the later mixing of swapped tiles into the bag.
     pub fn with_bag(config: Config, order: &[Tile], seed: u64) -> Result<Game, SetupError> {
         if order.len() != TILE_COUNT {
-            return Err(SetupError(format!(
-                "a bag must list all {TILE_COUNT} tiles, this one lists {}",
-                order.len()
-            )));
+            return Err(SetupError(format!("a bag must list all {TILE_COUNT} tiles, this one lists {}", order.len())));
         }
         let mut want = full_set();
         let mut got = order.to_vec();
@@ -410,9 +411,7 @@ impl Game {
     fn cells_meet(&self, rule: Touch, a: Cell, b: Cell) -> bool {
         match rule {
             Touch::Any => true,
-            Touch::UntouchedSymbol => {
-                self.board.untouched_symbols_near(a) | self.board.untouched_symbols_near(b) != 0
-            }
+            Touch::UntouchedSymbol => self.board.untouched_symbols_near(a) | self.board.untouched_symbols_near(b) != 0,
             Touch::Occupied => self.board.touches_occupied(a) || self.board.touches_occupied(b),
         }
     }
@@ -814,9 +813,7 @@ impl Game {
             .iter()
             .filter(|&&c| self.board.get(c) < COLORS as u8 && !Board::is_symbol(c))
             .count();
-        on_board / 2
-            + (0..self.config.players()).map(|p| self.racks[p].len()).sum::<usize>()
-            + self.bag.len()
+        on_board / 2 + (0..self.config.players()).map(|p| self.racks[p].len()).sum::<usize>() + self.bag.len()
     }
 }
 

@@ -20,14 +20,7 @@ pub const BOARD_CELLS: usize = 169;
 pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
 /// Index step in the padded grid for each direction.
-pub const STEP: [isize; 6] = [
-    1,
-    1 - SIDE as isize,
-    -(SIDE as isize),
-    -1,
-    SIDE as isize - 1,
-    SIDE as isize,
-];
+pub const STEP: [isize; 6] = [1, 1 - SIDE as isize, -(SIDE as isize), -1, SIDE as isize - 1, SIDE as isize];
 
 /// The direction opposite to `d`.
 #[inline]

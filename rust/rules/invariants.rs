@@ -287,11 +287,7 @@ fn move_text(bytes: &mut Bytes<'_>) -> (String, Option<[(i32, i32); 2]>) {
 fn any_placement(bytes: &mut Bytes<'_>) -> Option<Move> {
     let cell = |bytes: &mut Bytes<'_>| Cell::new(coordinate(bytes), coordinate(bytes));
     let a = cell(bytes)?;
-    let b = if bytes.u8() % 2 == 0 {
-        a.neighbour(bytes.u8() as usize % 6)?
-    } else {
-        cell(bytes)?
-    };
+    let b = if bytes.u8() % 2 == 0 { a.neighbour(bytes.u8() as usize % 6)? } else { cell(bytes)? };
     let (ca, cb) = (bytes.u8() % COLORS as u8, bytes.u8() % COLORS as u8);
     Some(Move::Place(Placement { a, b, ca, cb }))
 }

@@ -125,9 +125,8 @@ fn parse_half(whole: &str, half: &str) -> Result<(Cell, Color), ParseMoveError> 
         .find(|ch: char| ch == '(' || ch == '-' || ch.is_ascii_digit() || ch.is_whitespace())
         .ok_or_else(|| err(whole, &format!("half {half:?} has no cell")))?;
     let (name, rest) = half.split_at(split);
-    let color = parse_color(name).ok_or_else(|| {
-        err(whole, &format!("{name:?} is not a colour (R O Y G B P or a colour name)"))
-    })?;
+    let color = parse_color(name)
+        .ok_or_else(|| err(whole, &format!("{name:?} is not a colour (R O Y G B P or a colour name)")))?;
     let rest = rest.trim();
     let rest = rest.strip_prefix('(').map(|r| r.strip_suffix(')')).unwrap_or(Some(rest));
     let rest = rest.ok_or_else(|| err(whole, "unbalanced parenthesis"))?;
@@ -138,8 +137,7 @@ fn parse_half(whole: &str, half: &str) -> Result<(Cell, Color), ParseMoveError> 
     };
     let q: i32 = q.parse().map_err(|_| err(whole, &format!("{q:?} is not an integer")))?;
     let r: i32 = r.parse().map_err(|_| err(whole, &format!("{r:?} is not an integer")))?;
-    let cell = Cell::new(q, r)
-        .ok_or_else(|| err(whole, &format!("cell ({q},{r}) is off the board")))?;
+    let cell = Cell::new(q, r).ok_or_else(|| err(whole, &format!("cell ({q},{r}) is off the board")))?;
     debug_assert!((color as usize) < COLORS);
     Ok((cell, color))
 }
@@ -216,12 +214,7 @@ mod tests {
 
     #[test]
     fn text_round_trips() {
-        let m = Move::Place(Placement::new(
-            Cell::new(1, -4).unwrap(),
-            4,
-            Cell::new(0, -4).unwrap(),
-            0,
-        ));
+        let m = Move::Place(Placement::new(Cell::new(1, -4).unwrap(), 4, Cell::new(0, -4).unwrap(), 0));
         assert_eq!(m.to_string(), "R0,-4+B1,-4");
         assert_eq!("R0,-4+B1,-4".parse::<Move>().unwrap(), m);
         assert_eq!("blue(1,-4) red(0,-4)".parse::<Move>().unwrap(), m);

@@ -52,7 +52,11 @@ impl fmt::Display for UndoError {
 pub enum ReplayError {
     Setup(SetupError),
     /// Move `index` (from 0) was refused.
-    Move { index: usize, mv: Move, error: MoveError },
+    Move {
+        index: usize,
+        mv: Move,
+        error: MoveError,
+    },
 }
 
 impl fmt::Display for ReplayError {
@@ -188,10 +192,7 @@ mod tests {
         assert_eq!(again.game(), r.game());
         let mut bad = r.history().to_vec();
         bad.insert(3, Move::Keep);
-        assert!(matches!(
-            Record::replay(config, &o.draw_order, o.seed, &bad),
-            Err(ReplayError::Move { index: 3, .. })
-        ));
+        assert!(matches!(Record::replay(config, &o.draw_order, o.seed, &bad), Err(ReplayError::Move { index: 3, .. })));
     }
 
     #[test]

@@ -17,10 +17,7 @@ pub fn parse_color(text: &str) -> Option<Color> {
         let c = t.chars().next()?.to_ascii_uppercase();
         return COLOR_LETTERS.iter().position(|&l| l == c).map(|i| i as Color);
     }
-    COLOR_NAMES
-        .iter()
-        .position(|n| n.eq_ignore_ascii_case(t))
-        .map(|i| i as Color)
+    COLOR_NAMES.iter().position(|n| n.eq_ignore_ascii_case(t)).map(|i| i as Color)
 }
 
 /// A two-hex tile. Unordered: stored with `lo <= hi`. The default is the red double.

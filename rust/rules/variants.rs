@@ -107,9 +107,7 @@ impl SwapTiming {
     }
 
     pub fn parse(text: &str) -> Option<SwapTiming> {
-        [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement]
-            .into_iter()
-            .find(|t| t.name() == text)
+        [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement].into_iter().find(|t| t.name() == text)
     }
 }
 

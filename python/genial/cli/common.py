@@ -63,5 +63,8 @@ def bots_help() -> str:
         options = bots.make(name).options
         shown = ", ".join(f"{k}={v}" for k, v in options.items())
         parts.append(f"{name} ({shown})" if shown else name)
-    return ("Built-in bots, with their options and defaults: " + "; ".join(parts)
-            + ". Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8.")
+    return (
+        "Built-in bots, with their options and defaults: "
+        + "; ".join(parts)
+        + ". Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8."
+    )

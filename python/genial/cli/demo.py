@@ -17,14 +17,19 @@ __all__ = ["register"]
 
 def register(subparsers: Any) -> None:
     """Adds ``genial demo``."""
-    p = subparsers.add_parser("demo", help="play a full game between random players and show it",
-                              description="Play a whole game between random players and show the end.")
+    p = subparsers.add_parser(
+        "demo",
+        help="play a full game between random players and show it",
+        description="Play a whole game between random players and show the end.",
+    )
     p.add_argument("--players", type=int, default=None, help="seats (default: the variant's player count)")
     p.add_argument("--variant", default="standard", choices=_core.variant_names(), help="the rules (default: standard)")
     p.add_argument("--seed", type=int, default=2026, help="the game's seed (default: 2026)")
     colors = p.add_mutually_exclusive_group()
     colors.add_argument("--color", dest="color", action="store_true", default=None, help="ANSI colours")
-    colors.add_argument("--no-color", dest="color", action="store_false", help="no colours (default: colours on a terminal)")
+    colors.add_argument(
+        "--no-color", dest="color", action="store_false", help="no colours (default: colours on a terminal)"
+    )
     p.set_defaults(func=_demo)
 
 
@@ -40,8 +45,7 @@ def _demo(args: argparse.Namespace) -> int:
         for p in group:
             scores = " ".join(f"{v:>2}" for v in game.scores[p])
             print(f"  {rank}. player {p}  scores {scores}  (lowest {min(game.scores[p])})")
-    print(f"\n{game.stats['placements']} placements, {game.stats['bonus_placements']} bonus placements, "
-          f"ended: {game.end}")
+    print(
+        f"\n{game.stats['placements']} placements, {game.stats['bonus_placements']} bonus placements, ended: {game.end}"
+    )
     return 0
-
-

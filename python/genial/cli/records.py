@@ -53,8 +53,10 @@ def _replay(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] |
         out.write(f"{header}\n{text(shown, color=args.color)}\n\n")
         out.flush()
 
-    out.write(f"{game.variant} game, {game.players} player{'s' if game.players > 1 else ''}, seed {game.seed}, "
-              f"{len(moves)} moves\n\n")
+    out.write(
+        f"{game.variant} game, {game.players} player{'s' if game.players > 1 else ''}, seed {game.seed}, "
+        f"{len(moves)} moves\n\n"
+    )
     if args.final:
         show(f"after move {len(moves)}", game)
         return 0
@@ -94,8 +96,11 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         seats = list(range(game.players)) if args.racks == "all" else [int(s) for s in args.racks.split(",")]
         wrong = [s for s in seats if not 0 <= s < game.players]
         if wrong:
-            print(f"genial render: --racks {args.racks}: no seat {wrong[0]} in a {game.players}-player game "
-                  f"(seats 0..{game.players - 1})", file=sys.stderr)
+            print(
+                f"genial render: --racks {args.racks}: no seat {wrong[0]} in a {game.players}-player game "
+                f"(seats 0..{game.players - 1})",
+                file=sys.stderr,
+            )
             return 2
     if args.out is None:
         out.write(text(position, color=args.color, rack=False) + "\n")
@@ -104,8 +109,9 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         return 0
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".png"):
-        print(f"genial render: cannot tell the picture's format from {args.out!r}: name it .svg or .png",
-              file=sys.stderr)
+        print(
+            f"genial render: cannot tell the picture's format from {args.out!r}: name it .svg or .png", file=sys.stderr
+        )
         return 2
     picture = game_svg(position, seats or False, coords=args.coords)
     try:
@@ -143,8 +149,11 @@ def _racks(text: str) -> str:
 
 def register(subparsers: Any) -> None:
     """Adds ``genial replay`` and ``genial render`` to the command line's subcommands."""
-    p = subparsers.add_parser("replay", help="step through a recorded game",
-                              description="Print the positions of a recorded game (a JSON record).")
+    p = subparsers.add_parser(
+        "replay",
+        help="step through a recorded game",
+        description="Print the positions of a recorded game (a JSON record).",
+    )
     p.add_argument("file", help="a JSON game record (genial.game version 1)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--step", action="store_true", help="wait for Enter before each move")
@@ -152,13 +161,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--color", action="store_true", help="ANSI colours")
     p.set_defaults(func=_replay)
 
-    p = subparsers.add_parser("render", help="draw a recorded game (SVG or text)",
-                              description="Draw a position of a recorded game: as SVG with --svg, else as text.")
+    p = subparsers.add_parser(
+        "render",
+        help="draw a recorded game (SVG or text)",
+        description="Draw a position of a recorded game: as SVG with --svg, else as text.",
+    )
     p.add_argument("file", help="a JSON game record (genial.game version 1)")
-    p.add_argument("--out", "--svg", dest="out", metavar="FILE",
-                   help="write a picture to FILE: .svg, or .png (needs the render extra); default: text")
+    p.add_argument(
+        "--out",
+        "--svg",
+        dest="out",
+        metavar="FILE",
+        help="write a picture to FILE: .svg, or .png (needs the render extra); default: text",
+    )
     p.add_argument("--move", type=int, metavar="N", help="the position after N moves (default: the last)")
-    p.add_argument("--racks", type=_racks, metavar="SEATS", help="show racks: all, or seats like 0 or 0,2 (default: none)")
+    p.add_argument(
+        "--racks", type=_racks, metavar="SEATS", help="show racks: all, or seats like 0 or 0,2 (default: none)"
+    )
     p.add_argument("--coords", action="store_true", help="write q,r in free cells (SVG)")
     p.add_argument("--color", action="store_true", help="ANSI colours (text)")
     p.set_defaults(func=_render)

@@ -11,10 +11,7 @@ from ..web.store import default_db_path
 
 __all__ = ["register", "run_serve"]
 
-_MISSING = (
-    "genial serve needs the web extra: pip install 'genial-engine[web]' "
-    "(starlette, uvicorn and websockets)"
-)
+_MISSING = "genial serve needs the web extra: pip install 'genial-engine[web]' (starlette, uvicorn and websockets)"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,14 +21,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Starts a web server for Ingenious games in the browser. Games are kept in a "
         "SQLite file, written on every move, so a restarted server resumes them.",
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 to play with friends on your LAN)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 to play with friends on your LAN)",
+    )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--db", default=None, help=f"SQLite file of the games (default {default_db_path()})")
-    p.add_argument("--bot-threads", type=int, default=max(1, (os.cpu_count() or 2) - 1),
-                   help="threads in which bots think (default: one less than the cores)")
-    p.add_argument("--bot-delay", type=float, default=0.4,
-                   help="seconds a bot waits before moving, so that people can follow (default 0.4)")
+    p.add_argument(
+        "--bot-threads",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        help="threads in which bots think (default: one less than the cores)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.4,
+        help="seconds a bot waits before moving, so that people can follow (default 0.4)",
+    )
     p.add_argument("--quiet", action="store_true", help="no access log")
     p.set_defaults(func=run_serve)
 
@@ -70,10 +78,15 @@ def run_serve(args: argparse.Namespace) -> int:
     if host in ("0.0.0.0", "::"):
         print("  listening on every interface: friends on your network use this machine's address", flush=True)
     print(f"  games are kept in {db}; Ctrl-C stops the server", flush=True)
-    config = uvicorn.Config(app, log_level="warning" if args.quiet else "info", access_log=not args.quiet,
-                            ws="auto", lifespan="on",
-                            # Compressing every state costs more CPU than it saves on a LAN.
-                            ws_per_message_deflate=False)
+    config = uvicorn.Config(
+        app,
+        log_level="warning" if args.quiet else "info",
+        access_log=not args.quiet,
+        ws="auto",
+        lifespan="on",
+        # Compressing every state costs more CPU than it saves on a LAN.
+        ws_per_message_deflate=False,
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

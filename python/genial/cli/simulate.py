@@ -75,15 +75,33 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2, help="seats, 1-4 (default: 2)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default: 0)")
     p.add_argument("--threads", type=_number(1), default=None, help="threads (default: one per core)")
-    p.add_argument("--variant", default="standard", choices=list(_core.variant_names()), help="the rules (default: standard)")
-    p.add_argument("--swap-timing", default="after_placement", choices=["after_placement", "instead_of_placement"],
-                   help="edition option (default: after_placement)")
-    p.add_argument("--require-contact", action="store_true",
-                   help="edition option: every tile after a player's first must touch a tile or symbol")
-    p.add_argument("--chunk", type=_number(1), default=None, help="games per chunk, the unit of progress, memory and writing (default: by bot speed)")
-    p.add_argument("--out", default=None, help="write every game to FILE: .csv, or .parquet (needs pyarrow) (default: none)")
+    p.add_argument(
+        "--variant", default="standard", choices=list(_core.variant_names()), help="the rules (default: standard)"
+    )
+    p.add_argument(
+        "--swap-timing",
+        default="after_placement",
+        choices=["after_placement", "instead_of_placement"],
+        help="edition option (default: after_placement)",
+    )
+    p.add_argument(
+        "--require-contact",
+        action="store_true",
+        help="edition option: every tile after a player's first must touch a tile or symbol",
+    )
+    p.add_argument(
+        "--chunk",
+        type=_number(1),
+        default=None,
+        help="games per chunk, the unit of progress, memory and writing (default: by bot speed)",
+    )
+    p.add_argument(
+        "--out", default=None, help="write every game to FILE: .csv, or .parquet (needs pyarrow) (default: none)"
+    )
     bar = p.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show the progress bar")
+    bar.add_argument(
+        "--progress", dest="progress", action="store_true", default=None, help="always show the progress bar"
+    )
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
 
 
@@ -158,8 +176,16 @@ def _simulate(args: argparse.Namespace) -> int:
     rotate = args.rotate if args.rotate is not None else len(set(bots)) > 1
     # No game is played before every argument is checked and the output file is open.
     template = simulate(
-        0, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
-        args.require_contact, first_game=args.first_game, rotate=rotate,
+        0,
+        args.players,
+        bots,
+        args.seed,
+        args.threads,
+        args.variant,
+        args.swap_timing,
+        args.require_contact,
+        first_game=args.first_game,
+        rotate=rotate,
     )
     out = _open_output("simulate", args.out, template)
     if out is None:
@@ -172,8 +198,16 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         for first, count in chunks(args.games, chunk, args.first_game):
             part = simulate(
-                count, args.players, bots, args.seed, args.threads, args.variant, args.swap_timing,
-                args.require_contact, first_game=first, rotate=rotate,
+                count,
+                args.players,
+                bots,
+                args.seed,
+                args.threads,
+                args.variant,
+                args.swap_timing,
+                args.require_contact,
+                first_game=first,
+                rotate=rotate,
             )
             with _interrupts_held():
                 summary = part.summary() if summary is None else summary + part.summary()
@@ -191,10 +225,16 @@ def _simulate(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return 0
     fixed = len(set(bots)) > 1 and not rotate
-    print(summary.table(f"seat 0 ({bots[0]}) advantage, its bot's strength included" if fixed else "first player advantage"))
+    print(
+        summary.table(
+            f"seat 0 ({bots[0]}) advantage, its bot's strength included" if fixed else "first player advantage"
+        )
+    )
     if rotate and args.rotate is None:
         print("(the bots rotated through the seats; --no-rotate keeps them fixed)")
-    print(f"\n{summary.games} games in {elapsed:.2f} s ({summary.games / max(elapsed, 1e-9):,.0f} games/s), seed {args.seed}")
+    print(
+        f"\n{summary.games} games in {elapsed:.2f} s ({summary.games / max(elapsed, 1e-9):,.0f} games/s), seed {args.seed}"
+    )
     if args.out:
         print(f"wrote {args.out}")
     sys.stdout.flush()
@@ -214,8 +254,11 @@ def _tournament(args: argparse.Namespace) -> int:
         nonlocal out
         progress.total = total
         if total != args.games:
-            print(f"playing {total} games instead of {args.games}: whole rounds, so that every bot sits "
-                  "in every seat equally often", file=sys.stderr)
+            print(
+                f"playing {total} games instead of {args.games}: whole rounds, so that every bot sits "
+                "in every seat equally often",
+                file=sys.stderr,
+            )
         template = simulate(0, args.players, "random", 0, 1, args.variant, args.swap_timing, args.require_contact)
         out = _Output(args.out, template)
 
@@ -230,8 +273,18 @@ def _tournament(args: argparse.Namespace) -> int:
     begun = time.perf_counter()
     try:
         t = tournament(
-            bots, args.players, args.games, args.seed, args.threads, args.variant, args.swap_timing,
-            args.require_contact, chunk=args.chunk, progress=progress, on_chunk=written, on_start=start,
+            bots,
+            args.players,
+            args.games,
+            args.seed,
+            args.threads,
+            args.variant,
+            args.swap_timing,
+            args.require_contact,
+            chunk=args.chunk,
+            progress=progress,
+            on_chunk=written,
+            on_start=start,
         )
     except ImportError as e:
         print(f"genial tournament: {e}", file=sys.stderr)
@@ -270,21 +323,32 @@ def register(subparsers: Any) -> None:
     )
     sim.add_argument("--games", type=_number(0), default=10_000, help="games to play (default: 10000)")
     sim.add_argument("--bots", default="random", help="comma-separated, one per seat or one for all (default: random)")
-    sim.add_argument("--first-game", type=_number(0), default=0,
-                     help="first game number, to split a run across machines (default: 0)")
-    sim.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=None,
-                     help="shift the bots one seat per game (default: when the seats' bots differ)")
+    sim.add_argument(
+        "--first-game",
+        type=_number(0),
+        default=0,
+        help="first game number, to split a run across machines (default: 0)",
+    )
+    sim.add_argument(
+        "--rotate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="shift the bots one seat per game (default: when the seats' bots differ)",
+    )
     _common(sim)
     sim.set_defaults(func=_simulate)
 
     tour = subparsers.add_parser(
         "tournament",
         help="every bot in every seat equally often: win rates and Elo ratings",
-        description="Every bot in every seat equally often, on paired deals: win rates and Elo ratings. "
-        + bots_help(),
+        description="Every bot in every seat equally often, on paired deals: win rates and Elo ratings. " + bots_help(),
     )
     tour.add_argument("--bots", default="greedy,random", help="comma-separated bots (default: greedy,random)")
-    tour.add_argument("--games", type=_number(1), default=1000,
-                      help="games to play, rounded up to whole rounds of seatings (default: 1000)")
+    tour.add_argument(
+        "--games",
+        type=_number(1),
+        default=1000,
+        help="games to play, rounded up to whole rounds of seatings (default: 1000)",
+    )
     _common(tour)
     tour.set_defaults(func=_tournament)

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,12 +40,10 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError as e:  # pragma: no cover - depends on what is installed
-    raise ImportError(
-        f"genial.envs.gymnasium needs gymnasium ({e}): pip install \"genial-engine[rl]\""
-    ) from e
+    raise ImportError(f'genial.envs.gymnasium needs gymnasium ({e}): pip install "genial-engine[rl]"') from e
 
 from .. import _core
-from ..actions import ACTION_COUNT, action_to_move, legal_action_mask
+from ..actions import ACTION_COUNT, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
@@ -56,7 +54,7 @@ __all__ = ["IngeniousEnv", "ENV_ID"]
 
 
 Observation = dict[str, Any]  # "observation": float32 vector, "action_mask": int8 vector
-Opponent = Union[str, Bot]
+Opponent = str | Bot
 
 
 class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
@@ -68,7 +66,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     Named bots are seeded from the environment's ``np_random`` at each reset.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's own attribute)
 
     def __init__(
         self,
@@ -125,7 +123,9 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
 
     # ----- gymnasium API ----------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         self.game = Game(seed=int(rng.integers(0, 2**64, dtype=np.uint64)), **self._options)

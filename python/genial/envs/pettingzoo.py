@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
 try:
     from gymnasium import spaces
     from gymnasium.utils import seeding
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        f"genial.envs.pettingzoo needs pettingzoo and gymnasium ({e}): pip install \"genial-engine[rl]\""
+        f'genial.envs.pettingzoo needs pettingzoo and gymnasium ({e}): pip install "genial-engine[rl]"'
     ) from e
 
 from .. import _core
@@ -64,7 +65,11 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
     board) or ``"human"`` (prints it after every step).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "genial_ingenious_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own attribute)
+        "render_modes": ["ansi", "human"],
+        "name": "genial_ingenious_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

@@ -59,7 +59,12 @@ def _meta() -> dict[str, Any]:
     return {
         "version": __version__,
         "variants": [
-            {"name": v.name, "player_counts": list(v.player_counts), "track_max": v.track_max, "description": v.description}
+            {
+                "name": v.name,
+                "player_counts": list(v.player_counts),
+                "track_max": v.track_max,
+                "description": v.description,
+            }
             for v in variants()
         ],
         "bots": bot_catalogue(),
@@ -153,7 +158,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
             table = hub.table(ws.path_params["game_id"])
             hello = await asyncio.wait_for(ws.receive_json(), timeout=30)
             if not isinstance(hello, dict):
-                raise ApiError(400, "the first message is {\"token\": \"...\"} (or null to watch)")
+                raise ApiError(400, 'the first message is {"token": "..."} (or null to watch)')
             token = hello.get("token")
             seat = table.seat_of(token if isinstance(token, str) else None)
         except ApiError as e:

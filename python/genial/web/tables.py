@@ -67,7 +67,7 @@ def _check_seats(raw: Any, players: int) -> list[dict[str, Any]]:
     seats: list[dict[str, Any]] = []
     for i, s in enumerate(raw):
         if not isinstance(s, dict):
-            raise ApiError(400, f"seat {i} must be an object like {{\"kind\": \"human\"}}")
+            raise ApiError(400, f'seat {i} must be an object like {{"kind": "human"}}')
         kind = s.get("kind")
         name = s.get("name")
         if name is not None and not isinstance(name, str):
@@ -88,7 +88,7 @@ def _check_seats(raw: Any, players: int) -> list[dict[str, Any]]:
                 raise ApiError(400, f"seat {i}: {e}") from None
             seats.append({"kind": "bot", "bot": bot, "options": options, "name": name or label, "label": label})
         else:
-            raise ApiError(400, f"seat {i}: kind must be \"human\" or \"bot\", not {kind!r}")
+            raise ApiError(400, f'seat {i}: kind must be "human" or "bot", not {kind!r}')
     return seats
 
 
@@ -452,7 +452,9 @@ class Hub:
         return {
             "id": game_id,
             "version": table.version,
-            "seats": [{"seat": i, "kind": s["kind"], "name": s["name"], "token": tokens[i]} for i, s in enumerate(seats)],
+            "seats": [
+                {"seat": i, "kind": s["kind"], "name": s["name"], "token": tokens[i]} for i, s in enumerate(seats)
+            ],
         }
 
     # ----- acting -------------------------------------------------------------------------
@@ -475,19 +477,21 @@ class Hub:
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to act in this game")
         if not isinstance(body, dict):
-            raise ApiError(400, "an action is a JSON object: {\"version\": n, \"move\": \"...\"}")
+            raise ApiError(400, 'an action is a JSON object: {"version": n, "move": "..."}')
         version = body.get("version")
         move_text = body.get("move")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ApiError(400, "version must be the game's version number (an int) you are answering")
         if not isinstance(move_text, str):
-            raise ApiError(400, "move must be a move's text, e.g. \"R0,-4+B1,-4\", \"swap\" or \"keep\"")
+            raise ApiError(400, 'move must be a move\'s text, e.g. "R0,-4+B1,-4", "swap" or "keep"')
         if "seat" in body and body["seat"] != seat:
             raise ApiError(403, f"your token holds seat {seat}, not seat {body['seat']!r}")
         async with table.lock:
             g = table.game
             if version != table.version:
-                raise ApiError(409, f"stale action: you answered version {version}, the game is at version {table.version}")
+                raise ApiError(
+                    409, f"stale action: you answered version {version}, the game is at version {table.version}"
+                )
             if g.is_over:
                 raise ApiError(409, "the game is over")
             if g.current_player != seat:
@@ -511,11 +515,17 @@ class Hub:
         seat = table.seat_of(token)
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to undo")
-        if not isinstance(body, dict) or isinstance(body.get("version"), bool) or not isinstance(body.get("version"), int):
-            raise ApiError(400, "undo is a JSON object with the game's version: {\"version\": n}")
+        if (
+            not isinstance(body, dict)
+            or isinstance(body.get("version"), bool)
+            or not isinstance(body.get("version"), int)
+        ):
+            raise ApiError(400, 'undo is a JSON object with the game\'s version: {"version": n}')
         async with table.lock:
             if body["version"] != table.version:
-                raise ApiError(409, f"stale undo: you answered version {body['version']}, the game is at version {table.version}")
+                raise ApiError(
+                    409, f"stale undo: you answered version {body['version']}, the game is at version {table.version}"
+                )
             if not table.others_are_bots(seat):
                 raise ApiError(403, "undo is only allowed when every other seat is a bot")
             if not any(e["seat"] == seat for e in table.log):

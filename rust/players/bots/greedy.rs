@@ -256,11 +256,15 @@ mod tests {
                         let mut eval = Evaluator::new(&g);
                         let keys: Vec<(u64, _)> = buf.iter().map(|m| (eval.key(&g, m), placement_key(&g, m))).collect();
                         for _ in 0..50 {
-                            let (x, y) = (&keys[rng.below(keys.len() as u32) as usize], &keys[rng.below(keys.len() as u32) as usize]);
+                            let (x, y) = (
+                                &keys[rng.below(keys.len() as u32) as usize],
+                                &keys[rng.below(keys.len() as u32) as usize],
+                            );
                             assert_eq!(x.0.cmp(&y.0), x.1.cmp(&y.1), "{v:?} seed {seed}");
                         }
                         // Greedy and random moves mixed, to reach late positions with high markers.
-                        let i = if rng.below(2) == 0 { bot.choose(&g, &buf) } else { rng.below(buf.len() as u32) as usize };
+                        let i =
+                            if rng.below(2) == 0 { bot.choose(&g, &buf) } else { rng.below(buf.len() as u32) as usize };
                         g.play_unchecked(&buf[i]);
                     }
                 }

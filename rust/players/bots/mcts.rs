@@ -179,7 +179,14 @@ impl MctsBot {
 
     /// The `width` best of `moves` for the mover of `game`, best first, into `out`
     /// (ties broken at random so that no region of the board is favoured).
-    fn rank_moves(rng: &mut Rng, game: &Game, moves: &[Move], width: usize, ranked: &mut Vec<(Key, u32)>, out: &mut Vec<Move>) {
+    fn rank_moves(
+        rng: &mut Rng,
+        game: &Game,
+        moves: &[Move],
+        width: usize,
+        ranked: &mut Vec<(Key, u32)>,
+        out: &mut Vec<Move>,
+    ) {
         ranked.clear();
         out.clear();
         if game.phase() == Phase::SwapOffer || moves.len() <= 1 {
@@ -280,7 +287,13 @@ impl MctsBot {
             let mut s = 0.0;
             for q in 0..n {
                 if q != p {
-                    s += if ranks[p] < ranks[q] { 1.0 } else if ranks[p] == ranks[q] { 0.5 } else { 0.0 };
+                    s += if ranks[p] < ranks[q] {
+                        1.0
+                    } else if ranks[p] == ranks[q] {
+                        0.5
+                    } else {
+                        0.0
+                    };
                 }
             }
             out[p] = s / (n - 1) as f64;
@@ -292,8 +305,8 @@ impl MctsBot {
         let me = root_game.current_player();
         let width = self.config.width as usize;
         let c = self.config.exploration;
-        let deadline = (self.config.time_ms > 0)
-            .then(|| Instant::now() + Duration::from_millis(self.config.time_ms as u64));
+        let deadline =
+            (self.config.time_ms > 0).then(|| Instant::now() + Duration::from_millis(self.config.time_ms as u64));
         let max_iter = if self.config.iterations == 0 { MAX_ITERATIONS } else { self.config.iterations };
 
         self.nodes.clear();
@@ -477,7 +490,10 @@ mod tests {
             let me = g.current_player();
             let other = g.determinize(me, 1000 + seed);
             assert_eq!(other.rack(me), g.rack(me));
-            assert_ne!((0..3).map(|p| *other.rack(p)).collect::<Vec<_>>(), (0..3).map(|p| *g.rack(p)).collect::<Vec<_>>());
+            assert_ne!(
+                (0..3).map(|p| *other.rack(p)).collect::<Vec<_>>(),
+                (0..3).map(|p| *g.rack(p)).collect::<Vec<_>>()
+            );
             g.legal_moves(&mut buf);
             let mut other_moves = Vec::new();
             other.legal_moves(&mut other_moves);
