@@ -44,7 +44,7 @@ pub use rules::invariants;
 mod python;
 
 pub use board::Board;
-pub use game::{End, Game, MoveError, Phase, Preview, Report};
+pub use game::{End, Game, MoveError, Phase, PlayResult, Preview};
 pub use hex::Cell;
 pub use moves::{Move, Placement};
 pub use record::Record;

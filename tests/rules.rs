@@ -3,7 +3,7 @@
 //! draw order and every move), shared with the Python rule tests.
 
 use genial::board::{Board, BoardError, SYMBOLS};
-use genial::game::{End, MoveError, Report};
+use genial::game::{End, MoveError, PlayResult};
 use genial::hex::{zone, Cell};
 use genial::rng::Rng;
 use genial::tiles::{full_set, parse_color, Color, Tile};
@@ -631,7 +631,7 @@ fn scenarios() -> HashMap<String, Scenario> {
 }
 
 /// Replays a scenario: every state (before each move, then the last) and every report.
-fn replay(name: &str) -> (Vec<Game>, Vec<Report>) {
+fn replay(name: &str) -> (Vec<Game>, Vec<PlayResult>) {
     let all = scenarios();
     let s = &all[name];
     let mut g = Game::with_bag(s.config, &s.order, s.seed).unwrap();
@@ -731,7 +731,7 @@ fn solo_scenario_stops_on_18_and_has_no_bonus_nor_swap() {
 
 /// The last placement of a scenario: (marker before, marker after, points of the halves,
 /// its report), for a double of colour `k`.
-fn last_double(name: &str) -> (i8, i8, (u8, u8), Report) {
+fn last_double(name: &str) -> (i8, i8, (u8, u8), PlayResult) {
     let (states, reports) = replay(name);
     let r = *reports.last().unwrap();
     let before = &states[states.len() - 2];

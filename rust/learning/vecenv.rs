@@ -33,8 +33,10 @@ impl fmt::Display for StepError {
     }
 }
 
+/// One env of the batch: its game, the seed its games are dealt from, how many it has
+/// finished, its action sampler and the legal actions of its position.
 #[derive(Clone, Debug)]
-struct Slot {
+struct Env {
     game: Game,
     env_seed: u64,
     episode: u64,
@@ -48,7 +50,7 @@ struct Slot {
 #[derive(Clone, Debug, Default)]
 struct Legal {
     edges: Vec<(u16, u16)>,
-    slots: u16,
+    rack_slots: u16,
     extra: [u16; 2],
     extras: u8,
 }
@@ -59,7 +61,7 @@ impl Legal {
     fn read(&mut self, game: &Game, mask: &mut [bool]) {
         self.edges.clear();
         self.extras = 0;
-        self.slots = game.rack(game.current_player()).len() as u16;
+        self.rack_slots = game.rack(game.current_player()).len() as u16;
         let edges = &mut self.edges;
         let (extra, extras) = (&mut self.extra, &mut self.extras);
         legal_action_mask_with(
@@ -74,12 +76,12 @@ impl Legal {
     }
 
     fn count(&self) -> usize {
-        self.edges.len() * self.slots as usize * 2 + self.extras as usize
+        self.edges.len() * self.rack_slots as usize * 2 + self.extras as usize
     }
 
     /// The `k`-th legal action (`k < count()`), edges first.
     fn nth(&self, k: usize) -> usize {
-        let per_edge = self.slots as usize * 2;
+        let per_edge = self.rack_slots as usize * 2;
         let placements = self.edges.len() * per_edge;
         if k >= placements {
             return self.extra[k - placements] as usize;
@@ -107,14 +109,14 @@ pub struct Outputs<'a> {
 
 /// Row-aligned pieces of the envs and outputs, split in halves for parallel work.
 struct Rows<'a> {
-    slots: &'a mut [Slot],
+    envs: &'a mut [Env],
     moves: &'a [Move],
     out: Outputs<'a>,
 }
 
 impl<'a> Rows<'a> {
     fn len(&self) -> usize {
-        self.slots.len()
+        self.envs.len()
     }
 
     fn split(self, at: usize, seats: usize) -> (Rows<'a>, Rows<'a>) {
@@ -122,7 +124,7 @@ impl<'a> Rows<'a> {
             let at = at.min(s.len());
             s.split_at_mut(at)
         }
-        let (s0, s1) = self.slots.split_at_mut(at);
+        let (s0, s1) = self.envs.split_at_mut(at);
         let (m0, m1) = self.moves.split_at(at.min(self.moves.len()));
         let (o0, o1) = cut(self.out.obs, at * OBS_SIZE);
         let (k0, k1) = cut(self.out.mask, at * ACTION_COUNT);
@@ -130,8 +132,8 @@ impl<'a> Rows<'a> {
         let (r0, r1) = cut(self.out.rewards, at * seats);
         let (d0, d1) = cut(self.out.dones, at);
         (
-            Rows { slots: s0, moves: m0, out: Outputs { obs: o0, mask: k0, players: p0, rewards: r0, dones: d0 } },
-            Rows { slots: s1, moves: m1, out: Outputs { obs: o1, mask: k1, players: p1, rewards: r1, dones: d1 } },
+            Rows { envs: s0, moves: m0, out: Outputs { obs: o0, mask: k0, players: p0, rewards: r0, dones: d0 } },
+            Rows { envs: s1, moves: m1, out: Outputs { obs: o1, mask: k1, players: p1, rewards: r1, dones: d1 } },
         )
     }
 }
@@ -139,7 +141,7 @@ impl<'a> Rows<'a> {
 /// A batch of games of one configuration.
 pub struct VecEnv {
     config: Config,
-    slots: Vec<Slot>,
+    envs: Vec<Env>,
     moves: Vec<Move>,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
@@ -175,13 +177,13 @@ impl VecEnv {
         } else {
             None
         };
-        let mut env = VecEnv { config, slots: Vec::with_capacity(num_envs), moves: Vec::new(), pool, threads };
-        env.seed_slots(num_envs, seed);
+        let mut env = VecEnv { config, envs: Vec::with_capacity(num_envs), moves: Vec::new(), pool, threads };
+        env.seed_envs(num_envs, seed);
         Ok(env)
     }
 
-    fn seed_slots(&mut self, n: usize, seed: u64) {
-        self.slots.clear();
+    fn seed_envs(&mut self, n: usize, seed: u64) {
+        self.envs.clear();
         // One scratch mask for all envs (the envs' masks are written by `run`).
         let mut scratch = vec![false; ACTION_COUNT];
         for i in 0..n {
@@ -189,12 +191,12 @@ impl VecEnv {
             let game = Game::new(self.config, derive_seed(env_seed, 0));
             let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
             legal.read(&game, &mut scratch);
-            self.slots.push(Slot { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
+            self.envs.push(Env { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
         }
     }
 
     pub fn num_envs(&self) -> usize {
-        self.slots.len()
+        self.envs.len()
     }
 
     pub fn config(&self) -> &Config {
@@ -207,18 +209,18 @@ impl VecEnv {
 
     /// The game running in env `i`.
     pub fn game(&self, i: usize) -> &Game {
-        &self.slots[i].game
+        &self.envs[i].game
     }
 
     /// Games finished so far by env `i` since the last reset.
     pub fn episodes(&self, i: usize) -> u64 {
-        self.slots[i].episode
+        self.envs[i].episode
     }
 
     /// Starts every env afresh from `seed` and writes the first observations
     /// (`out.rewards` and `out.dones` are ignored).
     pub fn reset(&mut self, seed: u64, out: Outputs<'_>) {
-        self.seed_slots(self.slots.len(), seed);
+        self.seed_envs(self.envs.len(), seed);
         self.moves.clear();
         let out = Outputs { rewards: &mut [], dones: &mut [], ..out };
         self.run(out);
@@ -235,9 +237,9 @@ impl VecEnv {
     /// Plays `actions[i]` in env `i` for every env, replaces finished games with new ones,
     /// and writes the results. Every action is checked first: on error nothing is played.
     pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), StepError> {
-        assert_eq!(actions.len(), self.slots.len(), "one action per env");
+        assert_eq!(actions.len(), self.envs.len(), "one action per env");
         self.moves.clear();
-        for (env, (&a, slot)) in actions.iter().zip(&self.slots).enumerate() {
+        for (env, (&a, e)) in actions.iter().zip(&self.envs).enumerate() {
             if !(0..ACTION_COUNT as i64).contains(&a) {
                 return Err(StepError {
                     env,
@@ -246,8 +248,8 @@ impl VecEnv {
                 });
             }
             let illegal = |why: String| StepError { env, out_of_range: false, message: why };
-            let mv = action_to_move(&slot.game, a as usize).map_err(|e| illegal(e.to_string()))?;
-            slot.game.check(&mv).map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
+            let mv = action_to_move(&e.game, a as usize).map_err(|e| illegal(e.to_string()))?;
+            e.game.check(&mv).map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
             self.moves.push(mv);
         }
         self.run(out);
@@ -256,16 +258,16 @@ impl VecEnv {
 
     /// A uniformly random legal action for every env, from each env's own generator.
     pub fn sample_actions(&mut self, out: &mut [i64]) {
-        assert_eq!(out.len(), self.slots.len(), "one action per env");
-        for (slot, a) in self.slots.iter_mut().zip(out.iter_mut()) {
-            let n = slot.legal.count() as u32;
-            *a = slot.legal.nth(slot.sampler.below(n) as usize) as i64;
+        assert_eq!(out.len(), self.envs.len(), "one action per env");
+        for (e, a) in self.envs.iter_mut().zip(out.iter_mut()) {
+            let n = e.legal.count() as u32;
+            *a = e.legal.nth(e.sampler.below(n) as usize) as i64;
         }
     }
 
     /// Advances (when moves are given) and observes every env, in parallel when it pays.
     fn run(&mut self, out: Outputs<'_>) {
-        let n = self.slots.len();
+        let n = self.envs.len();
         let seats = self.config.players();
         assert_eq!(out.obs.len(), n * OBS_SIZE, "observations: num_envs × OBS_SIZE");
         assert_eq!(out.mask.len(), n * ACTION_COUNT, "masks: num_envs × ACTION_COUNT");
@@ -273,7 +275,7 @@ impl VecEnv {
         assert!(out.rewards.is_empty() || out.rewards.len() == n * seats, "rewards: num_envs × players");
         assert!(out.dones.is_empty() || out.dones.len() == n, "dones: num_envs");
         let config = self.config;
-        let rows = Rows { slots: &mut self.slots, moves: &self.moves, out };
+        let rows = Rows { envs: &mut self.envs, moves: &self.moves, out };
         match &self.pool {
             // Small batches: a few envs per task; a task of ~10 µs amortises the fork.
             Some(pool) if n >= 8 => {
@@ -295,26 +297,26 @@ fn par_rows(rows: Rows<'_>, grain: usize, seats: usize, config: &Config) {
 }
 
 fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
-    let Rows { slots, moves, out } = rows;
-    for (i, slot) in slots.iter_mut().enumerate() {
+    let Rows { envs, moves, out } = rows;
+    for (i, e) in envs.iter_mut().enumerate() {
         if let Some(mv) = moves.get(i) {
-            slot.game.play_unchecked(mv);
-            let done = slot.game.is_over();
-            let reward = returns(&slot.game);
+            e.game.play_unchecked(mv);
+            let done = e.game.is_over();
+            let reward = returns(&e.game);
             for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
                 *o = r as f32;
             }
             out.dones[i] = done;
             if done {
-                slot.episode += 1;
-                slot.game = Game::new(*config, derive_seed(slot.env_seed, slot.episode));
+                e.episode += 1;
+                e.game = Game::new(*config, derive_seed(e.env_seed, e.episode));
             }
         }
-        let game = &slot.game;
+        let game = &e.game;
         let player = game.current_player();
         out.players[i] = player as i64;
         observe(game, player, &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE]);
-        slot.legal.read(game, &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT]);
+        e.legal.read(game, &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT]);
     }
 }
 

@@ -4,7 +4,7 @@
 use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError, Text};
 use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
-use crate::game::{Game, Phase, Preview, Report};
+use crate::game::{Game, Phase, PlayResult, Preview};
 use crate::moves::Move;
 use crate::record::{Record, UndoError};
 use crate::tiles::COLORS;
@@ -279,10 +279,10 @@ impl PyGameState {
         Ok(())
     }
 
-    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<PlayResult> {
+    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<PyPlayResult> {
         let m = extract_move(mv)?;
         let report = self.record.play(&m)?;
-        Ok(PlayResult::new(report, m, self.game()))
+        Ok(PyPlayResult::new(report, m, self.game()))
     }
 
     #[getter]
@@ -460,7 +460,7 @@ impl PyPreview {
 
 /// What a move did.
 #[pyclass(name = "PlayResult", module = "genial", frozen, get_all)]
-pub struct PlayResult {
+pub struct PyPlayResult {
     /// The seat that moved.
     pub player: u8,
     #[pyo3(name = "move")]
@@ -485,9 +485,9 @@ pub struct PlayResult {
     pub game_over: bool,
 }
 
-impl PlayResult {
-    fn new(r: Report, mv: Move, game: &Game) -> PlayResult {
-        PlayResult {
+impl PyPlayResult {
+    fn new(r: PlayResult, mv: Move, game: &Game) -> PyPlayResult {
+        PyPlayResult {
             player: r.player,
             mv: PyMove(mv),
             points: r.points,
@@ -505,7 +505,7 @@ impl PlayResult {
 }
 
 #[pymethods]
-impl PlayResult {
+impl PyPlayResult {
     /// Raw points per colour as `{Color: points}`, non-zero only.
     fn gains_by_color<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let d = pyo3::types::PyDict::new(py);

@@ -27,7 +27,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::PyBoard>()?;
     m.add_class::<game::PyGameState>()?;
     m.add_class::<game::LegalMoves>()?;
-    m.add_class::<game::PlayResult>()?;
+    m.add_class::<game::PyPlayResult>()?;
     m.add_class::<game::PyPreview>()?;
     m.add_class::<bots::PyBuiltinBot>()?;
     m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;

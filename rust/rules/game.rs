@@ -89,7 +89,7 @@ pub struct Stats {
 
 /// What one move did.
 #[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
-pub struct Report {
+pub struct PlayResult {
     pub player: u8,
     /// Points of the two halves `(a, b)` of a placement, before any cap.
     pub points: (u8, u8),
@@ -626,14 +626,14 @@ impl Game {
     // ----- playing ---------------------------------------------------------------------
 
     /// Plays a move after checking it; on error nothing changes.
-    pub fn play(&mut self, mv: &Move) -> Result<Report, MoveError> {
+    pub fn play(&mut self, mv: &Move) -> Result<PlayResult, MoveError> {
         self.check(mv)?;
         Ok(self.play_unchecked(mv))
     }
 
     /// Plays a move known to be legal (from `legal_moves`).
-    pub fn play_unchecked(&mut self, mv: &Move) -> Report {
-        let mut report = Report { player: self.current, ..Report::default() };
+    pub fn play_unchecked(&mut self, mv: &Move) -> PlayResult {
+        let mut report = PlayResult { player: self.current, ..PlayResult::default() };
         match *mv {
             Move::Place(p) => self.place(p, &mut report),
             Move::Swap => {
@@ -645,7 +645,7 @@ impl Game {
         report
     }
 
-    fn place(&mut self, p: Placement, report: &mut Report) {
+    fn place(&mut self, p: Placement, report: &mut PlayResult) {
         let player = self.current as usize;
         let slot = self.racks[player].find(p.tile()).expect("tile checked to be in the rack");
         self.racks[player].remove(slot);
@@ -687,19 +687,19 @@ impl Game {
         self.finish_turn(report);
     }
 
-    fn lose_pending(&mut self, report: &mut Report) {
+    fn lose_pending(&mut self, report: &mut PlayResult) {
         report.bonuses_lost += self.pending_bonus;
         self.stats.bonuses_lost += self.pending_bonus as u16;
         self.pending_bonus = 0;
     }
 
-    fn finish(&mut self, end: End, report: &mut Report) {
+    fn finish(&mut self, end: End, report: &mut PlayResult) {
         self.lose_pending(report);
         self.end = Some(end);
         self.phase = Phase::Over;
     }
 
-    fn swap(&mut self, report: &mut Report) {
+    fn swap(&mut self, report: &mut PlayResult) {
         let player = self.current as usize;
         let colors = self.tracks.swap_colors(&self.config, player);
         let rack = &mut self.racks[player];
@@ -741,7 +741,7 @@ impl Game {
         n
     }
 
-    fn finish_turn(&mut self, report: &mut Report) {
+    fn finish_turn(&mut self, report: &mut PlayResult) {
         let player = self.current as usize;
         report.drawn += self.refill(player);
         self.stats.turns += 1;

@@ -5,7 +5,7 @@
 //! or a file needs. A copy made to hide information (`determinize`) has no faithful start,
 //! so it keeps its moves but cannot take them back.
 
-use crate::game::{Game, MoveError, Report, SetupError};
+use crate::game::{Game, MoveError, PlayResult, SetupError};
 use crate::moves::Move;
 use crate::tiles::Tile;
 use crate::variants::Config;
@@ -122,7 +122,7 @@ impl Record {
     }
 
     /// Plays a move after checking it; on error nothing changes.
-    pub fn play(&mut self, mv: &Move) -> Result<Report, MoveError> {
+    pub fn play(&mut self, mv: &Move) -> Result<PlayResult, MoveError> {
         let report = self.game.play(mv)?;
         self.history.push(*mv);
         Ok(report)
