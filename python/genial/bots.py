@@ -67,7 +67,7 @@ class GameView:
         if not isinstance(game, Game):
             raise TypeError(f"a GameView looks at a genial.Game, not {type(game).__name__}")
         seat = game.current_player if seat is None else seat
-        game._state.check_player(seat)
+        game._state.check_seat(seat)
         self._seat = seat
         # Any seed gives a fair copy: the deal depends only on what `seat` sees.
         self._game = game.determinize(seat, len(game._state.history))
@@ -147,7 +147,7 @@ class GameView:
     def rack(self, player: int | None = None) -> tuple[Tile, ...]:
         """The viewing seat's tiles; any other seat raises `HiddenInformationError`."""
         if player is not None and player != self._seat:
-            self._game._state.check_player(player)
+            self._game._state.check_seat(player)
             raise HiddenInformationError(
                 f"seat {self._seat} cannot see the rack of seat {player}: use rack_sizes"
             )

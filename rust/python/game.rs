@@ -61,7 +61,6 @@ pub fn config_from(players: i64, variant: &str, swap_timing: &str, require_conta
 impl PyGameState {
     /// The seat number checked against the player count: any Python object, so that a
     /// non-int is a `TypeError` and an int of any size out of range a `ValueError`.
-    #[pyo3(name = "check_player")]
     pub fn check_seat(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
         extract_seat(player, self.game().config().players())
     }
