@@ -1,11 +1,14 @@
 //! Conversions between Python values and core types, and the one place core errors become
 //! Python exceptions.
 
+use crate::actions::ActionError;
 use crate::board::BoardError;
-use crate::game::MoveError;
+use crate::game::{MoveError, SetupError};
+use crate::record::UndoError;
+use crate::variants::ConfigError;
 use crate::hex::Cell;
 use crate::tiles::{parse_color, Color, Tile, COLORS};
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyString, PyTuple};
@@ -26,6 +29,40 @@ impl From<MoveError> for PyErr {
 impl From<BoardError> for PyErr {
     fn from(e: BoardError) -> PyErr {
         IllegalMoveError::new_err(e.to_string())
+    }
+}
+
+/// An impossible rule set (a variant with the wrong player count, ...): `ValueError`.
+impl From<ConfigError> for PyErr {
+    fn from(e: ConfigError) -> PyErr {
+        PyValueError::new_err(e.0)
+    }
+}
+
+/// A bag that is not the game's 120 tiles: `ValueError`.
+impl From<SetupError> for PyErr {
+    fn from(e: SetupError) -> PyErr {
+        PyValueError::new_err(e.0)
+    }
+}
+
+/// Nothing to take back (`IndexError`, as `list.pop`), or a copy without a start (`ValueError`).
+impl From<UndoError> for PyErr {
+    fn from(e: UndoError) -> PyErr {
+        match e {
+            UndoError::NothingToUndo => PyIndexError::new_err(e.to_string()),
+            UndoError::NoOrigin => PyValueError::new_err(e.to_string()),
+        }
+    }
+}
+
+/// An action out of range is a `ValueError`; one that names no legal move, `IllegalMoveError`.
+impl From<ActionError> for PyErr {
+    fn from(e: ActionError) -> PyErr {
+        match e {
+            ActionError::OutOfRange(_) => PyValueError::new_err(e.to_string()),
+            _ => IllegalMoveError::new_err(e.to_string()),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, PlayResult, Preview};
 use crate::moves::Move;
-use crate::record::{Record, UndoError};
+use crate::record::Record;
 use crate::tiles::COLORS;
 use crate::variants::{Config, SwapTiming, Variant};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -54,7 +54,7 @@ pub fn config_from(players: i64, variant: &str, swap_timing: &str, require_conta
     if !(1..=4).contains(&players) {
         return Err(PyValueError::new_err(format!("players must be 1 to 4, not {players}")));
     }
-    Config::new(v, players as usize, t, require_contact).map_err(|e| PyValueError::new_err(e.0))
+    Ok(Config::new(v, players as usize, t, require_contact)?)
 }
 
 #[pymethods]
@@ -100,7 +100,7 @@ impl PyGameState {
                     })?;
                     order.push(t);
                 }
-                Record::with_bag(config, &order, seed).map_err(|e| PyValueError::new_err(e.0))?
+                Record::with_bag(config, &order, seed)?
             }
         };
         Ok(PyGameState { record })
@@ -227,7 +227,7 @@ impl PyGameState {
         Ok(moves
             .iter()
             .filter_map(|m| match m {
-                Move::Place(p) if only.is_none_or(|t| p.tile() == t) => Some(PyPreview::new(*m, game.preview(p))),
+                Move::Place(p) if only.map_or(true, |t| p.tile() == t) => Some(PyPreview::new(*m, game.preview(p))),
                 _ => None,
             })
             .collect())
@@ -295,10 +295,7 @@ impl PyGameState {
 
     /// Takes back the last move (replaying the game from its start) and returns it.
     fn pop(&mut self) -> PyResult<PyMove> {
-        self.record.pop().map(PyMove).map_err(|e| match e {
-            UndoError::NothingToUndo => PyIndexError::new_err(e.to_string()),
-            UndoError::NoOrigin => PyValueError::new_err(e.to_string()),
-        })
+        Ok(self.record.pop().map(PyMove)?)
     }
 
     fn clone(&self) -> Self {

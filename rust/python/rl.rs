@@ -20,13 +20,6 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-fn action_error(e: ActionError) -> PyErr {
-    match e {
-        ActionError::OutOfRange(_) => PyValueError::new_err(e.to_string()),
-        _ => IllegalMoveError::new_err(e.to_string()),
-    }
-}
-
 /// An action index from a Python int (numpy integers included, bools and floats not);
 /// `ValueError` out of range, however large.
 fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -50,7 +43,7 @@ fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
         }
     };
     if !(0..ACTION_COUNT as i128).contains(&a) {
-        return Err(action_error(ActionError::OutOfRange(a)));
+        return Err(ActionError::OutOfRange(a).into());
     }
     Ok(a as usize)
 }
@@ -126,7 +119,7 @@ fn decode_action(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
 #[pyfunction]
 fn action_to_move(state: &PyGameState, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     let a = extract_action(action)?;
-    core_action_to_move(state.game(), a).map(PyMove).map_err(action_error)
+    core_action_to_move(state.game(), a).map(PyMove).map_err(PyErr::from)
 }
 
 /// Every action that stands for `mv` in `state`, ascending (empty if the mover holds no
@@ -279,7 +272,7 @@ type StepResult<'py> = (
 #[pyfunction]
 fn play_action(mut state: PyRefMut<'_, PyGameState>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
     let a = extract_action(action)?;
-    let mv = core_action_to_move(state.game(), a).map_err(action_error)?;
+    let mv = core_action_to_move(state.game(), a)?;
     state.record.play(&mv)?;
     Ok(state.game().is_over())
 }
