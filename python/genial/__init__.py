@@ -22,7 +22,7 @@ from .results import SimulationResult
 from .simulation import simulate
 from .stats import Summary
 from .tournament import TournamentResult, tournament
-from .envs import _registration
+from .envs import registration as _registration
 
 _registration.install()  # gymnasium.make("genial/Ingenious-v0") works after `import genial`
 

@@ -36,7 +36,7 @@ from .variants import track_titles
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_svg", "game_svg", "PALETTE"]
+__all__ = ["board_svg", "game_svg", "symbol", "PALETTE"]
 
 #: Fill colour of each `Color`, in `Color` order.
 PALETTE = ("#d62f3a", "#f08a24", "#f2c40f", "#2f9e4f", "#2a6fd6", "#8d44ad")
@@ -65,8 +65,9 @@ def _points(pts: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
 
 
-def _symbol(color: Color, cx: float, cy: float, r: float, ink: str) -> str:
-    """The colour's symbol centred on (cx, cy) within radius ``r``, drawn in ``ink``."""
+def symbol(color: Color, cx: float, cy: float, r: float, ink: str) -> str:
+    """SVG elements of the colour's symbol (the game's asterisk, hexagon, sun, circle, star or ring)
+    centred on (cx, cy) within radius ``r``, drawn in ``ink``."""
     if color is Color.RED:  # asterisk: eight rays
         w = r * 0.26
         d = " ".join(
@@ -157,13 +158,13 @@ def _board_group(
                 f'<polygon class="cell printed {color}" {tag} points="{corners}" fill="{_FREE}" '
                 f'stroke="{PALETTE[color]}" stroke-width="{_n(size * 0.14)}"/>'
             )
-            out.append(_symbol(color, cx, cy, size * 0.55, PALETTE[color]))
+            out.append(symbol(color, cx, cy, size * 0.55, PALETTE[color]))
         else:
             out.append(
                 f'<polygon class="cell tile {color}" {tag} points="{corners}" fill="{PALETTE[color]}" '
                 f'stroke="{PALETTE[color]}" stroke-width="1"/>'
             )
-            out.append(_symbol(color, cx, cy, size * 0.55, _INK[color]))
+            out.append(symbol(color, cx, cy, size * 0.55, _INK[color]))
     if tiles:
         d = " ".join(_tile_outline(layout, a, b) for a, b in tiles)
         out.append(
@@ -272,7 +273,7 @@ class _Panel:
 
     def icon(self, color: Color, cx: float, cy: float, r: float) -> str:
         corners = _points(hex_corners(cx, cy, r))
-        return f'<polygon points="{corners}" fill="{PALETTE[color]}"/>' + _symbol(color, cx, cy, r * 0.6, _INK[color])
+        return f'<polygon points="{corners}" fill="{PALETTE[color]}"/>' + symbol(color, cx, cy, r * 0.6, _INK[color])
 
     def track(
         self,
@@ -333,7 +334,7 @@ class _Panel:
         u = self.unit
         return (
             f'<circle class="token {c}" data-seat="{seat}" cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(u * 0.48)}" fill="#3a3630"/>'
-            + _symbol(c, cx, cy, u * 0.34, PALETTE[c])
+            + symbol(c, cx, cy, u * 0.34, PALETTE[c])
         )
 
     def rack(self, tiles: Sequence[Tile]) -> None:
@@ -355,7 +356,7 @@ class _Panel:
                     f'<polygon class="rack-half {c}" points="{_points(hex_corners(cx, cy, r * 0.97))}" '
                     f'fill="{PALETTE[c]}" stroke="#3a3630" stroke-width="0.8"/>'
                 )
-                self.out.append(_symbol(c, cx, cy, r * 0.55, _INK[c]))
+                self.out.append(symbol(c, cx, cy, r * 0.55, _INK[c]))
             x += 2 * step + u * 0.6
         self.width = max(self.width, x - self.x)
         self.y += r * 2.3

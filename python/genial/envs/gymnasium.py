@@ -48,7 +48,7 @@ from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
 from ..raster import svg_to_rgb
-from ._registration import ENV_ID, register_gymnasium_envs
+from .registration import ENV_ID, register_gymnasium_envs
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 

@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import __version__
 from .._core import Board
 from ..colors import Color
-from ..svg import PALETTE, _symbol
+from ..svg import PALETTE, symbol
 from ..variants import variants
 from .store import Store
 from .tables import SWAP_TIMINGS, ApiError, Hub, Listener, bot_catalogue, replay_frames
@@ -77,7 +77,7 @@ def _meta() -> dict[str, Any]:
                 "symbol": c.symbol,
                 "fill": PALETTE[c],
                 # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
-                "svg": _symbol(c, 0.0, 0.0, 100.0, "currentColor"),
+                "svg": symbol(c, 0.0, 0.0, 100.0, "currentColor"),
             }
             for c in Color
         ],
