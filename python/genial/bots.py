@@ -26,6 +26,8 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "MctsBot",
+    "LEVELS",
+    "BotOptionError",
     "make",
     "parse_bot",
     "BUILTIN_BOTS",
@@ -34,7 +36,20 @@ __all__ = [
     "play_game",
 ]
 
-BUILTIN_BOTS = ("random", "greedy", "mcts")
+BUILTIN_BOTS = ("random", "greedy", "mcts", "scarcity", "easy", "medium", "hard", "expert")
+"""Built-in bots: ``scarcity`` is the one-ply reference player of another engine (see
+BENCHMARKS.md); ``easy`` ... ``expert`` are the playing levels (`LEVELS`)."""
+
+LEVELS = ("easy", "medium", "hard", "expert")
+"""Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``
+plays its best move one ply deep, ``hard`` and ``expert`` search (ISMCTS guided by the
+evaluation). Budgets are iteration counts, so a level plays the same moves for a seed on
+any machine; ``expert`` takes at most about 50 ms per move on the reference machine.
+``time_ms=`` replaces the budget by a time (play then depends on machine speed and load)."""
+
+
+class BotOptionError(ValueError):
+    """A bot option that the bot does not take, or a bad value for one."""
 
 
 class HiddenInformationError(LookupError):
@@ -222,22 +237,42 @@ class BuiltinBot:
         width: int | None = None,
         playout: str | None = None,
         depth: int | None = None,
+        swap: str | None = None,
+        widen: float | None = None,
+        endgame: int | None = None,
+        temperature: float | None = None,
+        rerank: int | None = None,
     ) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a bot name is a str, not {type(name).__name__}")
-        for key, value in (("iterations", iterations), ("time_ms", time_ms), ("width", width), ("depth", depth)):
+        for key, value in (
+            ("iterations", iterations), ("time_ms", time_ms), ("width", width), ("depth", depth),
+            ("endgame", endgame), ("rerank", rerank),
+        ):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise ValueError(f"{key} must be an int >= 0, not {value!r}")
-        self._bot = _core.BuiltinBot(
-            name,
-            check_seed(seed),
-            iterations=iterations,
-            time_ms=time_ms,
-            exploration=exploration,
-            width=width,
-            playout=playout,
-            depth=depth,
-        )
+                raise BotOptionError(f"{key} must be an int >= 0, not {value!r}")
+        if swap is not None and swap not in ("auto", "never"):
+            raise BotOptionError(f"swap must be 'auto' (the bot decides) or 'never' (decline every swap), not {swap!r}")
+        try:
+            self._bot = _core.BuiltinBot(
+                name,
+                check_seed(seed),
+                iterations=iterations,
+                time_ms=time_ms,
+                exploration=exploration,
+                width=width,
+                playout=playout,
+                depth=depth,
+                swap=swap,
+                widen=widen,
+                endgame=endgame,
+                temperature=temperature,
+                rerank=rerank,
+            )
+        except ValueError as e:
+            if isinstance(e, BotOptionError) or str(e).startswith("unknown bot "):
+                raise
+            raise BotOptionError(str(e)) from None
 
     @property
     def name(self) -> str:
@@ -249,7 +284,8 @@ class BuiltinBot:
 
     @property
     def options(self) -> dict[str, Any]:
-        """The search settings (``mcts``); empty for the other bots."""
+        """The settings (``mcts`` and the levels; ``swap: "never"`` when swaps are declined);
+        empty for the other bots."""
         return self._bot.options()
 
     @property
@@ -347,14 +383,21 @@ class MctsBot(BuiltinBot):
 
 
 def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
-    """A built-in bot by name (see `BUILTIN_BOTS`), with ``mcts`` options as keywords:
-    ``make("mcts", seed=1, iterations=200)``."""
+    """A built-in bot by name (see `BUILTIN_BOTS`), with options as keywords:
+    ``make("mcts", seed=1, iterations=200)``, ``make("expert")``, ``make("scarcity", swap="never")``.
+
+    Every bot takes ``swap="never"`` (decline every swap offer). Levels: ``easy``/``medium``
+    take ``temperature``, ``rerank``; ``hard``/``expert`` take ``iterations``, ``time_ms``,
+    ``exploration``, ``width``, ``depth``, ``widen``, ``endgame``. An option a bot does not
+    take raises `BotOptionError` (a `ValueError`)."""
     if name not in BUILTIN_BOTS:
         raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
     return BuiltinBot(name, seed, **options)
 
 
-_INT_OPTIONS = ("iterations", "time_ms", "width", "depth")
+_INT_OPTIONS = ("iterations", "time_ms", "width", "depth", "endgame", "rerank")
+_FLOAT_OPTIONS = ("exploration", "widen", "temperature")
+_STR_OPTIONS = ("playout", "swap")
 
 
 def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
@@ -365,20 +408,21 @@ def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq:
-            raise ValueError(f"bot option {item!r} in {spec!r} is not key=value")
+            raise BotOptionError(f"bot option {item!r} in {spec!r} is not key=value")
         try:
             if key in _INT_OPTIONS:
                 options[key] = int(value)
-            elif key == "exploration":
+            elif key in _FLOAT_OPTIONS:
                 options[key] = float(value)
-            elif key == "playout":
+            elif key in _STR_OPTIONS:
                 options[key] = value.strip()
             else:
-                raise ValueError(f"unknown bot option {key!r} in {spec!r}: use {', '.join(_INT_OPTIONS)}, exploration, playout")
+                known = ", ".join(_INT_OPTIONS + _FLOAT_OPTIONS + _STR_OPTIONS)
+                raise BotOptionError(f"unknown bot option {key!r} in {spec!r}: use {known}")
         except ValueError as e:
             if "unknown bot option" in str(e):
                 raise
-            raise ValueError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
+            raise BotOptionError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
     return make(name.strip(), seed, **options)
 
 

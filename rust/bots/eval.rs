@@ -22,21 +22,22 @@ pub const NF: usize = 22;
 
 /// Names of the features, in order (for the training script and tests).
 pub const FEATURE_NAMES: [&str; NF] = [
-    "low0", "low1", "low2", "low3", "low4", "low5", // sorted markers ÷ track end
-    "low0_late", "low1_late", "low2_late",          // the same × progress of the game
-    "deficit0_sq",                                   // (1 − lowest)²
-    "open_low",                                      // free cells where the lowest colour scores
-    "best_low",                                      // most points one half of the lowest colour can score now
-    "room",                                          // Σ need × open cells, per colour
-    "unseen_low",                                    // tiles showing the lowest colour not seen by the observer
-    "rack_low",                                      // rack tiles showing the lowest colour (expected for others)
-    "rack_low2",                                     // rack tiles showing one of the two lowest colours
-    "swap_ready",                                    // rack shows no lowest colour: a swap will be offered
-    "wait",                                          // turns until the seat moves ÷ players
-    "bonus",                                         // bonus placements the seat is about to play
-    "best_low2",                                     // as best_low for the second-lowest colour
-    "gap01",                                         // second lowest − lowest
-    "maxed",                                         // colours at the track's end ÷ 6
+    "pts0_3", "pts3_6", "pts6_9", "pts9_12", "pts12_15", "pts15_18", // Σ over colours of the marker's part in each sixth of the track: a concave value of a point per colour
+    "lowest", "second",                               // lowest and second-lowest marker ÷ track end
+    "lowest_late",                                    // lowest × progress of the game
+    "deficit0_sq",                                    // (1 − lowest)²
+    "open_low",                                       // free cells where the lowest colour scores
+    "best_low",                                       // most points one half of the lowest colour can score now
+    "room",                                           // Σ need × open cells, per colour
+    "unseen_low",                                     // tiles showing the lowest colour not seen by the observer
+    "rack_low",                                       // rack tiles showing the lowest colour (expected for others)
+    "rack_low2",                                      // rack tiles showing one of the two lowest colours
+    "swap_ready",                                     // rack shows no lowest colour: a swap will be offered
+    "wait",                                           // turns until the seat moves ÷ players
+    "bonus",                                          // bonus placements the seat is about to play
+    "best_low2",                                      // as best_low for the second-lowest colour
+    "gap01",                                          // second lowest − lowest
+    "maxed",                                          // colours at the track's end ÷ 6
 ];
 
 mod weights {
@@ -182,13 +183,20 @@ pub fn features(ctx: &Context, s: &SeatState, out: &mut [f64; NF]) {
     let v = &s.markers;
     let mut sorted = *v;
     sorted.sort_unstable();
-    for k in 0..COLORS {
-        out[k] = sorted[k] as f64 / max;
+    // The part of each marker in each sixth of its track (a sixth is 3 points of 18),
+    // summed over the colours and scaled so that a full sixth in all six colours is 1.
+    let sixth = max / 6.0;
+    out[..6].fill(0.0);
+    for &x in v.iter() {
+        let x = (x as f64).max(0.0);
+        for (j, slot) in out[..6].iter_mut().enumerate() {
+            *slot += ((x - j as f64 * sixth) / sixth).clamp(0.0, 1.0) / 6.0;
+        }
     }
-    for k in 0..3 {
-        out[6 + k] = out[k] * ctx.progress;
-    }
-    out[9] = (1.0 - out[0]).powi(2);
+    out[6] = sorted[0] as f64 / max;
+    out[7] = sorted[1] as f64 / max;
+    out[8] = out[6] * ctx.progress;
+    out[9] = (1.0 - out[6]).powi(2);
     let (lo, lo2) = lowest_two(v);
     let t = &ctx.table;
     out[10] = t.open[lo].min(30) as f64 / 30.0;
@@ -503,9 +511,12 @@ mod tests {
         let st = SeatState { markers: [3, 0, 5, 18, 7, 0], rack: None, rack_len: 6, wait: 1, bonus: 0 };
         let mut f = [0.0; NF];
         features(&ctx, &st, &mut f);
-        assert_eq!(f[0], 0.0);
-        assert_eq!(f[5], 1.0);
-        assert!((f[2] - 3.0 / 18.0).abs() < 1e-12);
+        // Markers 3, 0, 5, 18, 7, 0: the first sixth (0..3) is full in 4 colours.
+        assert!((f[0] - 4.0 / 6.0).abs() < 1e-12);
+        // 3..6: 5 → 2/3, 18 → 1, 7 → 1.
+        assert!((f[1] - (2.0 / 3.0 + 2.0) / 6.0).abs() < 1e-12);
+        assert!((f[5] - 1.0 / 6.0).abs() < 1e-12);
+        assert_eq!((f[6], f[7]), (0.0, 0.0));
         assert_eq!(f[9], 1.0);
         assert!((f[17] - 0.5).abs() < 1e-12);
         assert!((f[20] - 0.0).abs() < 1e-12); // two colours at 0

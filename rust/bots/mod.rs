@@ -10,6 +10,7 @@ mod oneply;
 mod random;
 mod scarcity;
 pub mod search;
+pub mod training;
 
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_WIDTH};

@@ -119,6 +119,7 @@ pub struct SearchBot {
     scored: Vec<(f64, u32, u32)>,
     path: Vec<u32>,
     name: &'static str,
+    last: Option<Analysis>,
 }
 
 impl SearchBot {
@@ -133,6 +134,7 @@ impl SearchBot {
             scored: Vec::new(),
             path: Vec::new(),
             name: "search",
+            last: None,
         }
     }
 
@@ -144,6 +146,12 @@ impl SearchBot {
 
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// What the last decision's search saw (`None` before the first, or when the decision
+    /// needed no search: a single legal move, or a declined swap).
+    pub fn last_search(&self) -> Option<&Analysis> {
+        self.last.as_ref()
     }
 
     /// Ranks `moves` by the evaluation's score for the mover, best first, into `out` as
@@ -369,6 +377,7 @@ impl Bot for SearchBot {
         }
         let a = self.analyse(game, moves);
         let mv = a.candidates[0].mv;
+        self.last = Some(a);
         moves.iter().position(|m| *m == mv).expect("the search returns a root move")
     }
 

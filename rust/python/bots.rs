@@ -2,14 +2,15 @@
 
 use super::game::PyGameState;
 use super::types::PyMove;
+use crate::bots::levels::{level, level_name, LevelKind};
 use crate::bots::{Bot, MctsConfig, Playout, MAX_WIDTH};
-use crate::sim::{AnyBot, BotSpec};
+use crate::sim::{AnyBot, BotSpec, Plain};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 /// Names of the built-in bots.
-pub const BOT_NAMES: [&str; 3] = ["random", "greedy", "mcts"];
+pub const BOT_NAMES: [&str; 8] = ["random", "greedy", "mcts", "scarcity", "easy", "medium", "hard", "expert"];
 
 /// Search options of the `mcts` bot, as given from Python (`None`: the default).
 #[derive(Default)]
@@ -20,6 +21,14 @@ pub struct MctsOptions {
     pub width: Option<u32>,
     pub playout: Option<String>,
     pub depth: Option<u32>,
+    /// Every bot: `"auto"` (the bot decides) or `"never"` (decline every swap).
+    pub swap: Option<String>,
+    /// Levels `hard`/`expert`: progressive widening and endgame threshold.
+    pub widen: Option<f64>,
+    pub endgame: Option<u32>,
+    /// Levels `easy`/`medium`: sampling temperature and candidates re-ranked.
+    pub temperature: Option<f64>,
+    pub rerank: Option<u32>,
 }
 
 impl MctsOptions {
@@ -65,11 +74,108 @@ impl MctsOptions {
     }
 }
 
+/// Whether swaps are declined, from the `swap` option.
+fn never_swap(options: &MctsOptions) -> PyResult<bool> {
+    match options.swap.as_deref() {
+        None | Some("auto") => Ok(false),
+        Some("never") => Ok(true),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "unknown swap option {other:?}: use \"auto\" (the bot decides) or \"never\" (decline every swap)"
+        ))),
+    }
+}
+
+/// The options a level accepts, checked: naming one it does not take is an error.
+fn level_spec(name: &'static str, kind: LevelKind, o: &MctsOptions) -> PyResult<BotSpec> {
+    let never = never_swap(o)?;
+    let bad = |key: &str, allowed: &str| {
+        Err(PyValueError::new_err(format!("the {name} level takes no option {key}: it takes {allowed}")))
+    };
+    match kind {
+        LevelKind::OnePly(mut c) => {
+            let allowed = "swap, temperature, rerank";
+            for (key, set) in [
+                ("iterations", o.iterations.is_some()),
+                ("time_ms", o.time_ms.is_some()),
+                ("exploration", o.exploration.is_some()),
+                ("width", o.width.is_some()),
+                ("playout", o.playout.is_some()),
+                ("depth", o.depth.is_some()),
+                ("widen", o.widen.is_some()),
+                ("endgame", o.endgame.is_some()),
+            ] {
+                if set {
+                    return bad(key, allowed);
+                }
+            }
+            if let Some(t) = o.temperature {
+                c.temperature = t;
+            }
+            if let Some(r) = o.rerank {
+                c.rerank = r;
+            }
+            c.never_swap = never;
+            let spec = BotSpec::Level(name, LevelKind::OnePly(c));
+            spec.validate().map_err(PyValueError::new_err)?;
+            Ok(spec)
+        }
+        LevelKind::Search(mut c) => {
+            let allowed = "iterations, time_ms, exploration, width, depth, widen, endgame, swap";
+            for (key, set) in [("playout", o.playout.is_some()), ("temperature", o.temperature.is_some()), ("rerank", o.rerank.is_some())] {
+                if set {
+                    return bad(key, allowed);
+                }
+            }
+            // A time budget alone means: search until the time is up.
+            if let Some(t) = o.time_ms {
+                c.time_ms = t;
+                c.iterations = o.iterations.unwrap_or(0);
+            } else if let Some(i) = o.iterations {
+                c.iterations = i;
+            }
+            if let Some(e) = o.exploration {
+                c.exploration = e;
+            }
+            if let Some(w) = o.width {
+                c.width = w;
+            }
+            if let Some(d) = o.depth {
+                c.depth = d;
+            }
+            if let Some(w) = o.widen {
+                c.widen = w;
+            }
+            if let Some(e) = o.endgame {
+                c.endgame = e;
+            }
+            c.never_swap = never;
+            c.validate().map_err(PyValueError::new_err)?;
+            Ok(BotSpec::Level(name, LevelKind::Search(c)))
+        }
+    }
+}
+
 pub fn make_spec(name: &str, options: &MctsOptions) -> PyResult<BotSpec> {
-    let spec = match name {
-        "random" => BotSpec::Random,
-        "greedy" => BotSpec::Greedy,
-        "mcts" => return Ok(BotSpec::Mcts(options.config()?)),
+    if let (Some(canonical), Some(kind)) = (level_name(name), level(name)) {
+        return level_spec(canonical, kind, options);
+    }
+    let level_only = [
+        ("widen", options.widen.is_some()),
+        ("endgame", options.endgame.is_some()),
+        ("temperature", options.temperature.is_some()),
+        ("rerank", options.rerank.is_some()),
+    ];
+    if let Some((key, _)) = level_only.iter().find(|x| x.1) {
+        return Err(PyValueError::new_err(format!(
+            "the {name} bot takes no option {key}: only the levels easy, medium, hard, expert do"
+        )));
+    }
+    let never = never_swap(options)?;
+    let plain = match name {
+        "random" => Plain::Random,
+        "greedy" => Plain::Greedy,
+        "scarcity" => Plain::Scarcity,
+        "mcts" => Plain::Mcts(options.config()?),
         _ => {
             return Err(PyValueError::new_err(format!(
                 "unknown bot {name:?}: built-in bots are {}",
@@ -77,12 +183,12 @@ pub fn make_spec(name: &str, options: &MctsOptions) -> PyResult<BotSpec> {
             )))
         }
     };
-    if options.any() {
+    if !matches!(plain, Plain::Mcts(_)) && options.any() {
         return Err(PyTypeError::new_err(format!(
             "the {name} bot takes no search options (iterations, time_ms, ...): only mcts does"
         )));
     }
-    Ok(spec)
+    Ok(if never { BotSpec::NeverSwap(plain) } else { plain.spec() })
 }
 
 /// A built-in bot running in Rust.
@@ -96,7 +202,7 @@ pub struct PyBuiltinBot {
 #[pymethods]
 impl PyBuiltinBot {
     #[new]
-    #[pyo3(signature = (name, seed = 0, *, iterations = None, time_ms = None, exploration = None, width = None, playout = None, depth = None))]
+    #[pyo3(signature = (name, seed = 0, *, iterations = None, time_ms = None, exploration = None, width = None, playout = None, depth = None, swap = None, widen = None, endgame = None, temperature = None, rerank = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
@@ -107,8 +213,14 @@ impl PyBuiltinBot {
         width: Option<u32>,
         playout: Option<String>,
         depth: Option<u32>,
+        swap: Option<String>,
+        widen: Option<f64>,
+        endgame: Option<u32>,
+        temperature: Option<f64>,
+        rerank: Option<u32>,
     ) -> PyResult<Self> {
-        let options = MctsOptions { iterations, time_ms, exploration, width, playout, depth };
+        let options =
+            MctsOptions { iterations, time_ms, exploration, width, playout, depth, swap, widen, endgame, temperature, rerank };
         let spec = make_spec(name, &options)?;
         Ok(PyBuiltinBot { spec, seed, bot: spec.build(seed) })
     }
@@ -134,6 +246,34 @@ impl PyBuiltinBot {
             d.set_item("playout", c.playout.name())?;
             d.set_item("depth", c.depth)?;
         }
+        match self.spec {
+            BotSpec::Level(_, LevelKind::OnePly(c)) => {
+                d.set_item("temperature", c.temperature)?;
+                d.set_item("rerank", c.rerank)?;
+            }
+            BotSpec::Level(_, LevelKind::Search(c)) => {
+                d.set_item("iterations", c.iterations)?;
+                d.set_item("time_ms", c.time_ms)?;
+                d.set_item("exploration", c.exploration)?;
+                d.set_item("width", c.width)?;
+                d.set_item("depth", c.depth)?;
+                d.set_item("widen", c.widen)?;
+                d.set_item("endgame", c.endgame)?;
+            }
+            BotSpec::NeverSwap(Plain::Mcts(c)) => {
+                d.set_item("iterations", c.iterations)?;
+                d.set_item("time_ms", c.time_ms)?;
+                d.set_item("exploration", c.exploration)?;
+                d.set_item("width", c.width)?;
+                d.set_item("playout", c.playout.name())?;
+                d.set_item("depth", c.depth)?;
+            }
+            _ => {}
+        }
+        // Only the non-default answer is listed, so that existing specs read as before.
+        if self.spec.never_swaps() {
+            d.set_item("swap", "never")?;
+        }
         Ok(d)
     }
 
@@ -144,6 +284,7 @@ impl PyBuiltinBot {
                 let s = b.last_search();
                 Some((s.iterations, s.nodes, s.root_children))
             }
+            AnyBot::Search(b) => b.last_search().map(|a| (a.iterations, a.nodes, a.candidates.len() as u32)),
             _ => None,
         }
     }
