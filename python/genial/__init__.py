@@ -18,6 +18,7 @@ from . import actions, observation  # submodules for learning agents
 from .bots import GameView, HiddenInformationError, play_game
 from .simulation import SimulationResult, Summary, simulate
 from .tournament import TournamentResult, tournament
+from .analysis import Analysis, CandidateMove, analyse
 
 __all__ = [
     "Board",
@@ -41,6 +42,9 @@ __all__ = [
     "simulate",
     "TournamentResult",
     "tournament",
+    "analyse",
+    "Analysis",
+    "CandidateMove",
 ]
 
 __version__ = "0.1.0"

@@ -268,6 +268,11 @@ class BuiltinBot:
         width: int | None = None,
         playout: str | None = None,
         depth: int | None = None,
+        swap: str | None = None,
+        widen: float | None = None,
+        endgame: int | None = None,
+        temperature: float | None = None,
+        rerank: int | None = None,
     ) -> BuiltinBot: ...
     @property
     def name(self) -> str: ...
@@ -279,6 +284,40 @@ class BuiltinBot:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
     def choose(self, state: GameState) -> Move:
         """The bot's move for the seat to move in ``state``."""
+
+# ----- analysis and the evaluation (rust/python/analysis.rs) -----
+
+def analyse_state(
+    state: GameState,
+    seed: int = 0,
+    iterations: int | None = None,
+    time_ms: int | None = None,
+    level_name: str = "expert",
+) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
+    """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
+    candidates ``(move, visits, win_probability, prior, line)`` best first."""
+
+def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
+    """The evaluation's feature rows of every seat as ``observer`` sees the position."""
+
+def win_probabilities(state: GameState, observer: int) -> list[float]:
+    """Each seat's win probability as ``observer`` sees the position."""
+
+def eval_weights() -> tuple[list[str], list[list[float]]]:
+    """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""
+
+def self_play_positions(
+    players: int,
+    bots: list[BuiltinBot],
+    seed: int,
+    first_game: int,
+    games: int,
+    keep: float,
+    threads: int,
+    variant: str = "standard",
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.uint64]]:
+    """Self-play positions: ``(features[positions, players, NF], outcome[positions, players],
+    game[positions])``."""
 
 # ----- learning agents: flat actions, observations, VecEnv (rust/python/rl.rs) -----
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from . import bots
+from .analysis import analyse
 from ._core import IllegalMoveError, Move, Tile
 from .colors import Color
 from .game import Game, check_seed
@@ -38,7 +39,7 @@ Enter one of:
   swap | keep          answer a swap offer
   list [N|all]         show the N best moves (default 30) or all of them
   list TILE | list q,r the moves with a tile of your rack (list RB) or covering a cell (list 2,-3)
-  hint                 what the greedy bot would play
+  hint                 what the expert level would play, and its win chance
   board                show the board again
   save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
   quit                 leave the game
@@ -272,9 +273,10 @@ class Table:
             elif command == "board":
                 self.show_board(seat)
             elif command == "hint":
-                suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
-                number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
-                self.say(f"hint: {number}. {choices[number - 1].describe()}")
+                # The expert level's search from this seat's view (hidden racks are not read).
+                best = analyse(game, seed=(game.seed or 0) & _SEED_MASK).best
+                number = next(i for i, c in enumerate(choices, start=1) if c.move == best.move)
+                self.say(f"hint: {number}. {choices[number - 1].describe()} (win {100 * best.win_probability:.0f}%)")
             elif command == "save":
                 self.save(rest.strip())
             elif line.isdigit():
