@@ -255,7 +255,7 @@ def tournament(
     L = len(lineups)
     total = -(-games // L) * L
     # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
-    searching = any(isinstance(e, BuiltinBot) and e.name == "mcts" or not isinstance(e, BuiltinBot) for e in entries)
+    searching = any(isinstance(e, BuiltinBot) and e.name in ("mcts", "hard", "expert") or not isinstance(e, BuiltinBot) for e in entries)
     step = chunk or (64 if searching else 10_000)
     step = max(L, -(-step // L) * L)
     native = all(isinstance(e, BuiltinBot) for e in entries)

@@ -93,6 +93,10 @@ impl Bot for OnePlyBot {
         let mut best = self.order[0] as usize;
         let mut best_v = f64::NEG_INFINITY;
         for &i in &self.order {
+            // A declined swap (never_swap) scores −∞ and is never played.
+            if self.scores[i as usize] == f64::NEG_INFINITY {
+                continue;
+            }
             let mut g = base;
             g.play_unchecked(&moves[i as usize]);
             let v = win_probabilities(&g, me)[me];
