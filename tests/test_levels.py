@@ -164,3 +164,12 @@ def test_training_script_runs_at_toy_size(tmp_path: Path) -> None:
     for fit in json.loads(meta)["fits"]:
         bins = fit["weights"][:6]
         assert all(a >= b - 1e-9 for a, b in zip(bins, bins[1:]))
+
+
+def test_level_budgets_by_player_count() -> None:
+    # The level's own budgets are not listed as options; an explicit one is.
+    assert "iterations" not in make("expert").options
+    assert make("expert", iterations=30).options["iterations"] == 30
+    assert genial.analyse(genial.Game(players=4, seed=2), level="hard").iterations == 100
+    assert genial.analyse(genial.Game(players=2, seed=2), level="hard").iterations == 200
+    assert genial.analyse(genial.Game(players=3, seed=2), level="hard", iterations=7).iterations == 7

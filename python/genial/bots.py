@@ -44,8 +44,11 @@ LEVELS = ("easy", "medium", "hard", "expert")
 """Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``
 plays its best move one ply deep, ``hard`` and ``expert`` search (ISMCTS guided by the
 evaluation). Budgets are iteration counts, so a level plays the same moves for a seed on
-any machine; ``expert`` takes at most about 50 ms per move on the reference machine.
-``time_ms=`` replaces the budget by a time (play then depends on machine speed and load)."""
+any machine: ``hard`` 200/140/100 and ``expert`` 800/560/400 iterations per decision with
+2/3/4 players (a 4-player iteration costs about twice a 2-player one), calibrated so that
+``expert`` takes at most about 50 ms per move (median) on the reference machine.
+``iterations=`` sets one budget for every table size; ``time_ms=`` replaces the budget by
+a time (play then depends on machine speed and load)."""
 
 
 class BotOptionError(ValueError):

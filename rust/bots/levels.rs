@@ -23,8 +23,16 @@ pub fn level(name: &str) -> Option<LevelKind> {
         "easy" => LevelKind::OnePly(OnePlyConfig { rerank: 0, temperature: 0.15, never_swap: false }),
         // The evaluation's best move, one ply, its best few re-ranked by the full evaluation.
         "medium" => LevelKind::OnePly(OnePlyConfig::default()),
-        "hard" => LevelKind::Search(SearchConfig { iterations: 120, ..SearchConfig::default() }),
-        "expert" => LevelKind::Search(SearchConfig::default()),
+        "hard" => LevelKind::Search(SearchConfig {
+            iterations: 200,
+            iterations_by_players: Some([200, 140, 100]),
+            ..SearchConfig::default()
+        }),
+        "expert" => LevelKind::Search(SearchConfig {
+            iterations: 800,
+            iterations_by_players: Some([800, 560, 400]),
+            ..SearchConfig::default()
+        }),
         _ => return None,
     })
 }

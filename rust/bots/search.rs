@@ -39,6 +39,11 @@ pub struct SearchConfig {
     pub endgame: u32,
     /// Decline every swap offer (and never choose an `instead_of_placement` swap).
     pub never_swap: bool,
+    /// The levels' budgets for 2, 3 and 4 players (solo and duel count as 2, the team game
+    /// as 4), used instead of `iterations` when set and no time budget is given: a 4-player
+    /// iteration costs about twice a 2-player one (larger board, more moves), and a level
+    /// is calibrated to the same time per move at every table size.
+    pub iterations_by_players: Option<[u32; 3]>,
 }
 
 impl Default for SearchConfig {
@@ -52,6 +57,7 @@ impl Default for SearchConfig {
             depth: 2,
             endgame: 12,
             never_swap: false,
+            iterations_by_players: None,
         }
     }
 }
@@ -68,6 +74,9 @@ impl SearchConfig {
         }
         if !(self.widen.is_finite() && self.widen > 0.0) {
             return Err(format!("widen must be a finite number > 0, not {}", self.widen));
+        }
+        if self.iterations_by_players.is_some_and(|t| t.contains(&0)) {
+            return Err("iterations_by_players must all be > 0".into());
         }
         if !(1..=MAX_SEARCH_WIDTH).contains(&self.width) {
             return Err(format!("width must be 1..={MAX_SEARCH_WIDTH}, not {}", self.width));
@@ -155,8 +164,10 @@ impl SearchBot {
     }
 
     /// Ranks `moves` by the evaluation's score for the mover, best first, into `out` as
-    /// `(score, move index)`; ties at random. Swaps are dropped when `never_swap`.
-    fn rank(rng: &mut Rng, game: &Game, moves: &[Move], never_swap: bool, out: &mut Vec<(f64, u32, u32)>) {
+    /// `(score, tie-break, move index)`; ties at random. Only the best `keep` are kept and
+    /// sorted (a node looks at a dozen of hundreds of moves; sorting them all dominated the
+    /// cost of an iteration). Swaps are dropped when `never_swap`.
+    fn rank(rng: &mut Rng, game: &Game, moves: &[Move], never_swap: bool, keep: usize, out: &mut Vec<(f64, u32, u32)>) {
         out.clear();
         let mut scorer = MoveScorer::new(game);
         for (i, m) in moves.iter().enumerate() {
@@ -165,7 +176,12 @@ impl SearchBot {
             }
             out.push((scorer.score_cached(m), rng.next_u64() as u32, i as u32));
         }
-        out.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
+        if keep > 0 && keep < out.len() {
+            out.select_nth_unstable_by(keep - 1, by);
+            out.truncate(keep);
+        }
+        out.sort_unstable_by(by);
     }
 
     fn child(&self, node: u32, mv: &Move) -> u32 {
@@ -226,7 +242,11 @@ impl SearchBot {
         let me = root.current_player();
         let cfg = self.config;
         let deadline = (cfg.time_ms > 0).then(|| Instant::now() + Duration::from_millis(cfg.time_ms as u64));
-        let max_iter = if cfg.iterations == 0 { u32::MAX } else { cfg.iterations };
+        let budget = match cfg.iterations_by_players {
+            Some(t) if cfg.time_ms == 0 => t[root.config().players().clamp(2, 4) - 2],
+            _ => cfg.iterations,
+        };
+        let max_iter = if budget == 0 { u32::MAX } else { budget };
         let endgame = root.board().free_pairs() <= cfg.endgame as usize;
         let depth = if endgame { u32::MAX } else { cfg.depth.max(1) };
 
@@ -234,7 +254,7 @@ impl SearchBot {
         self.nodes.push(Node { mv: Move::Keep, first_child: NONE, next_sibling: NONE, player: me as u8, visits: 0, avail: 0, reward: 0.0 });
         // Root candidates depend only on the public board and the searcher's own rack.
         let mut scored = std::mem::take(&mut self.scored);
-        Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, &mut scored);
+        Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored);
         let root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
         let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
         let mut moves = Vec::new();
@@ -263,7 +283,7 @@ impl SearchBot {
                     if moves.len() <= 2 && !never {
                         list.extend_from_slice(&moves);
                     } else {
-                        Self::rank(&mut self.rng, &game, &moves, never, &mut scored);
+                        Self::rank(&mut self.rng, &game, &moves, never, allowed, &mut scored);
                         list.extend(scored.iter().take(allowed).map(|x| moves[x.2 as usize]));
                     }
                 }
@@ -462,6 +482,18 @@ mod tests {
             g.play_unchecked(&buf[i]);
         }
         assert_eq!(g.stats().swaps, 0);
+    }
+
+    #[test]
+    fn budgets_by_player_count() {
+        let cfg = SearchConfig { iterations_by_players: Some([30, 20, 10]), ..small() };
+        for (players, want) in [(2, 30), (3, 20), (4, 10)] {
+            let g = Game::new(Config::standard(players).unwrap(), 1);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            assert_eq!(SearchBot::new(cfg, 1).analyse(&g, &moves).iterations, want);
+        }
+        assert!(SearchConfig { iterations_by_players: Some([1, 0, 1]), ..small() }.validate().is_err());
     }
 
     #[test]

@@ -49,6 +49,9 @@ fn analyse_state(
         }
         (Some(i), None) => config.iterations = i,
     }
+    if iterations.is_some() || time_ms.is_some() {
+        config.iterations_by_players = None;
+    }
     config.validate().map_err(PyValueError::new_err)?;
     let analysis = py.detach(|| {
         let mut moves = Vec::new();

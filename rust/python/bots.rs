@@ -127,11 +127,19 @@ fn level_spec(name: &'static str, kind: LevelKind, o: &MctsOptions) -> PyResult<
                 }
             }
             // A time budget alone means: search until the time is up.
-            if let Some(t) = o.time_ms {
-                c.time_ms = t;
-                c.iterations = o.iterations.unwrap_or(0);
-            } else if let Some(i) = o.iterations {
-                c.iterations = i;
+            // A time budget alone means: search until the time is up; `time_ms=0` means no
+            // time limit. An explicit budget replaces the level's budgets by player count.
+            match (o.time_ms, o.iterations) {
+                (Some(t), i) if t > 0 => {
+                    c.time_ms = t;
+                    c.iterations = i.unwrap_or(0);
+                    c.iterations_by_players = None;
+                }
+                (_, Some(i)) => {
+                    c.iterations = i;
+                    c.iterations_by_players = None;
+                }
+                _ => {}
             }
             if let Some(e) = o.exploration {
                 c.exploration = e;
@@ -252,7 +260,11 @@ impl PyBuiltinBot {
                 d.set_item("rerank", c.rerank)?;
             }
             BotSpec::Level(_, LevelKind::Search(c)) => {
-                d.set_item("iterations", c.iterations)?;
+                // The level's own budgets (by player count) are not an option one can write
+                // back: listed only when set explicitly, so that `spec` round-trips.
+                if c.iterations_by_players.is_none() {
+                    d.set_item("iterations", c.iterations)?;
+                }
                 d.set_item("time_ms", c.time_ms)?;
                 d.set_item("exploration", c.exploration)?;
                 d.set_item("width", c.width)?;
