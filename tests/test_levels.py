@@ -148,6 +148,7 @@ def test_analyse_budget_and_errors() -> None:
 
 
 def test_training_script_runs_at_toy_size(tmp_path: Path) -> None:
+    pytest.importorskip("scipy")
     spec = importlib.util.spec_from_file_location("fit_eval", ROOT / "training" / "fit_eval.py")
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
