@@ -73,8 +73,8 @@ impl PointTable {
         let mut best = [0u8; COLORS];
         for c in board.free_cells() {
             let row = &mut points[c.index()];
-            for d in 0..6 {
-                let n = (c.index() as isize + STEP[d]) as usize;
+            for (d, step) in STEP.iter().enumerate() {
+                let n = (c.index() as isize + step) as usize;
                 let col = board.get(Cell::from_index(n as u16));
                 if (col as usize) < COLORS {
                     row[col as usize] += board.run(c, d, col);
@@ -202,8 +202,8 @@ pub fn features(ctx: &Context, s: &SeatState, out: &mut [f64; NF]) {
     out[10] = t.open[lo].min(30) as f64 / 30.0;
     out[11] = t.best[lo].min(10) as f64 / 10.0;
     let mut room = 0.0;
-    for c in 0..COLORS {
-        room += (1.0 - v[c] as f64 / max).max(0.0) * t.open[c].min(30) as f64 / 30.0;
+    for (&x, &open) in v.iter().zip(&t.open) {
+        room += (1.0 - x as f64 / max).max(0.0) * open.min(30) as f64 / 30.0;
     }
     out[12] = room / COLORS as f64;
     let lowest = sorted[0];
@@ -272,8 +272,8 @@ fn seat_state<'a>(game: &'a Game, observer: usize, p: usize) -> SeatState<'a> {
 /// Feature rows of every seat of `game` as `observer` sees it, into `out[p]`.
 pub fn all_features(game: &Game, observer: usize, out: &mut [[f64; NF]; 4]) {
     let ctx = Context::new(game, observer);
-    for p in 0..game.config().players() {
-        features(&ctx, &seat_state(game, observer, p), &mut out[p]);
+    for (p, row) in out.iter_mut().enumerate().take(game.config().players()) {
+        features(&ctx, &seat_state(game, observer, p), row);
     }
 }
 
@@ -411,7 +411,8 @@ impl MoveScorer {
             markers: tracks.view(config, self.me),
             rack: None,
             rack_len: self.rack_len,
-            wait: config.players().saturating_sub(1).max(0),
+            // After its move the mover waits for everyone else (unless it earned a bonus).
+            wait: config.players().saturating_sub(1),
             bonus: 0,
         };
         let mut kept = [Tile::default(); 6];
@@ -469,7 +470,7 @@ mod tests {
     use super::*;
     use crate::moves::Placement;
     use crate::rng::Rng;
-    use crate::variants::{SwapTiming, Variant};
+    use crate::variants::Variant;
 
     fn ctx_for(game: &Game) -> Context {
         Context::new(game, game.current_player())
@@ -521,8 +522,8 @@ mod tests {
         assert!((f[17] - 0.5).abs() < 1e-12);
         assert!((f[20] - 0.0).abs() < 1e-12); // two colours at 0
         assert!((f[21] - 1.0 / 6.0).abs() < 1e-12);
-        // The rack features of a seen rack count tiles; orange (1) is the lowest... red 0?
-        // Lowest colours are orange (1) and purple (5), both at 0.
+        // A seen rack's features count its tiles. The lowest colours are orange (1) and
+        // purple (5), both at 0: OY and PP show one of them, RG neither.
         let rack = [Tile::new(1, 2), Tile::new(5, 5), Tile::new(0, 3)];
         let st = SeatState { rack: Some(&rack), rack_len: 3, ..st };
         features(&ctx, &st, &mut f);
@@ -566,7 +567,6 @@ mod tests {
             }
             let r = win_probabilities(&g, 0);
             assert_eq!(r, terminal_returns(&g));
-            let _ = SwapTiming::AfterPlacement;
         }
     }
 
