@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from genial import Game
 from genial.cli import main
-from genial.cli.play import rank_choices
+from genial.cli.play import ordered_choices, rank_choices
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +30,7 @@ def play(
 
 
 def test_bad_entries_then_a_numbered_pick(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    first = rank_choices(Game(players=2, seed=3))[0].move
+    first = ordered_choices(Game(players=2, seed=3), 3)[0].move
     stdin = "R0,0+B9,9\nhello\n9999\n1\nquit\n"
     code, out, err = play(["--seed", "3", "--seats", "human,greedy"], stdin, monkeypatch, capsys)
     assert code == 0 and err == ""
@@ -52,12 +52,20 @@ def test_numbered_list_is_best_first_with_points(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = Game(players=2, seed=9)
-    game.play(rank_choices(game)[0].move)
-    choices = rank_choices(game)
-    assert len(choices) == game.legal_move_count()
-    assert {c.move for c in choices} == set(game.legal_moves())
-    keys = [c.key for c in choices]
+    game.play(ordered_choices(game, 9)[0].move)
+    ranked = rank_choices(game)
+    assert len(ranked) == game.legal_move_count()
+    assert {c.move for c in ranked} == set(game.legal_moves())
+    keys = [c.key for c in ranked]
     assert keys == sorted(keys)
+    # The list a human sees: the expert's candidates first, with their win chance, then the
+    # rest in the order above.
+    choices = ordered_choices(game, 9)
+    searched = [c for c in choices if c.win is not None]
+    assert searched and choices[: len(searched)] == searched
+    assert [c.move for c in choices[len(searched) :]] == [
+        c.move for c in ranked if c not in searched and c.move not in {s.move for s in searched}
+    ]
     # The list shows the number, the move and its points; `list N` shows more.
     code, out, _ = play(
         ["--seed", "9", "--seats", "human,human", "--show", "4"], "1\nlist 12\nquit\n", monkeypatch, capsys
@@ -100,8 +108,9 @@ def test_help_hint_board_and_list_by_tile(monkeypatch: pytest.MonkeyPatch, capsy
     assert "save FILE" in out and "swap | keep" in out
     assert "hint: " in out
     hint_line = next(line for line in out.splitlines() if line.startswith("hint: "))
-    number = int(hint_line.split()[1].rstrip("."))
-    assert rank_choices(game)[number - 1].move == game.legal_moves()[game.legal_moves().index(hint_line.split()[2])]
+    # One ranking for the hint and the list: the hint is the list's first entry.
+    assert hint_line == f"hint: 1. {ordered_choices(game, 12)[0].describe()}"
+    assert "(win " in hint_line
     listed = out.split(f"player 0> list {tile}\n", 1)[1].split("player 0>")[0].splitlines()
     assert listed and all(str(tile)[0] in line and str(tile)[1] in line for line in listed)
     assert len(listed) == sum(1 for m in game.legal_moves() if m.tile == tile)
@@ -294,7 +303,7 @@ def test_undo_takes_back_your_turn_and_the_bots_replies(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     start = Game(players=3, seed=5)
-    first = rank_choices(start)[0].move
+    first = ordered_choices(start, 5)[0].move
     # Move, let both bots reply, undo, then leave: the saved game is the starting position.
     code, out, _ = play(["--seed", "5", "--seats", "human,greedy,random"], "undo\n1\nundo\nquit\n", monkeypatch, capsys)
     assert code == 0

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from importlib import metadata as _metadata
 
+from . import actions as actions  # submodules for learning agents
+from . import observation as observation
 from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
+from .analysis import Analysis, CandidateMove, analyse
+from .bots import GameView, HiddenInformationError, play_game
 from .colors import Color
+from .envs import registration as _registration
 from .game import Game, Outcome
 from .records import RecordError
-from .variants import Rules, VariantInfo, variants
-from .vecenv import VecEnv
-from . import actions, observation  # submodules for learning agents
-from .bots import GameView, HiddenInformationError, play_game
 from .results import SimulationResult
 from .simulation import simulate
 from .stats import Summary
 from .tournament import TournamentResult, tournament
-from .envs import registration as _registration
+from .variants import Rules, VariantInfo, variants
+from .vecenv import VecEnv
 
 _registration.install()  # gymnasium.make("genial/Ingenious-v0") works after `import genial`
 
@@ -51,6 +53,9 @@ __all__ = [
     "simulate",
     "TournamentResult",
     "tournament",
+    "analyse",
+    "Analysis",
+    "CandidateMove",
 ]
 
 try:

@@ -423,6 +423,11 @@ class BuiltinBot:
         width: int | None = None,
         playout: str | None = None,
         depth: int | None = None,
+        swap: str | None = None,
+        widen: float | None = None,
+        endgame: int | None = None,
+        temperature: float | None = None,
+        rerank: int | None = None,
     ) -> BuiltinBot: ...
     @property
     def name(self) -> str: ...
@@ -434,6 +439,40 @@ class BuiltinBot:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
     def choose(self, state: GameState) -> Move:
         """The bot's move for the seat to move in ``state`` (``mcts``: stopped by Ctrl-C)."""
+
+# ----- analysis and the evaluation (rust/python/analysis.rs) -----
+
+def analyse_state(
+    state: GameState,
+    seed: int = 0,
+    iterations: int | None = None,
+    time_ms: int | None = None,
+    level_name: str = "expert",
+) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
+    """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
+    candidates ``(move, visits, win_probability, prior, line)`` best first."""
+
+def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
+    """The evaluation's feature rows of every seat as ``observer`` sees the position."""
+
+def win_probabilities(state: GameState, observer: int) -> list[float]:
+    """Each seat's win probability as ``observer`` sees the position."""
+
+def eval_weights() -> tuple[list[str], list[list[float]]]:
+    """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""
+
+def self_play_positions(
+    players: int,
+    bots: list[BuiltinBot],
+    seed: int,
+    first_game: int,
+    games: int,
+    keep: float,
+    threads: int,
+    variant: str = "standard",
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.uint64]]:
+    """Self-play positions: ``(features[positions, players, NF], outcome[positions, players],
+    game[positions])``."""
 
 # ----- learning agents: flat actions, observations, VecEnv (rust/python/rl.rs) -----
 
@@ -462,18 +501,16 @@ def legal_actions(state: GameState) -> npt.NDArray[np.int64]:
 def legal_action_mask(state: GameState, out: None = None) -> npt.NDArray[np.bool_]:
     """The legal-action mask of the seat to move: ``mask[a]`` is true when action ``a`` is legal.
     Written into ``out`` (bool, int8 or uint8, length ``ACTION_COUNT``) when given."""
+
 @overload
 def legal_action_mask(state: GameState, out: _Mask) -> _Mask: ...
-
 def legal_action_mask_batch(states: Sequence[GameState], out: _Mask) -> None:
     """Legal-action masks of many games into ``out`` (``len(states) × ACTION_COUNT``)."""
 
 def observe(state: GameState, player: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """What seat ``player`` sees of ``state``, as ``float32[OBS_SIZE]`` (written into ``out`` when given)."""
 
-def observe_batch(
-    states: Sequence[GameState], players: npt.NDArray[np.int64], out: npt.NDArray[np.float32]
-) -> None:
+def observe_batch(states: Sequence[GameState], players: npt.NDArray[np.int64], out: npt.NDArray[np.float32]) -> None:
     """Observations of many games into ``out`` (``float32``, ``len(states) × OBS_SIZE``), row ``i``
     seen by seat ``players[i]``."""
 
@@ -507,9 +544,7 @@ class VecEnv:
     def variant(self) -> str: ...
     @property
     def threads(self) -> int: ...
-    def reset(
-        self, seed: int
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    def reset(self, seed: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         """Restarts every env from ``seed``: ``(observations, masks, players)``."""
     def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         """The current ``(observations, masks, players)``, changing nothing."""
@@ -529,6 +564,7 @@ class VecEnv:
         """A snapshot of the game in env ``index`` (no move history)."""
     def episodes(self) -> npt.NDArray[np.uint64]:
         """Games finished by each env since the last reset."""
+
 def simulate_games(
     players: int,
     variant: str,
@@ -549,7 +585,6 @@ def derive_seed(base: int, index: int) -> int:
 
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""
-
 
 def limits() -> list[tuple[str, int]]:
     """The limits every count is checked against, by name."""

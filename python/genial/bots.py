@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, Tile
@@ -26,6 +26,8 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "MctsBot",
+    "LEVELS",
+    "BotOptionError",
     "make",
     "parse_bot",
     "BUILTIN_BOTS",
@@ -35,6 +37,22 @@ __all__ = [
 ]
 
 BUILTIN_BOTS: tuple[str, ...] = tuple(_core.bot_names())
+"""The built-in bots, from the core: ``scarcity`` is the one-ply reference player of another
+engine (see BENCHMARKS.md); ``easy`` ... ``expert`` are the playing levels (`LEVELS`)."""
+
+LEVELS = ("easy", "medium", "hard", "expert")
+"""Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``
+plays its best move one ply deep, ``hard`` and ``expert`` search (ISMCTS guided by the
+evaluation). Budgets are iteration counts, so a level plays the same moves for a seed on
+any machine: ``hard`` 200/140/100 and ``expert`` 800/560/400 iterations per decision with
+2/3/4 players (a 4-player iteration costs about twice a 2-player one), calibrated so that
+``expert`` takes at most about 50 ms per move (median) on the reference machine.
+``iterations=`` sets one budget for every table size; ``time_ms=`` replaces the budget by
+a time (play then depends on machine speed and load)."""
+
+
+class BotOptionError(ValueError):
+    """A bot option that the bot does not take, or a bad value for one."""
 
 
 class HiddenInformationError(LookupError):
@@ -148,9 +166,7 @@ class GameView:
         """The viewing seat's tiles; any other seat raises `HiddenInformationError`."""
         if player is not None and player != self._seat:
             self._game._state.check_seat(player)
-            raise HiddenInformationError(
-                f"seat {self._seat} cannot see the rack of seat {player}: use rack_sizes"
-            )
+            raise HiddenInformationError(f"seat {self._seat} cannot see the rack of seat {player}: use rack_sizes")
         return self._game.rack(self._seat)
 
     @property
@@ -202,7 +218,7 @@ class Bot(Protocol):
     """Anything that can sit at the table: picks a legal move for the seat to move, from
     what that seat may see."""
 
-    def choose(self, view: GameView) -> Union[Move, str]:
+    def choose(self, view: GameView) -> Move | str:
         """A legal move for the seat to move (a `Move` or its text), from its `GameView`."""
         ...
 
@@ -224,20 +240,37 @@ class BuiltinBot:
         width: int | None = None,
         playout: str | None = None,
         depth: int | None = None,
+        swap: str | None = None,
+        widen: float | None = None,
+        endgame: int | None = None,
+        temperature: float | None = None,
+        rerank: int | None = None,
     ) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a bot name is a str, not {type(name).__name__}")
+        if swap is not None and swap not in ("auto", "never"):
+            raise BotOptionError(f"swap must be 'auto' (the bot decides) or 'never' (decline every swap), not {swap!r}")
         # Ints (numpy's too) are checked against their limits in the core.
-        self._bot = _core.BuiltinBot(
-            name,
-            check_seed(seed),
-            iterations=iterations,
-            time_ms=time_ms,
-            exploration=exploration,
-            width=width,
-            playout=playout,
-            depth=depth,
-        )
+        try:
+            self._bot = _core.BuiltinBot(
+                name,
+                check_seed(seed),
+                iterations=iterations,
+                time_ms=time_ms,
+                exploration=exploration,
+                width=width,
+                playout=playout,
+                depth=depth,
+                swap=swap,
+                widen=widen,
+                endgame=endgame,
+                temperature=temperature,
+                rerank=rerank,
+            )
+        except ValueError as e:
+            if isinstance(e, BotOptionError) or str(e).startswith("unknown bot "):
+                raise
+            raise BotOptionError(str(e)) from None
 
     @property
     def name(self) -> str:
@@ -249,7 +282,8 @@ class BuiltinBot:
 
     @property
     def options(self) -> dict[str, Any]:
-        """The search settings (``mcts``); empty for the other bots."""
+        """The settings (``mcts`` and the levels; ``swap: "never"`` when swaps are declined);
+        empty for the other bots."""
         return self._bot.options()
 
     @property
@@ -349,14 +383,21 @@ class MctsBot(BuiltinBot):
 
 
 def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
-    """A built-in bot by name (see `BUILTIN_BOTS`), with ``mcts`` options as keywords:
-    ``make("mcts", seed=1, iterations=200)``."""
+    """A built-in bot by name (see `BUILTIN_BOTS`), with options as keywords:
+    ``make("mcts", seed=1, iterations=200)``, ``make("expert")``, ``make("scarcity", swap="never")``.
+
+    Every bot takes ``swap="never"`` (decline every swap offer). Levels: ``easy``/``medium``
+    take ``temperature``, ``rerank``; ``hard``/``expert`` take ``iterations``, ``time_ms``,
+    ``exploration``, ``width``, ``depth``, ``widen``, ``endgame``. An option a bot does not
+    take raises `BotOptionError` (a `ValueError`)."""
     if name not in BUILTIN_BOTS:
         raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
     return BuiltinBot(name, seed, **options)
 
 
-_INT_OPTIONS = ("iterations", "time_ms", "width", "depth")
+_INT_OPTIONS = ("iterations", "time_ms", "width", "depth", "endgame", "rerank")
+_FLOAT_OPTIONS = ("exploration", "widen", "temperature")
+_STR_OPTIONS = ("playout", "swap")
 
 
 def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
@@ -367,24 +408,25 @@ def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq:
-            raise ValueError(f"bot option {item!r} in {spec!r} is not key=value")
+            raise BotOptionError(f"bot option {item!r} in {spec!r} is not key=value")
         try:
             if key in _INT_OPTIONS:
                 options[key] = int(value)
-            elif key == "exploration":
+            elif key in _FLOAT_OPTIONS:
                 options[key] = float(value)
-            elif key == "playout":
+            elif key in _STR_OPTIONS:
                 options[key] = value.strip()
             else:
-                raise ValueError(f"unknown bot option {key!r} in {spec!r}: use {', '.join(_INT_OPTIONS)}, exploration, playout")
+                known = ", ".join(_INT_OPTIONS + _FLOAT_OPTIONS + _STR_OPTIONS)
+                raise BotOptionError(f"unknown bot option {key!r} in {spec!r}: use {known}")
         except ValueError as e:
             if "unknown bot option" in str(e):
                 raise
-            raise ValueError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
+            raise BotOptionError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
     return make(name.strip(), seed, **options)
 
 
-BotLike = Union[Bot, BuiltinBot, str]
+BotLike = Bot | BuiltinBot | str
 
 
 def play_game(

@@ -15,7 +15,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ _ELO = 400.0 / math.log(10.0)
 MAX_LINEUPS = 100_000
 """Most seatings in one round of a tournament (`lineups_count`): every round plays each."""
 
-TournamentBot = Union[str, BuiltinBot, Bot]
+TournamentBot = str | BuiltinBot | Bot
 
 
 def lineups_for(bots: int, players: int) -> list[tuple[int, ...]]:
@@ -50,10 +50,10 @@ def lineups_for(bots: int, players: int) -> list[tuple[int, ...]]:
     """
     if bots >= players:
         return list(itertools.permutations(range(bots), players))
-    return [l for l in itertools.product(range(bots), repeat=players) if len(set(l)) > 1]
+    return [seats for seats in itertools.product(range(bots), repeat=players) if len(set(seats)) > 1]
 
 
-def lineupsint_in(bots: int, players: int) -> int:
+def lineups_count(bots: int, players: int) -> int:
     """``len(lineups_for(bots, players))``, without listing them."""
     if bots >= players:
         return math.perm(bots, players)
@@ -137,7 +137,7 @@ class TournamentResult:
             mask = self.result.bots == i
             mean_low = float(low[mask].mean()) if mask.any() else math.nan
             lines.append(
-                f"{name:<{width}}{self.elo[i]:>7.0f}{self.elo_se[i]:>7.0f}  {str(rates[name]):<26}"
+                f"{name:<{width}}{self.elo[i]:>7.0f}{self.elo_se[i]:>7.0f}  {rates[name]!s:<26}"
                 f"{int(self.seat_counts[i].sum()):>7}{mean_low:>8.2f}"
             )
         return "\n".join(lines)
@@ -146,7 +146,11 @@ class TournamentResult:
         return self.table()
 
     def __repr__(self) -> str:
-        return f"<TournamentResult {self.games} games: " + ", ".join(f"{n} {e:.0f}" for n, e in zip(self.names, self.elo)) + ">"
+        return (
+            f"<TournamentResult {self.games} games: "
+            + ", ".join(f"{n} {e:.0f}" for n, e in zip(self.names, self.elo))
+            + ">"
+        )
 
 
 def _pairwise(res: SimulationResult, nbots: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -206,14 +210,31 @@ def _python_chunk(
             cols[k].append(st[k])
         cols["end"].append(END_NAMES.index(game.end or "board_full"))
     dtypes = dict(
-        seed=np.uint64, scores=np.int8, tracks=np.int8, ranks=np.uint8, bots=np.uint8, placements=np.uint16,
-        bonus_placements=np.uint16, bonuses_lost=np.uint16, swaps=np.uint16, turns=np.uint16, end=np.uint8,
+        seed=np.uint64,
+        scores=np.int8,
+        tracks=np.int8,
+        ranks=np.uint8,
+        bots=np.uint8,
+        placements=np.uint16,
+        bonus_placements=np.uint16,
+        bonuses_lost=np.uint16,
+        swaps=np.uint16,
+        turns=np.uint16,
+        end=np.uint8,
     )
-    shapes = dict(scores=(count, players, 6), tracks=(count, tracks_n, 6), ranks=(count, players), bots=(count, players))
+    shapes = dict(
+        scores=(count, players, 6), tracks=(count, tracks_n, 6), ranks=(count, players), bots=(count, players)
+    )
     arrays = {k: np.asarray(v, dtype=dtypes[k]).reshape(shapes.get(k, (count,))) for k, v in cols.items()}
     return SimulationResult(
-        **arrays, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact,
-        bot_names=labels, run_seed=seed, first_game=first,
+        **arrays,
+        players=players,
+        variant=variant,
+        swap_timing=swap_timing,
+        require_contact=require_contact,
+        bot_names=labels,
+        run_seed=seed,
+        first_game=first,
     )
 
 
@@ -252,7 +273,7 @@ def tournament(
     if len(bots) > LIMITS["bots"]:
         raise ValueError(f"a tournament takes at most {LIMITS['bots']} bots, not {len(bots)}")
     players = check_players(players)
-    rounds = lineupsint_in(len(bots), players)
+    rounds = lineups_count(len(bots), players)
     if rounds > MAX_LINEUPS:
         raise ValueError(
             f"{len(bots)} bots in {players} seats make {rounds} seatings a round, more than the limit "
@@ -282,7 +303,10 @@ def tournament(
     total = -(-games // L) * L
     check_results_fit(total, players, variant)
     # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
-    searching = any(isinstance(e, BuiltinBot) and e.name == "mcts" or not isinstance(e, BuiltinBot) for e in entries)
+    searching = any(
+        (isinstance(e, BuiltinBot) and e.name in ("mcts", "hard", "expert")) or not isinstance(e, BuiltinBot)
+        for e in entries
+    )
     step = chunk or (64 if searching else 10_000)
     step = max(L, -(-step // L) * L)
     native = all(isinstance(e, BuiltinBot) for e in entries)
@@ -294,9 +318,24 @@ def tournament(
     done = 0
     for first, count in chunks(total, step):
         if native:
-            part = run_games(count, players, entries, labels, lineups, seed, True, first, n_threads, variant, swap_timing, require_contact)
+            part = run_games(
+                count,
+                players,
+                entries,
+                labels,
+                lineups,
+                seed,
+                True,
+                first,
+                n_threads,
+                variant,
+                swap_timing,
+                require_contact,
+            )
         else:
-            part = _python_chunk(entries, lineups, players, seed, first, count, variant, swap_timing, require_contact, tuple(labels))
+            part = _python_chunk(
+                entries, lineups, players, seed, first, count, variant, swap_timing, require_contact, tuple(labels)
+            )
         parts.append(part)
         done += count
         if on_chunk is not None:
@@ -311,4 +350,3 @@ def tournament(
     wins, met = _pairwise(res, nb)
     elo, se = bradley_terry(wins, met)
     return TournamentResult(tuple(labels), res, res.summary(), seat_counts, elo, se, wins, met)
-

@@ -4,10 +4,10 @@
 use crate::actions::ActionError;
 use crate::board::BoardError;
 use crate::game::{MoveError, SetupError};
-use crate::record::UndoError;
-use crate::variants::ConfigError;
 use crate::hex::Cell;
+use crate::record::UndoError;
 use crate::tiles::{parse_color, Color, Tile, COLORS};
+use crate::variants::ConfigError;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;

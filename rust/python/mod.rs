@@ -3,6 +3,7 @@
 //! Thin wrappers over the core; `convert` is the one place core errors become Python
 //! exceptions. The public API is re-exported by `python/genial/__init__.py`.
 
+mod analysis;
 mod bots;
 mod convert;
 mod game;
@@ -34,5 +35,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rules::register(m)?;
     rl::register(m)?;
     sim::register(m)?;
+    analysis::register(m)?;
     Ok(())
 }

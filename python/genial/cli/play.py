@@ -9,6 +9,7 @@ is read line by line from stdin and everything is written to stdout, so a script
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import os
@@ -22,6 +23,7 @@ from typing import IO, Any
 
 from .. import bots
 from .._core import IllegalMoveError, Move, Rules, Tile
+from ..analysis import analyse
 from ..colors import Color
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
@@ -29,7 +31,7 @@ from ..render import board_text, rack_text, ranking_text, tracks_text
 from ..variants import variants
 from .common import bots_help, closed_pipe_safe, color_wanted, split_bot_specs
 
-__all__ = ["register", "run_play", "rank_choices", "Choice", "Table"]
+__all__ = ["register", "run_play", "rank_choices", "ordered_choices", "Choice", "Table"]
 
 HUMAN = "human"
 _CELL = re.compile(r"\s*-?[0-9]{1,4}\s*,\s*-?[0-9]{1,4}\s*")
@@ -39,6 +41,8 @@ _MAX_DIGITS = 9  # more than any move list is long
 def _is_number(text: str) -> bool:
     """ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` fails."""
     return text.isascii() and text.isdigit()
+
+
 _SEED_MASK = (1 << 64) - 1
 _HELP = """\
 Enter one of:
@@ -47,14 +51,15 @@ Enter one of:
   swap | keep          answer a swap offer
   list [N|all]         show the N best moves (default 30) or all of them
   list TILE | list q,r the moves with a tile of your rack (list RB) or covering a cell (list 2,-3)
-  hint                 what the greedy bot would play
+  hint                 what the expert level would play, and its win chance
   undo                 take back your last turn and the bots' replies (against bots only)
   board                show the board again
   save FILE            save the game as a JSON record (resume with: genial play --resume FILE)
   quit                 leave the game (an unfinished game is saved: the message says where)
 Cells are (q, r): each board row is one r (labelled on the left), q grows to the right
 (its range is given on the right). Neighbours of (q, r): (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1).
-Moves are listed best first: the lowest colours after the move (then points) decide."""
+Moves are listed best first: those the expert level's search looked at, with their win
+chance, then the others by the lowest colours after the move (then points)."""
 
 
 class _Quit(Exception):
@@ -63,19 +68,36 @@ class _Quit(Exception):
 
 @dataclass(frozen=True)
 class Choice:
-    """A legal move with what it would do for the mover."""
+    """A legal move with what it would do for the mover (and, for the moves the expert's
+    search looked at, its estimated win chance)."""
 
     move: Move
     gains: dict[Color, int]
     bonuses: int
     key: tuple[Any, ...]
+    win: float | None = None
 
     def describe(self) -> str:
+        chance = f"  (win {100 * self.win:.0f}%)" if self.win is not None else ""
         if not self.move.is_placement:
-            return str(self.move)
+            return f"{self.move}{chance}"
         pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(self.gains.items())) or "0 points"
         bonus = "  Ingenious!" if self.bonuses else ""
-        return f"{self.move!s:<14} {pts}{bonus}"
+        return f"{self.move!s:<14} {pts}{bonus}{chance}"
+
+
+def ordered_choices(game: Game, seed: int) -> list[Choice]:
+    """The list a human picks from, one ranking for the list and the hint: the moves the
+    expert level's search looked at (from the mover's view, hidden racks unread), best
+    first with their win chance, then every other move as `rank_choices` orders them."""
+    choices = rank_choices(game)
+    analysis = analyse(game, seed=seed)
+    by_move = {c.move: c for c in choices}
+    first = [
+        dataclasses.replace(by_move[c.move], win=c.win_probability) for c in analysis.candidates if c.move in by_move
+    ]
+    seen = {c.move for c in first}
+    return first + [c for c in choices if c.move not in seen]
 
 
 def rank_choices(game: Game) -> list[Choice]:
@@ -96,8 +118,14 @@ def rank_choices(game: Game) -> list[Choice]:
                 gains[c] = gains.get(c, 0) + p
         neg = tuple(-v for v in sorted(preview.scores_after))
         first = 0 if not preview.wins else -1  # an immediate win beats everything
-        choices.append(Choice(move, gains, preview.bonuses_earned,
-                              (first, neg, -preview.bonuses_earned, -sum(preview.points), str(move))))
+        choices.append(
+            Choice(
+                move,
+                gains,
+                preview.bonuses_earned,
+                (first, neg, -preview.bonuses_earned, -sum(preview.points), str(move)),
+            )
+        )
     for index, move in enumerate(game.legal_moves()):
         if not move.is_placement:  # swap and keep: after the placements, in the rules' order
             choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
@@ -158,8 +186,11 @@ class Table:
         self.say()
         for line in tracks_text(game, color=self.color):
             self.say(line)
-        phase = {"place": "to place a tile", "bonus": "to place a BONUS tile (Ingenious!)",
-                 "swap_offer": "may swap"}.get(game.phase, game.phase)
+        phase = {
+            "place": "to place a tile",
+            "bonus": "to place a BONUS tile (Ingenious!)",
+            "swap_offer": "may swap",
+        }.get(game.phase, game.phase)
         self.say(f"{self.seat_name(seat)} {phase}; bag {game.bag_size}")
         self.say(f"your rack: {rack_text(game.rack(seat), color=self.color)}")
         if game.phase in ("place", "bonus") and not game._state.has_placed(seat):
@@ -168,8 +199,10 @@ class Table:
             self.say("you may swap your rack instead of placing: type swap")
         if game.phase == "swap_offer":
             lowest = self._lowest(seat)
-            self.say(f"your rack shows none of your lowest colour{'s' if len(lowest) > 1 else ''} "
-                     f"({', '.join(str(c) for c in lowest)}): swap the whole rack, or keep it?")
+            self.say(
+                f"your rack shows none of your lowest colour{'s' if len(lowest) > 1 else ''} "
+                f"({', '.join(str(c) for c in lowest)}): swap the whole rack, or keep it?"
+            )
 
     def _lowest(self, seat: int) -> list[Color]:
         scores = self.game.scores[seat]
@@ -213,8 +246,10 @@ class Table:
 
     def run(self) -> int:
         game = self.game
-        self.say(f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
-                 f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn")
+        self.say(
+            f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
+            f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn"
+        )
         if game.moves:
             self.say(f"resuming after {len(game.moves)} moves")
         try:
@@ -315,7 +350,7 @@ class Table:
         game = self.game
         self.say()
         self.show_board(seat)
-        choices = rank_choices(game)
+        choices = ordered_choices(game, (game.seed or 0) & _SEED_MASK)
         self.list_choices(choices, limit=self.show)
         while True:
             line = self._read(f"player {seat}> ")
@@ -346,9 +381,8 @@ class Table:
         elif command == "undo":
             return self._undo(seat)
         elif command == "hint":
-            suggestion = bots.make("greedy", (game.seed or 0) & _SEED_MASK).choose(game)
-            number = next(i for i, c in enumerate(choices, start=1) if c.move == suggestion)
-            self.say(f"hint: {number}. {choices[number - 1].describe()}")
+            # The list's first entry: the expert level's pick from this seat's view.
+            self.say(f"hint: 1. {choices[0].describe()}")
         elif command == "save":
             self.save(rest.strip())
         elif _is_number(line):
@@ -431,8 +465,11 @@ def _check_seats(seats: Sequence[str]) -> None:
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
-    clashing = [name for name in ("variant", "players", "seed", "swap_timing", "require_contact")
-                if getattr(args, name) is not None]
+    clashing = [
+        name
+        for name in ("variant", "players", "seed", "swap_timing", "require_contact")
+        if getattr(args, name) is not None
+    ]
     if clashing:
         flags = ", ".join("--" + n.replace("_", "-") for n in clashing)
         raise ValueError(f"{flags}: the rules come from the record when resuming")
@@ -443,8 +480,7 @@ def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
         saved = data.get("seats")
         if saved is None:
             seats = [HUMAN] * game.players
-        elif (not isinstance(saved, list) or len(saved) != game.players
-              or not all(isinstance(s, str) for s in saved)):
+        elif not isinstance(saved, list) or len(saved) != game.players or not all(isinstance(s, str) for s in saved):
             raise RecordError(f"record field 'seats' must list {game.players} seat names")
         else:
             seats = [s.lower() for s in saved]
@@ -484,8 +520,7 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
         print(f"genial play: {e}", file=sys.stderr)
         return 2
     seed = game.seed if game.seed is not None else 0
-    table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=color_wanted(args.color, out),
-                  show=args.show)
+    table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=color_wanted(args.color, out), show=args.show)
     if args.resume is not None:
         table.save_path, table.saved_moves = args.resume, len(game.moves)
     return table.run()
@@ -518,15 +553,29 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--variant", choices=[v.name for v in variants()], help="the rules (default: standard)")
     p.add_argument("--players", type=int, help="1-4 (default: from --seats, else 2; team 4, solo 1)")
-    p.add_argument("--seats", help="comma-separated, one per seat: human or a bot with its options, "
-                   "like human,mcts:iterations=2000,greedy (default: human then greedy bots)")
+    p.add_argument(
+        "--seats",
+        help="comma-separated, one per seat: human or a bot with its options, "
+        "like human,mcts:iterations=2000,greedy (default: human then greedy bots)",
+    )
     p.add_argument("--seed", type=_seed, help="the game's seed (default: random, printed)")
-    p.add_argument("--swap-timing", choices=["after_placement", "instead_of_placement"],
-                   help="edition option (default: after_placement)")
-    p.add_argument("--require-contact", action="store_const", const=True,
-                   help="edition option: every tile after a player's first must touch a tile or symbol")
+    p.add_argument(
+        "--swap-timing",
+        choices=["after_placement", "instead_of_placement"],
+        help="edition option (default: after_placement)",
+    )
+    p.add_argument(
+        "--require-contact",
+        action="store_const",
+        const=True,
+        help="edition option: every tile after a player's first must touch a tile or symbol",
+    )
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
     p.add_argument("--show", type=_count, default=8, metavar="N", help="moves listed at each turn (default 8)")
-    p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
-                   help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)")
+    p.add_argument(
+        "--color",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="ANSI colours (default: when writing to a terminal and NO_COLOR is unset)",
+    )
     p.set_defaults(func=run_play)

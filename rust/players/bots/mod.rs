@@ -2,13 +2,22 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+pub mod eval;
 mod greedy;
+pub mod levels;
 mod mcts;
+mod oneply;
 mod random;
+mod scarcity;
+pub mod search;
+pub mod training;
 
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
+pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
+pub use scarcity::{scarcity_value, ScarcityBot};
+pub use search::{Analysis, Candidate, SearchBot, SearchConfig};
 
 use crate::game::Game;
 use crate::moves::Move;
@@ -25,4 +34,30 @@ pub trait Bot: Send + Sync {
     }
     /// Short name for tables (`random`, `greedy`, ...).
     fn name(&self) -> &'static str;
+}
+
+/// Any bot, made to decline every swap: an offer is answered `keep`, and the
+/// `instead_of_placement` swap is never chosen. For measurements "with swaps declined".
+pub struct NeverSwap<B: Bot>(pub B);
+
+impl<B: Bot> Bot for NeverSwap<B> {
+    fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
+        if let Some(k) = moves.iter().position(|m| *m == Move::Keep) {
+            return k;
+        }
+        match moves.iter().position(|m| *m == Move::Swap) {
+            // `instead_of_placement`: the swap is listed last; the bot picks among the rest.
+            Some(s) if moves.len() > 1 => {
+                let rest: Vec<Move> = moves.iter().copied().filter(|m| *m != Move::Swap).collect();
+                let i = self.0.choose(game, &rest);
+                let mv = rest[i];
+                moves.iter().position(|m| *m == mv).unwrap_or(if s == 0 { 1 } else { 0 })
+            }
+            _ => self.0.choose(game, moves),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
 }

@@ -1,0 +1,101 @@
+"""Analysis for people: what the strongest level thinks of the decision in front of the
+player to move.
+
+`analyse` runs the levels' search (information-set MCTS guided by the fitted evaluation)
+from the view of the seat to move: what that seat cannot see (the other racks, the order
+of the bag) is dealt anew in every iteration, so the answer never depends on hidden tiles.
+
+>>> import genial
+>>> game = genial.Game(players=2, seed=4)
+>>> a = genial.analyse(game, iterations=60, seed=1)
+>>> a.best.move in game.legal_moves()
+True
+>>> 0.0 <= a.best.win_probability <= 1.0
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import _core
+from ._core import Move
+from .game import Game, check_seed
+
+__all__ = ["analyse", "Analysis", "CandidateMove"]
+
+
+@dataclass(frozen=True)
+class CandidateMove:
+    """One move of the player to move, as the search saw it."""
+
+    move: Move
+    #: The estimated chance that the player to move wins after this move (team game: the
+    #: team's; solo: the expected lowest marker ÷ 36).
+    win_probability: float
+    #: Search iterations that went through the move (the search's confidence).
+    visits: int
+    #: The evaluation's score of the move before searching (higher is better).
+    prior: float
+    #: The expected continuation after the move: the most visited replies, every seat's.
+    line: tuple[Move, ...]
+
+    def __str__(self) -> str:
+        line = " ".join(str(m) for m in self.line[:4])
+        return f"{self.move}  win {100 * self.win_probability:.0f}%  ({self.visits} visits)" + (
+            f"  then {line}" if line else ""
+        )
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The candidates of one decision, best first (most searched, then highest estimate)."""
+
+    player: int
+    iterations: int
+    candidates: tuple[CandidateMove, ...]
+
+    @property
+    def best(self) -> CandidateMove:
+        return self.candidates[0]
+
+    def __str__(self) -> str:
+        head = f"player {self.player} to move, {self.iterations} iterations"
+        return "\n".join([head] + [f"{i}. {c}" for i, c in enumerate(self.candidates, start=1)])
+
+
+def analyse(
+    game: Game,
+    budget_ms: int | None = None,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+    level: str = "expert",
+) -> Analysis:
+    """The candidate moves of the player to move with their estimated win probabilities
+    and expected lines of play, best first.
+
+    Budget: the ``level``'s iterations by default (``"expert"`` or ``"hard"``;
+    deterministic for a ``seed``), ``iterations`` instead, or ``budget_ms`` milliseconds of
+    thinking (then the result depends on the machine's speed and load; with both, whichever
+    runs out first). The GIL is released while the search runs. Accepts a `genial.Game` or
+    a `genial.bots.GameView` of the seat to move.
+    """
+    from .bots import GameView
+
+    if isinstance(game, GameView):
+        game = game._game
+    if not isinstance(game, Game):
+        raise TypeError(f"analyse looks at a genial.Game, not {type(game).__name__}")
+    for key, value in (("budget_ms", budget_ms), ("iterations", iterations)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{key} must be an int >= 1, not {value!r}")
+    if level not in ("hard", "expert"):
+        raise ValueError(f"analysis searches like the hard or expert level, not {level!r}")
+    player = game.current_player
+    its, rows = _core.analyse_state(game._state, check_seed(seed), iterations, budget_ms, level)
+    candidates = tuple(
+        CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
+        for m, n, v, p, line in rows
+    )
+    return Analysis(player=player, iterations=int(its), candidates=candidates)

@@ -1,0 +1,43 @@
+//! Named playing levels. Every level's budget is a number of iterations, not a time, so
+//! that a level plays the same moves for the same seed on any machine (a `time_ms` option
+//! exists, but then play depends on the machine's speed and load). The budgets were
+//! calibrated on the reference machine (2 cores, BENCHMARKS.md) so that `expert` thinks at
+//! most 50 ms per move (median) in 2- and 4-player games.
+
+use super::{OnePlyConfig, SearchConfig};
+
+/// What a level plays with.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum LevelKind {
+    OnePly(OnePlyConfig),
+    Search(SearchConfig),
+}
+
+/// The level names, weakest first.
+pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
+
+/// The settings of a named level, or `None` for an unknown name.
+pub fn level(name: &str) -> Option<LevelKind> {
+    Some(match name {
+        // Samples moves by the evaluation's cheap score: sensible, beatable.
+        "easy" => LevelKind::OnePly(OnePlyConfig { rerank: 0, temperature: 0.15, never_swap: false }),
+        // The evaluation's best move, one ply, its best few re-ranked by the full evaluation.
+        "medium" => LevelKind::OnePly(OnePlyConfig::default()),
+        "hard" => LevelKind::Search(SearchConfig {
+            iterations: 200,
+            iterations_by_players: Some([200, 140, 100]),
+            ..SearchConfig::default()
+        }),
+        "expert" => LevelKind::Search(SearchConfig {
+            iterations: 800,
+            iterations_by_players: Some([800, 560, 400]),
+            ..SearchConfig::default()
+        }),
+        _ => return None,
+    })
+}
+
+/// The canonical `&'static` name of a level.
+pub fn level_name(name: &str) -> Option<&'static str> {
+    LEVELS.iter().copied().find(|&l| l == name)
+}

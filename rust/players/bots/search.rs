@@ -1,0 +1,533 @@
+//! The levels' search: information-set MCTS guided by the fitted evaluation (`eval`).
+//!
+//! Differences from `mcts` (which it otherwise follows: one tree over every seat's moves,
+//! hidden tiles dealt anew from the searcher's view in each iteration, UCB1 over
+//! availability counts):
+//!
+//! - Returns are per seat: the win probability of every seat (softmax of the evaluation at
+//!   the leaf, the exact result at the end of a game), each node backing up the return of
+//!   the seat that moved into it. Nothing assumes two players; in the team game partners
+//!   share their team's probability.
+//! - Candidates per node are ranked by the evaluation's move score (the prior) and widened
+//!   progressively: a node visited `n` times considers the best `1 + widen·√n` of them.
+//!   Swap decisions are nodes like any other (both answers are searched).
+//! - Playouts are short (the evaluation's best cheap move, `depth` placements) and then
+//!   cut by the evaluation; when few free pairs remain (`endgame`), playouts run to the end
+//!   of the game, so the last moves are judged by exact results.
+
+use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::Bot;
+use crate::game::{Game, Phase};
+use crate::moves::Move;
+use crate::rng::Rng;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Iterations per decision (deterministic for a seed); 0: no limit of this kind.
+    pub iterations: u32,
+    /// Milliseconds per decision (play then depends on machine speed); 0: no limit.
+    pub time_ms: u32,
+    pub exploration: f64,
+    /// Most candidates per node.
+    pub width: u32,
+    /// Progressive widening: candidates = 1 + widen·√visits (capped at `width`).
+    pub widen: f64,
+    /// Placements of a playout before the evaluation cuts it.
+    pub depth: u32,
+    /// Free pairs at or below which playouts run to the end of the game.
+    pub endgame: u32,
+    /// Decline every swap offer (and never choose an `instead_of_placement` swap).
+    pub never_swap: bool,
+    /// The levels' budgets for 2, 3 and 4 players (solo and duel count as 2, the team game
+    /// as 4), used instead of `iterations` when set and no time budget is given: a 4-player
+    /// iteration costs about twice a 2-player one (larger board, more moves), and a level
+    /// is calibrated to the same time per move at every table size.
+    pub iterations_by_players: Option<[u32; 3]>,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            iterations: 400,
+            time_ms: 0,
+            exploration: 0.35,
+            width: 12,
+            widen: 1.0,
+            depth: 2,
+            endgame: 12,
+            never_swap: false,
+            iterations_by_players: None,
+        }
+    }
+}
+
+pub const MAX_SEARCH_WIDTH: u32 = 64;
+
+impl SearchConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.iterations == 0 && self.time_ms == 0 {
+            return Err("the search needs a budget: iterations > 0 or time_ms > 0".into());
+        }
+        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+            return Err(format!("exploration must be a finite number >= 0, not {}", self.exploration));
+        }
+        if !(self.widen.is_finite() && self.widen > 0.0) {
+            return Err(format!("widen must be a finite number > 0, not {}", self.widen));
+        }
+        if self.iterations_by_players.is_some_and(|t| t.contains(&0)) {
+            return Err("iterations_by_players must all be > 0".into());
+        }
+        if !(1..=MAX_SEARCH_WIDTH).contains(&self.width) {
+            return Err(format!("width must be 1..={MAX_SEARCH_WIDTH}, not {}", self.width));
+        }
+        Ok(())
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Node {
+    mv: Move,
+    first_child: u32,
+    next_sibling: u32,
+    player: u8,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+}
+
+/// One root move as the search saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u32,
+    /// Mean return of the mover after this move (its estimated win probability).
+    pub value: f64,
+    /// The evaluation's prior score of the move (higher is better).
+    pub prior: f64,
+    /// The most visited continuation after the move (the expected line of play).
+    pub line: Vec<Move>,
+}
+
+/// Result of one search from the view of the seat to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub iterations: u32,
+    pub nodes: u32,
+    /// Root moves searched, best first (most visits, then value).
+    pub candidates: Vec<Candidate>,
+}
+
+pub struct SearchBot {
+    config: SearchConfig,
+    rng: Rng,
+    nodes: Vec<Node>,
+    moves: Vec<Move>,
+    scored: Vec<(f64, u32, u32)>,
+    path: Vec<u32>,
+    name: &'static str,
+    last: Option<Analysis>,
+    /// Set by another thread to end the search early (Ctrl-C): the best move so far is played.
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl SearchBot {
+    /// Panics on an invalid config; check it with `SearchConfig::validate` first.
+    pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
+        config.validate().expect("invalid search config");
+        SearchBot {
+            config,
+            rng: Rng::new(seed),
+            nodes: Vec::new(),
+            moves: Vec::new(),
+            scored: Vec::new(),
+            path: Vec::new(),
+            name: "search",
+            last: None,
+            stop: None,
+        }
+    }
+
+    /// A flag that, once set, ends a search after the iteration under way; the bot then
+    /// plays its best move so far (after at least one iteration). Used to stop work on Ctrl-C.
+    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    /// The same bot under a level's name (for tables).
+    pub fn named(mut self, name: &'static str) -> SearchBot {
+        self.name = name;
+        self
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// What the last decision's search saw (`None` before the first, or when the decision
+    /// needed no search: a single legal move, or a declined swap).
+    pub fn last_search(&self) -> Option<&Analysis> {
+        self.last.as_ref()
+    }
+
+    /// Ranks `moves` by the evaluation's score for the mover, best first, into `out` as
+    /// `(score, tie-break, move index)`; ties at random. Only the best `keep` are kept and
+    /// sorted (a node looks at a dozen of hundreds of moves; sorting them all dominated the
+    /// cost of an iteration). Swaps are dropped when `never_swap`.
+    fn rank(rng: &mut Rng, game: &Game, moves: &[Move], never_swap: bool, keep: usize, out: &mut Vec<(f64, u32, u32)>) {
+        out.clear();
+        let mut scorer = MoveScorer::new(game);
+        for (i, m) in moves.iter().enumerate() {
+            if never_swap && *m == Move::Swap {
+                continue;
+            }
+            out.push((scorer.score_cached(m), rng.next_u64() as u32, i as u32));
+        }
+        let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
+        if keep > 0 && keep < out.len() {
+            out.select_nth_unstable_by(keep - 1, by);
+            out.truncate(keep);
+        }
+        out.sort_unstable_by(by);
+    }
+
+    fn child(&self, node: u32, mv: &Move) -> u32 {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.mv == *mv {
+                return c;
+            }
+            c = n.next_sibling;
+        }
+        NONE
+    }
+
+    fn add_child(&mut self, parent: u32, mv: Move, player: u8) -> u32 {
+        let id = self.nodes.len() as u32;
+        let p = &mut self.nodes[parent as usize];
+        let next = p.first_child;
+        p.first_child = id;
+        self.nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
+        id
+    }
+
+    /// Plays the cheap evaluation's best move for `depth` placements (or to the end).
+    fn playout(&mut self, game: &mut Game, depth: u32, me: usize) {
+        let mut left = depth;
+        while !game.is_over() && left > 0 {
+            if game.phase() != Phase::SwapOffer {
+                left -= 1;
+            }
+            game.legal_moves(&mut self.moves);
+            let never = self.config.never_swap && game.current_player() == me;
+            let i = if self.moves.len() == 1 {
+                0
+            } else {
+                let mut scorer = MoveScorer::new(game);
+                let mut best = 0;
+                let mut best_v = f64::NEG_INFINITY;
+                for (j, m) in self.moves.iter().enumerate() {
+                    if never && *m == Move::Swap {
+                        continue;
+                    }
+                    let v = scorer.score_cached(m);
+                    if v > best_v {
+                        best_v = v;
+                        best = j;
+                    }
+                }
+                best
+            };
+            let mv = self.moves[i];
+            game.play_unchecked(&mv);
+        }
+    }
+
+    /// Runs the search from `root` (the seat to move's decision) and returns what it saw.
+    pub fn analyse(&mut self, root: &Game, root_moves: &[Move]) -> Analysis {
+        let me = root.current_player();
+        let cfg = self.config;
+        let deadline = (cfg.time_ms > 0).then(|| Instant::now() + Duration::from_millis(cfg.time_ms as u64));
+        let budget = match cfg.iterations_by_players {
+            Some(t) if cfg.time_ms == 0 => t[root.config().players().clamp(2, 4) - 2],
+            _ => cfg.iterations,
+        };
+        let max_iter = if budget == 0 { u32::MAX } else { budget };
+        let endgame = root.board().free_pairs() <= cfg.endgame as usize;
+        let depth = if endgame { u32::MAX } else { cfg.depth.max(1) };
+
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: Move::Keep,
+            first_child: NONE,
+            next_sibling: NONE,
+            player: me as u8,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        });
+        // Root candidates depend only on the public board and the searcher's own rack.
+        let mut scored = std::mem::take(&mut self.scored);
+        Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored);
+        let root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
+        let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
+        let mut moves = Vec::new();
+        let mut iterations = 0;
+        while iterations < max_iter {
+            if let Some(d) = deadline {
+                if iterations > 0 && Instant::now() >= d {
+                    break;
+                }
+            }
+            if iterations > 0 && self.stop.as_ref().is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
+                break;
+            }
+            iterations += 1;
+            let mut game = root.determinize(me, self.rng.next_u64());
+            let mut node = 0u32;
+            self.path.clear();
+            self.path.push(0);
+            while !game.is_over() {
+                let mover = game.current_player() as u8;
+                let visits = self.nodes[node as usize].visits;
+                let allowed = ((1.0 + cfg.widen * (visits as f64).sqrt()) as usize).min(cfg.width as usize);
+                list.clear();
+                if node == 0 {
+                    list.extend(root_ranked.iter().take(allowed).map(|x| x.1));
+                } else {
+                    game.legal_moves(&mut moves);
+                    let never = cfg.never_swap && mover as usize == me;
+                    if moves.len() <= 2 && !never {
+                        list.extend_from_slice(&moves);
+                    } else {
+                        Self::rank(&mut self.rng, &game, &moves, never, allowed, &mut scored);
+                        list.extend(scored.iter().take(allowed).map(|x| moves[x.2 as usize]));
+                    }
+                }
+                let mut unexpanded = None;
+                let mut ids = [NONE; MAX_SEARCH_WIDTH as usize];
+                for (k, mv) in list.iter().enumerate() {
+                    let id = self.child(node, mv);
+                    ids[k] = id;
+                    if id == NONE {
+                        if unexpanded.is_none() {
+                            unexpanded = Some(*mv);
+                        }
+                    } else {
+                        self.nodes[id as usize].avail += 1;
+                    }
+                }
+                if let Some(mv) = unexpanded {
+                    let id = self.add_child(node, mv, mover);
+                    game.play_unchecked(&mv);
+                    self.path.push(id);
+                    break;
+                }
+                let c = cfg.exploration;
+                let mut best = NONE;
+                let mut best_score = f64::NEG_INFINITY;
+                for &id in &ids[..list.len()] {
+                    let n = &self.nodes[id as usize];
+                    let v = n.visits.max(1) as f64;
+                    let score = n.reward / v + c * ((n.avail as f64).ln() / v).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = id;
+                    }
+                }
+                let mv = self.nodes[best as usize].mv;
+                game.play_unchecked(&mv);
+                node = best;
+                self.path.push(best);
+            }
+            if !game.is_over() {
+                self.moves = std::mem::take(&mut moves);
+                self.playout(&mut game, depth, me);
+                moves = std::mem::take(&mut self.moves);
+            }
+            let r = if game.is_over() { terminal_returns(&game) } else { win_probabilities(&game, me) };
+            for &id in &self.path {
+                let n = &mut self.nodes[id as usize];
+                n.visits += 1;
+                n.reward += r[n.player as usize];
+            }
+        }
+        self.moves = moves;
+        self.scored = scored;
+
+        let mut candidates = Vec::new();
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            let n = self.nodes[child as usize];
+            let prior = root_ranked.iter().find(|x| x.1 == n.mv).map_or(0.0, |x| x.0);
+            candidates.push(Candidate {
+                mv: n.mv,
+                visits: n.visits,
+                value: n.reward / n.visits.max(1) as f64,
+                prior,
+                line: self.line(child),
+            });
+            child = n.next_sibling;
+        }
+        // Most visited first; then the better mean, then the better prior (deterministic).
+        candidates.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.value.total_cmp(&a.value))
+                .then(b.prior.total_cmp(&a.prior))
+                .then(a.mv.cmp(&b.mv))
+        });
+        if candidates.is_empty() {
+            // No iteration reached a child (impossible with a budget ≥ 1, kept for safety).
+            let (prior, mv) = root_ranked.first().copied().unwrap_or((0.0, root_moves[0]));
+            candidates.push(Candidate { mv, visits: 0, value: 0.0, prior, line: Vec::new() });
+        }
+        Analysis { iterations, nodes: self.nodes.len() as u32, candidates }
+    }
+
+    /// The most visited path below `node` (at least two visits per step).
+    fn line(&self, node: u32) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut at = node;
+        loop {
+            let mut best = NONE;
+            let mut c = self.nodes[at as usize].first_child;
+            while c != NONE {
+                let n = &self.nodes[c as usize];
+                if n.visits >= 2 && (best == NONE || n.visits > self.nodes[best as usize].visits) {
+                    best = c;
+                }
+                c = n.next_sibling;
+            }
+            if best == NONE || out.len() >= 12 {
+                return out;
+            }
+            out.push(self.nodes[best as usize].mv);
+            at = best;
+        }
+    }
+}
+
+impl Bot for SearchBot {
+    fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
+        if self.config.never_swap && game.phase() == Phase::SwapOffer {
+            return moves.iter().position(|m| *m == Move::Keep).unwrap_or(0);
+        }
+        if moves.len() == 1 {
+            return 0;
+        }
+        let a = self.analyse(game, moves);
+        let mv = a.candidates[0].mv;
+        self.last = Some(a);
+        moves.iter().position(|m| *m == mv).expect("the search returns a root move")
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Config;
+
+    fn small() -> SearchConfig {
+        SearchConfig { iterations: 40, ..SearchConfig::default() }
+    }
+
+    #[test]
+    fn legal_moves_in_every_rule_set_and_to_the_end() {
+        let mut buf = Vec::new();
+        for cfg in Config::all() {
+            let mut g = Game::new(cfg, 3);
+            let mut bot = SearchBot::new(SearchConfig { iterations: 6, ..SearchConfig::default() }, 1);
+            while !g.is_over() {
+                g.legal_moves(&mut buf);
+                let i = bot.choose(&g, &buf);
+                assert!(g.check(&buf[i]).is_ok());
+                g.play_unchecked(&buf[i]);
+            }
+            assert_eq!(g.tile_total(), 120);
+        }
+    }
+
+    #[test]
+    fn choice_does_not_depend_on_hidden_tiles() {
+        let mut buf = Vec::new();
+        for (seed, players) in [(0u64, 2usize), (1, 3), (2, 4), (3, 2)] {
+            let cfg = Config::standard(players).unwrap();
+            let mut g = Game::new(cfg, seed);
+            let mut rng = Rng::new(seed);
+            for _ in 0..(8 + seed as usize * 5) {
+                g.legal_moves(&mut buf);
+                g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+            }
+            let me = g.current_player();
+            let other = g.determinize(me, 500 + seed);
+            assert_ne!(other, g);
+            g.legal_moves(&mut buf);
+            let mut other_moves = Vec::new();
+            other.legal_moves(&mut other_moves);
+            assert_eq!(buf, other_moves);
+            let a = SearchBot::new(small(), seed).analyse(&g, &buf);
+            let b = SearchBot::new(small(), seed).analyse(&other, &other_moves);
+            assert_eq!(a, b, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn same_seed_same_analysis_and_candidates_are_ordered() {
+        let g = Game::new(Config::standard(2).unwrap(), 11);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let a = SearchBot::new(small(), 5).analyse(&g, &moves);
+        assert_eq!(a, SearchBot::new(small(), 5).analyse(&g, &moves));
+        assert_eq!(a.iterations, 40);
+        assert!(a.candidates.len() >= 2);
+        assert!(a.candidates.windows(2).all(|w| w[0].visits >= w[1].visits));
+        assert!(a.candidates.iter().all(|c| moves.contains(&c.mv) && (0.0..=1.0).contains(&c.value)));
+        assert_eq!(a.candidates.iter().map(|c| c.visits).sum::<u32>(), 40);
+    }
+
+    #[test]
+    fn never_swap_keeps() {
+        let mut buf = Vec::new();
+        let cfg = Config::standard(2).unwrap();
+        let mut g = Game::new(cfg, 1);
+        let mut bot = SearchBot::new(SearchConfig { iterations: 4, never_swap: true, ..SearchConfig::default() }, 1);
+        while !g.is_over() {
+            g.legal_moves(&mut buf);
+            let i = bot.choose(&g, &buf);
+            assert_ne!(buf[i], Move::Swap);
+            g.play_unchecked(&buf[i]);
+        }
+        assert_eq!(g.stats().swaps, 0);
+    }
+
+    #[test]
+    fn budgets_by_player_count() {
+        let cfg = SearchConfig { iterations_by_players: Some([30, 20, 10]), ..small() };
+        for (players, want) in [(2, 30), (3, 20), (4, 10)] {
+            let g = Game::new(Config::standard(players).unwrap(), 1);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            assert_eq!(SearchBot::new(cfg, 1).analyse(&g, &moves).iterations, want);
+        }
+        assert!(SearchConfig { iterations_by_players: Some([1, 0, 1]), ..small() }.validate().is_err());
+    }
+
+    #[test]
+    fn time_budget_stops_the_search() {
+        let g = Game::new(Config::standard(2).unwrap(), 2);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut bot = SearchBot::new(SearchConfig { iterations: 0, time_ms: 3, ..SearchConfig::default() }, 0);
+        assert!(bot.analyse(&g, &moves).iterations >= 1);
+    }
+}

@@ -1,0 +1,148 @@
+//! Analysis and evaluation for Python: `analyse` (the levels' search from the view of the
+//! seat to move, GIL released), the evaluation's features and win probabilities, and the
+//! self-play data that `training/fit_eval.py` fits the evaluation to.
+
+use super::bots::PyBuiltinBot;
+use super::game::{config_from, PyGameState};
+use super::interrupt;
+use super::types::PyMove;
+use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
+use crate::bots::levels::{level, LevelKind};
+use crate::bots::training::self_play;
+use crate::bots::SearchBot;
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// One root move: `(move, visits, win_probability, prior, line)`.
+type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
+
+/// The search's view of the decision of the seat to move: `(iterations, candidates)`,
+/// candidates best first. The search deals what the mover cannot see anew in every
+/// iteration, so hidden racks never influence it.
+#[pyfunction]
+#[pyo3(signature = (state, seed = 0, iterations = None, time_ms = None, level_name = "expert"))]
+fn analyse_state(
+    py: Python<'_>,
+    state: &Bound<'_, PyGameState>,
+    seed: u64,
+    iterations: Option<u32>,
+    time_ms: Option<u32>,
+    level_name: &str,
+) -> PyResult<(u32, Vec<CandidateRow>)> {
+    let game = *state.borrow().game();
+    if game.is_over() {
+        return Err(PyValueError::new_err("the game is over: there is no move to analyse"));
+    }
+    let mut config = match level(level_name) {
+        Some(LevelKind::Search(c)) => c,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "analysis searches like a searching level (hard or expert), not {level_name:?}"
+            )))
+        }
+    };
+    match (iterations, time_ms) {
+        (None, None) => {}
+        (i, Some(t)) => {
+            config.time_ms = t;
+            config.iterations = i.unwrap_or(0);
+        }
+        (Some(i), None) => config.iterations = i,
+    }
+    if iterations.is_some() || time_ms.is_some() {
+        config.iterations_by_players = None;
+    }
+    config.validate().map_err(PyValueError::new_err)?;
+    // On a worker thread that Ctrl-C stops, like a searching bot's `choose`.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let analysis = interrupt::run(py, &stop, move || {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut bot = SearchBot::new(config, seed);
+        bot.set_stop(flag);
+        bot.analyse(&game, &moves)
+    })?;
+    let rows = analysis
+        .candidates
+        .into_iter()
+        .map(|c| (PyMove(c.mv), c.visits, c.value, c.prior, c.line.into_iter().map(PyMove).collect()))
+        .collect();
+    Ok((analysis.iterations, rows))
+}
+
+/// The evaluation's feature rows of every seat as `observer` sees the position
+/// (players × features, float64).
+#[pyfunction]
+fn eval_features<'py>(py: Python<'py>, state: &Bound<'_, PyGameState>, observer: usize) -> PyResult<Bound<'py, PyAny>> {
+    let game = *state.borrow().game();
+    let n = game.config().players();
+    if observer >= n {
+        return Err(PyValueError::new_err(format!("observer {observer} is not a seat of a {n}-player game")));
+    }
+    let mut f = [[0.0; NF]; 4];
+    all_features(&game, observer, &mut f);
+    let flat: Vec<f64> = f[..n].iter().flatten().copied().collect();
+    Ok(PyArray1::from_vec(py, flat).reshape([n, NF])?.into_any())
+}
+
+/// Each seat's win probability as `observer` sees the position (team game: the team's).
+#[pyfunction]
+fn win_probabilities(state: &Bound<'_, PyGameState>, observer: usize) -> PyResult<Vec<f64>> {
+    let game = *state.borrow().game();
+    let n = game.config().players();
+    if observer >= n {
+        return Err(PyValueError::new_err(format!("observer {observer} is not a seat of a {n}-player game")));
+    }
+    Ok(core_win_probabilities(&game, observer)[..n].to_vec())
+}
+
+/// `(feature names, weights per player count 2, 3, 4)` of the evaluation.
+#[pyfunction]
+fn eval_weights() -> (Vec<&'static str>, Vec<Vec<f64>>) {
+    (FEATURE_NAMES.to_vec(), WEIGHTS.iter().map(|w| w.to_vec()).collect())
+}
+
+/// Self-play positions: `(features[positions, players, NF], outcome[positions, players],
+/// game[positions])`. Seat `s` of game `g` is played by `bots[(g + s) % len(bots)]`.
+#[pyfunction]
+#[pyo3(signature = (players, bots, seed, first_game, games, keep, threads, variant = "standard"))]
+#[allow(clippy::too_many_arguments)]
+fn self_play_positions<'py>(
+    py: Python<'py>,
+    players: i64,
+    bots: Vec<PyRef<'py, PyBuiltinBot>>,
+    seed: u64,
+    first_game: u64,
+    games: usize,
+    keep: f64,
+    threads: usize,
+    variant: &str,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let config = config_from(players, variant, "after_placement", false)?;
+    let specs: Vec<_> = bots.iter().map(|b| b.spec).collect();
+    let n = config.players();
+    let pos = py
+        .detach(|| self_play(config, &specs, seed, first_game, games, keep, threads))
+        .map_err(PyRuntimeError::new_err)?;
+    let m = pos.features.len();
+    let feats: Vec<f64> = pos.features.iter().flat_map(|f| f[..n].iter().flatten().copied()).collect();
+    let outcome: Vec<f64> = pos.outcome.iter().flat_map(|o| o[..n].iter().copied()).collect();
+    Ok((
+        PyArray1::from_vec(py, feats).reshape([m, n, NF])?.into_any(),
+        PyArray1::from_vec(py, outcome).reshape([m, n])?.into_any(),
+        PyArray1::from_vec(py, pos.game).into_any(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(analyse_state, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_features, m)?)?;
+    m.add_function(wrap_pyfunction!(win_probabilities, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(self_play_positions, m)?)?;
+    Ok(())
+}
