@@ -34,11 +34,15 @@ __all__ = [
     "GameView",
     "HiddenInformationError",
     "play_game",
+    "SEARCHING_BOTS",
 ]
 
 BUILTIN_BOTS: tuple[str, ...] = tuple(_core.bot_names())
 """The built-in bots, from the core: ``scarcity`` is the one-ply reference player of another
 engine (see BENCHMARKS.md); ``easy`` ... ``expert`` are the playing levels (`LEVELS`)."""
+
+SEARCHING_BOTS = ("mcts", "hard", "expert")
+"""The built-in bots that search, taking milliseconds a move rather than microseconds."""
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``

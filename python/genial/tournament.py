@@ -23,7 +23,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import Rules
 from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
-from .bots import Bot, BuiltinBot, parse_bot, play_game
+from .bots import SEARCHING_BOTS, Bot, BuiltinBot, parse_bot, play_game
 from .game import Game
 from .results import END_NAMES, SimulationResult
 from .simulation import ProgressFn, chunks, derive_seed, run_games
@@ -304,8 +304,7 @@ def tournament(
     check_results_fit(total, players, variant)
     # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
     searching = any(
-        (isinstance(e, BuiltinBot) and e.name in ("mcts", "hard", "expert")) or not isinstance(e, BuiltinBot)
-        for e in entries
+        (isinstance(e, BuiltinBot) and e.name in SEARCHING_BOTS) or not isinstance(e, BuiltinBot) for e in entries
     )
     step = chunk or (64 if searching else 10_000)
     step = max(L, -(-step // L) * L)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from .. import _core
+from ..bots import SEARCHING_BOTS, parse_bot
 from ..results import ResultWriter, SimulationResult
 from ..simulation import chunks, simulate
 from ..stats import Summary
@@ -190,7 +191,8 @@ def _simulate(args: argparse.Namespace) -> int:
     out = _open_output("simulate", args.out, template)
     if out is None:
         return 2
-    chunk = args.chunk or (64 if any(b.startswith("mcts") for b in bots) else max(1000, min(100_000, args.games // 20)))
+    searching = any(parse_bot(b).name in SEARCHING_BOTS for b in bots)  # milliseconds a move
+    chunk = args.chunk or (64 if searching else max(1000, min(100_000, args.games // 20)))
     progress = Progress(args.games, "simulate", enabled=args.progress)
     summary: Summary | None = None
     start = time.perf_counter()
