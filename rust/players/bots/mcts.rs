@@ -13,6 +13,7 @@
 //! searcher's own rack), so they are ranked once per decision.
 
 use super::greedy::{placement_key, Evaluator};
+use super::tree::{add_child, child, Node, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -101,7 +102,6 @@ impl MctsConfig {
     }
 }
 
-const NONE: u32 = u32::MAX;
 /// Most candidates a node may consider.
 pub const MAX_WIDTH: u32 = 64;
 /// Most iterations of one search, also with a time budget alone: the tree grows by a
@@ -111,18 +111,6 @@ pub const MAX_ITERATIONS: u32 = 10_000_000;
 pub const MAX_TIME_MS: u32 = 3_600_000;
 /// Longest playout cut-off (a game has fewer than 200 placements).
 pub const MAX_DEPTH: u32 = 10_000;
-
-#[derive(Clone, Copy)]
-struct Node {
-    mv: Move,
-    first_child: u32,
-    next_sibling: u32,
-    /// The seat that played `mv` (whose return this node accumulates).
-    player: u8,
-    visits: u32,
-    avail: u32,
-    reward: f64,
-}
 
 /// What one search saw, for tests and diagnostics.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -204,27 +192,6 @@ impl MctsBot {
         }
         ranked.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         out.extend(ranked.iter().map(|&(_, i)| moves[i as usize]));
-    }
-
-    fn child(&self, node: u32, mv: &Move) -> u32 {
-        let mut c = self.nodes[node as usize].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
-            if n.mv == *mv {
-                return c;
-            }
-            c = n.next_sibling;
-        }
-        NONE
-    }
-
-    fn add_child(&mut self, parent: u32, mv: Move, player: u8) -> u32 {
-        let id = self.nodes.len() as u32;
-        let p = &mut self.nodes[parent as usize];
-        let next = p.first_child;
-        p.first_child = id;
-        self.nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
-        id
     }
 
     fn playout(&mut self, game: &mut Game) {
@@ -355,7 +322,7 @@ impl MctsBot {
                 let mut unexpanded = None;
                 let mut ids = [NONE; 64];
                 for (k, mv) in list.iter().enumerate().take(64) {
-                    let id = self.child(node, mv);
+                    let id = child(&self.nodes, node, mv);
                     ids[k] = id;
                     if id == NONE {
                         if unexpanded.is_none() {
@@ -366,7 +333,7 @@ impl MctsBot {
                     }
                 }
                 if let Some(mv) = unexpanded {
-                    let id = self.add_child(node, mv, mover);
+                    let id = add_child(&mut self.nodes, node, mv, mover);
                     game.play_unchecked(&mv);
                     self.path.push(id);
                     break;

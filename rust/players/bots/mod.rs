@@ -11,6 +11,7 @@ mod random;
 mod scarcity;
 pub mod search;
 pub mod training;
+mod tree;
 
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};

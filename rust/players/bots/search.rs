@@ -16,6 +16,7 @@
 //!   of the game, so the last moves are judged by exact results.
 
 use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::tree::{add_child, child, Node, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -85,19 +86,6 @@ impl SearchConfig {
         }
         Ok(())
     }
-}
-
-const NONE: u32 = u32::MAX;
-
-#[derive(Clone, Copy)]
-struct Node {
-    mv: Move,
-    first_child: u32,
-    next_sibling: u32,
-    player: u8,
-    visits: u32,
-    avail: u32,
-    reward: f64,
 }
 
 /// One root move as the search saw it.
@@ -193,27 +181,6 @@ impl SearchBot {
             out.truncate(keep);
         }
         out.sort_unstable_by(by);
-    }
-
-    fn child(&self, node: u32, mv: &Move) -> u32 {
-        let mut c = self.nodes[node as usize].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
-            if n.mv == *mv {
-                return c;
-            }
-            c = n.next_sibling;
-        }
-        NONE
-    }
-
-    fn add_child(&mut self, parent: u32, mv: Move, player: u8) -> u32 {
-        let id = self.nodes.len() as u32;
-        let p = &mut self.nodes[parent as usize];
-        let next = p.first_child;
-        p.first_child = id;
-        self.nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
-        id
     }
 
     /// Plays the cheap evaluation's best move for `depth` placements (or to the end).
@@ -312,7 +279,7 @@ impl SearchBot {
                 let mut unexpanded = None;
                 let mut ids = [NONE; MAX_SEARCH_WIDTH as usize];
                 for (k, mv) in list.iter().enumerate() {
-                    let id = self.child(node, mv);
+                    let id = child(&self.nodes, node, mv);
                     ids[k] = id;
                     if id == NONE {
                         if unexpanded.is_none() {
@@ -323,7 +290,7 @@ impl SearchBot {
                     }
                 }
                 if let Some(mv) = unexpanded {
-                    let id = self.add_child(node, mv, mover);
+                    let id = add_child(&mut self.nodes, node, mv, mover);
                     game.play_unchecked(&mv);
                     self.path.push(id);
                     break;

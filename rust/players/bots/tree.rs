@@ -1,0 +1,44 @@
+//! The search tree shared by the searching bots (`mcts`, and the levels' ISMCTS): nodes in
+//! one vector, children as linked lists of indices, so a search allocates nothing per
+//! node beyond the vector's growth and can be reused decision after decision.
+
+use crate::moves::Move;
+
+/// No node (the end of a child list).
+pub(super) const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub mv: Move,
+    pub first_child: u32,
+    pub next_sibling: u32,
+    /// The seat that played `mv` (whose return this node accumulates).
+    pub player: u8,
+    pub visits: u32,
+    /// Iterations in which `mv` was legal (information-set search: availability counts).
+    pub avail: u32,
+    pub reward: f64,
+}
+
+/// The child of `node` reached by `mv`, or [`NONE`].
+pub(super) fn child(nodes: &[Node], node: u32, mv: &Move) -> u32 {
+    let mut c = nodes[node as usize].first_child;
+    while c != NONE {
+        let n = &nodes[c as usize];
+        if n.mv == *mv {
+            return c;
+        }
+        c = n.next_sibling;
+    }
+    NONE
+}
+
+/// Adds the child of `parent` reached by `mv`, played by `player`; returns its index.
+pub(super) fn add_child(nodes: &mut Vec<Node>, parent: u32, mv: Move, player: u8) -> u32 {
+    let id = nodes.len() as u32;
+    let p = &mut nodes[parent as usize];
+    let next = p.first_child;
+    p.first_child = id;
+    nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
+    id
+}
