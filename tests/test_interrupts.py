@@ -116,6 +116,9 @@ timed("simulate", lambda: genial.simulate(10**7, threads=2))
 timed("simulate-mcts", lambda: genial.simulate(10, bots=forever, threads=2))
 timed("tournament-mcts", lambda: genial.tournament([forever, "greedy"], games=4, threads=2))
 timed("choose", lambda: bot.choose(game))
+expert = make("expert", seed=1, time_ms=3600000)
+timed("choose-expert", lambda: expert.choose(game))
+timed("analyse", lambda: genial.analyse(game, budget_ms=3600000))
 timed("vecenv", lambda: [env.step(env.sample_actions()) for _ in range(10**9)])
 for _ in range(100):  # pools are dropped as their calls end; their threads exit soon after
     if threads() <= before:
@@ -130,7 +133,7 @@ print("usable", game.is_legal(quick.choose(game)), len(genial.simulate(10, threa
     assert "PanicException" not in out + err, err
     assert proc.returncode == 0, err
     lines = dict(line.split(" ", 1) for line in out.splitlines())
-    for label in ("simulate", "simulate-mcts", "tournament-mcts", "choose", "vecenv"):
+    for label in ("simulate", "simulate-mcts", "tournament-mcts", "choose", "choose-expert", "analyse", "vecenv"):
         kind, took = lines[label].split()
         assert kind == "Timeout" and float(took) < LATENCY, (label, lines[label])
     before, after = (int(v) for v in lines["threads"].split())
