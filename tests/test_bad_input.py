@@ -22,6 +22,7 @@ from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile
 from genial.actions import action_to_move, cell_index, decode_action, encode_placement
 from genial.bots import GreedyBot, RandomBot, parse_bot
 from genial.bots import make as make_bot
+from genial.analysis import analyse
 from genial.distributed import simulate_ray
 from genial.records import from_record, to_record
 from genial.simulation import shards
@@ -615,6 +616,30 @@ CASES = [
     Case("ray bad bot", "start", lambda g: simulate_ray(10, bots="chess"), ValueError, "unknown bot"),
     Case("ray bad variant", "start", lambda g: simulate_ray(10, variant="go"), ValueError, "unknown variant"),
     Case("ray games", "start", lambda g: simulate_ray(10**12), ValueError, "games must be"),
+    # Analysis budgets are counts like any other (no OverflowError from the binding).
+    Case(
+        "analyse budget huge",
+        "start",
+        lambda g: analyse(g, budget_ms=2**40),
+        ValueError,
+        "budget_ms must be in 1..3600000",
+    ),
+    Case(
+        "analyse iterations huge",
+        "start",
+        lambda g: analyse(g, iterations=2**40),
+        ValueError,
+        "iterations must be in 1..10000000",
+    ),
+    Case("analyse iterations 0", "start", lambda g: analyse(g, iterations=0), ValueError, "iterations must be in 1.."),
+    Case(
+        "analyse budget bool",
+        "start",
+        lambda g: analyse(g, budget_ms=True),
+        TypeError,
+        "budget_ms must be an int, not bool",
+    ),
+    Case("analyse level", "start", lambda g: analyse(g, level="greedy"), ValueError, "hard or expert"),
 ]
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from . import _core
 from ._core import Move
+from .arguments import LIMITS, int_in
 from .game import Game, check_seed
 
 __all__ = ["analyse", "Analysis", "CandidateMove"]
@@ -87,9 +88,11 @@ def analyse(
         game = game._game
     if not isinstance(game, Game):
         raise TypeError(f"analyse looks at a genial.Game, not {type(game).__name__}")
-    for key, value in (("budget_ms", budget_ms), ("iterations", iterations)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ValueError(f"{key} must be an int >= 1, not {value!r}")
+    # Checked like every count (numpy ints are ints), against the core's limits.
+    if budget_ms is not None:
+        budget_ms = int_in("budget_ms", budget_ms, 1, LIMITS["time_ms"])
+    if iterations is not None:
+        iterations = int_in("iterations", iterations, 1, LIMITS["iterations"])
     if level not in ("hard", "expert"):
         raise ValueError(f"analysis searches like the hard or expert level, not {level!r}")
     player = game.current_player
