@@ -13,12 +13,12 @@
 //! searcher's own rack), so they are ranked once per decision.
 
 use super::greedy::{placement_key, Evaluator};
-use super::tree::{add_child, child, Node, NONE};
+use super::tree::{add_child, child, Budget, Node, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -294,15 +294,9 @@ impl MctsBot {
         let mut moves = std::mem::take(&mut self.moves);
 
         let mut iterations = 0;
-        while iterations < max_iter {
-            if let Some(d) = deadline {
-                if iterations > 0 && Instant::now() >= d {
-                    break;
-                }
-            }
-            if iterations > 0 && self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
-                break;
-            }
+        let stop = self.stop.clone();
+        let budget = Budget { iterations: max_iter, deadline, stop: stop.as_deref() };
+        while budget.allows(iterations) {
             iterations += 1;
             let mut game = root_game.determinize(me, self.rng.next_u64());
             let mut node = 0u32;

@@ -16,12 +16,12 @@
 //!   of the game, so the last moves are judged by exact results.
 
 use super::eval::{terminal_returns, win_probabilities, MoveScorer};
-use super::tree::{add_child, child, Node, NONE};
+use super::tree::{add_child, child, Budget, Node, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -245,15 +245,9 @@ impl SearchBot {
         let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
         let mut moves = Vec::new();
         let mut iterations = 0;
-        while iterations < max_iter {
-            if let Some(d) = deadline {
-                if iterations > 0 && Instant::now() >= d {
-                    break;
-                }
-            }
-            if iterations > 0 && self.stop.as_ref().is_some_and(|s| s.load(AtomicOrdering::Relaxed)) {
-                break;
-            }
+        let stop = self.stop.clone();
+        let budget = Budget { iterations: max_iter, deadline, stop: stop.as_deref() };
+        while budget.allows(iterations) {
             iterations += 1;
             let mut game = root.determinize(me, self.rng.next_u64());
             let mut node = 0u32;

@@ -3,6 +3,8 @@
 //! node beyond the vector's growth and can be reused decision after decision.
 
 use crate::moves::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// No node (the end of a child list).
 pub(super) const NONE: u32 = u32::MAX;
@@ -41,4 +43,25 @@ pub(super) fn add_child(nodes: &mut Vec<Node>, parent: u32, mv: Move, player: u8
     p.first_child = id;
     nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
     id
+}
+
+/// When a search ends: after `iterations`, at the `deadline`, or once `stop` is set
+/// (Ctrl-C) -- the last two only after a first iteration, so there is always a move.
+pub(super) struct Budget<'a> {
+    pub iterations: u32,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Budget<'_> {
+    /// Whether another iteration may start after `done` of them.
+    #[inline]
+    pub fn allows(&self, done: u32) -> bool {
+        if done >= self.iterations {
+            return false;
+        }
+        done == 0
+            || !(self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+    }
 }
