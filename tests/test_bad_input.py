@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 from genial import Board, Color, Game, IllegalMoveError, Move, RecordError, Tile, VecEnv, _core, simulate, tournament
 from genial.actions import action_to_move, cell_index, decode_action, encode_placement
+from genial.analysis import analyse
 from genial.bots import GreedyBot, RandomBot, parse_bot
 from genial.bots import make as make_bot
-from genial.analysis import analyse
 from genial.distributed import simulate_ray
 from genial.records import from_record, to_record
 from genial.simulation import shards
