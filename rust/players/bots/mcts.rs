@@ -13,7 +13,7 @@
 //! searcher's own rack), so they are ranked once per decision.
 
 use super::greedy::{placement_key, Evaluator};
-use super::tree::{add_child, child, Budget, Node, NONE};
+use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -103,7 +103,7 @@ impl MctsConfig {
 }
 
 /// Most candidates a node may consider.
-pub const MAX_WIDTH: u32 = 64;
+pub const MAX_WIDTH: u32 = MAX_CANDIDATES as u32;
 /// Most iterations of one search, also with a time budget alone: the tree grows by a
 /// node (40 bytes) an iteration, so a search stays within 400 MB.
 pub const MAX_ITERATIONS: u32 = 10_000_000;
@@ -311,52 +311,19 @@ impl MctsBot {
                     Self::rank_moves(&mut self.rng, &game, &moves, width, &mut ranked, &mut cands);
                     &cands
                 };
-                // Availability of the candidates legal in this deal; expand the best one
-                // without a node, or else descend by UCB1.
-                let mut unexpanded = None;
-                let mut ids = [NONE; 64];
-                for (k, mv) in list.iter().enumerate().take(64) {
-                    let id = child(&self.nodes, node, mv);
-                    ids[k] = id;
-                    if id == NONE {
-                        if unexpanded.is_none() {
-                            unexpanded = Some(*mv);
-                        }
-                    } else {
-                        self.nodes[id as usize].avail += 1;
-                    }
-                }
-                if let Some(mv) = unexpanded {
-                    let id = add_child(&mut self.nodes, node, mv, mover);
-                    game.play_unchecked(&mv);
-                    self.path.push(id);
+                let (mv, id, expanded) = select(&mut self.nodes, node, list, mover, c);
+                game.play_unchecked(&mv);
+                self.path.push(id);
+                if expanded {
                     break;
                 }
-                let mut best = NONE;
-                let mut best_score = f64::NEG_INFINITY;
-                for &id in ids.iter().take(list.len().min(64)) {
-                    let n = &self.nodes[id as usize];
-                    let v = n.visits.max(1) as f64;
-                    let score = n.reward / v + c * ((n.avail as f64).ln() / v).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = id;
-                    }
-                }
-                let mv = self.nodes[best as usize].mv;
-                game.play_unchecked(&mv);
-                node = best;
-                self.path.push(best);
+                node = id;
             }
             self.moves = std::mem::take(&mut moves);
             self.playout(&mut game);
             moves = std::mem::take(&mut self.moves);
             let r = Self::returns(&game);
-            for &id in &self.path {
-                let n = &mut self.nodes[id as usize];
-                n.visits += 1;
-                n.reward += r[n.player as usize];
-            }
+            backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
         self.ranked = ranked;

@@ -16,7 +16,7 @@
 //!   of the game, so the last moves are judged by exact results.
 
 use super::eval::{terminal_returns, win_probabilities, MoveScorer};
-use super::tree::{add_child, child, Budget, Node, NONE};
+use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -65,7 +65,7 @@ impl Default for SearchConfig {
     }
 }
 
-pub const MAX_SEARCH_WIDTH: u32 = 64;
+pub const MAX_SEARCH_WIDTH: u32 = MAX_CANDIDATES as u32;
 
 impl SearchConfig {
     pub fn validate(&self) -> Result<(), String> {
@@ -270,41 +270,13 @@ impl SearchBot {
                         list.extend(scored.iter().take(allowed).map(|x| moves[x.2 as usize]));
                     }
                 }
-                let mut unexpanded = None;
-                let mut ids = [NONE; MAX_SEARCH_WIDTH as usize];
-                for (k, mv) in list.iter().enumerate() {
-                    let id = child(&self.nodes, node, mv);
-                    ids[k] = id;
-                    if id == NONE {
-                        if unexpanded.is_none() {
-                            unexpanded = Some(*mv);
-                        }
-                    } else {
-                        self.nodes[id as usize].avail += 1;
-                    }
-                }
-                if let Some(mv) = unexpanded {
-                    let id = add_child(&mut self.nodes, node, mv, mover);
-                    game.play_unchecked(&mv);
-                    self.path.push(id);
+                let (mv, id, expanded) = select(&mut self.nodes, node, &list, mover, cfg.exploration);
+                game.play_unchecked(&mv);
+                self.path.push(id);
+                if expanded {
                     break;
                 }
-                let c = cfg.exploration;
-                let mut best = NONE;
-                let mut best_score = f64::NEG_INFINITY;
-                for &id in &ids[..list.len()] {
-                    let n = &self.nodes[id as usize];
-                    let v = n.visits.max(1) as f64;
-                    let score = n.reward / v + c * ((n.avail as f64).ln() / v).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = id;
-                    }
-                }
-                let mv = self.nodes[best as usize].mv;
-                game.play_unchecked(&mv);
-                node = best;
-                self.path.push(best);
+                node = id;
             }
             if !game.is_over() {
                 self.moves = std::mem::take(&mut moves);
@@ -312,11 +284,7 @@ impl SearchBot {
                 moves = std::mem::take(&mut self.moves);
             }
             let r = if game.is_over() { terminal_returns(&game) } else { win_probabilities(&game, me) };
-            for &id in &self.path {
-                let n = &mut self.nodes[id as usize];
-                n.visits += 1;
-                n.reward += r[n.player as usize];
-            }
+            backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
         self.scored = scored;

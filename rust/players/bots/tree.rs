@@ -9,6 +9,9 @@ use std::time::Instant;
 /// No node (the end of a child list).
 pub(super) const NONE: u32 = u32::MAX;
 
+/// Most candidates a node may consider (the searches' width limit).
+pub(super) const MAX_CANDIDATES: usize = 64;
+
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     pub mv: Move,
@@ -43,6 +46,53 @@ pub(super) fn add_child(nodes: &mut Vec<Node>, parent: u32, mv: Move, player: u8
     p.first_child = id;
     nodes.push(Node { mv, first_child: NONE, next_sibling: next, player, visits: 0, avail: 1, reward: 0.0 });
     id
+}
+
+/// One selection step of an information-set search at `node`, over the candidates `list`
+/// that are legal in this iteration's deal: counts their availability, then expands the
+/// first one without a node, or else picks the child with the best UCB1 score
+/// (exploration `c`). Returns the move to play, its node, and whether it was just added
+/// (the selection ends there).
+pub(super) fn select(nodes: &mut Vec<Node>, node: u32, list: &[Move], mover: u8, c: f64) -> (Move, u32, bool) {
+    let list = &list[..list.len().min(MAX_CANDIDATES)];
+    let mut unexpanded = None;
+    let mut ids = [NONE; MAX_CANDIDATES];
+    for (k, mv) in list.iter().enumerate() {
+        let id = child(nodes, node, mv);
+        ids[k] = id;
+        if id == NONE {
+            if unexpanded.is_none() {
+                unexpanded = Some(*mv);
+            }
+        } else {
+            nodes[id as usize].avail += 1;
+        }
+    }
+    if let Some(mv) = unexpanded {
+        return (mv, add_child(nodes, node, mv, mover), true);
+    }
+    let mut best = NONE;
+    let mut best_score = f64::NEG_INFINITY;
+    for &id in &ids[..list.len()] {
+        let n = &nodes[id as usize];
+        let v = n.visits.max(1) as f64;
+        let score = n.reward / v + c * ((n.avail as f64).ln() / v).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = id;
+        }
+    }
+    (nodes[best as usize].mv, best, false)
+}
+
+/// Adds one iteration's returns (per seat) to every node on its `path`, each for the
+/// seat that played into it.
+pub(super) fn backup(nodes: &mut [Node], path: &[u32], returns: &[f64; 4]) {
+    for &id in path {
+        let n = &mut nodes[id as usize];
+        n.visits += 1;
+        n.reward += returns[n.player as usize];
+    }
 }
 
 /// When a search ends: after `iterations`, at the `deadline`, or once `stop` is set
