@@ -14,7 +14,7 @@ from .variants import track_titles
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_text", "rack_text", "text", "tracks_text", "explain_ranking", "ranking_text"]
+__all__ = ["board_text", "game_board_text", "rack_text", "text", "tracks_text", "explain_ranking", "ranking_text"]
 
 # 256-colour codes close to the pieces' colours (orange has no 8-colour equivalent).
 _ANSI_CODE = {
@@ -122,12 +122,17 @@ def tracks_text(game: Game, *, color: bool = False) -> list[str]:
     return out
 
 
+def game_board_text(game: Game, *, color: bool = False, coords: bool = False) -> str:
+    """The game's board (`board_text`) with its last placement's cells marked ``*``."""
+    last = next((m.cells for m in reversed(game.moves) if m.cells is not None), None)
+    return board_text(game.board, color=color, coords=coords, last=last or ())
+
+
 def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = False) -> str:
     """Board, tracks, the rack of the player to move (unless ``rack=False``: racks are
     hidden information), and the game's state. ``color`` uses ANSI colours; ``coords``
     labels the board's rows (see `board_text`). The last placement's cells are marked ``*``."""
-    last = next((m.cells for m in reversed(game.moves) if m.cells is not None), None)
-    out = [board_text(game.board, color=color, coords=coords, last=last or ()), ""]
+    out = [game_board_text(game, color=color, coords=coords), ""]
     out.extend(tracks_text(game, color=color))
     if game.is_over:
         ranking = " > ".join("=".join(str(p) for p in group) for group in game.ranking())

@@ -27,7 +27,7 @@ from ..analysis import analyse
 from ..colors import Color
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
-from ..render import board_text, rack_text, ranking_text, tracks_text
+from ..render import board_text, game_board_text, rack_text, ranking_text, tracks_text
 from ..variants import variants
 from .common import bots_help, closed_pipe_safe, color_wanted, split_bot_specs
 
@@ -181,8 +181,7 @@ class Table:
 
     def show_board(self, seat: int) -> None:
         game = self.game
-        last = next((m.cells for m in reversed(game.moves) if m.cells is not None), None)
-        self.say(board_text(game.board, color=self.color, coords=True, last=last or ()))
+        self.say(game_board_text(game, color=self.color, coords=True))
         self.say()
         for line in tracks_text(game, color=self.color):
             self.say(line)
