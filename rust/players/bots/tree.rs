@@ -26,6 +26,7 @@ pub(super) struct Node {
 }
 
 /// The child of `node` reached by `mv`, or [`NONE`].
+#[inline]
 pub(super) fn child(nodes: &[Node], node: u32, mv: &Move) -> u32 {
     let mut c = nodes[node as usize].first_child;
     while c != NONE {
@@ -39,6 +40,7 @@ pub(super) fn child(nodes: &[Node], node: u32, mv: &Move) -> u32 {
 }
 
 /// Adds the child of `parent` reached by `mv`, played by `player`; returns its index.
+#[inline]
 pub(super) fn add_child(nodes: &mut Vec<Node>, parent: u32, mv: Move, player: u8) -> u32 {
     let id = nodes.len() as u32;
     let p = &mut nodes[parent as usize];
@@ -53,6 +55,7 @@ pub(super) fn add_child(nodes: &mut Vec<Node>, parent: u32, mv: Move, player: u8
 /// first one without a node, or else picks the child with the best UCB1 score
 /// (exploration `c`). Returns the move to play, its node, and whether it was just added
 /// (the selection ends there).
+#[inline]
 pub(super) fn select(nodes: &mut Vec<Node>, node: u32, list: &[Move], mover: u8, c: f64) -> (Move, u32, bool) {
     let list = &list[..list.len().min(MAX_CANDIDATES)];
     let mut unexpanded = None;
@@ -87,6 +90,7 @@ pub(super) fn select(nodes: &mut Vec<Node>, node: u32, list: &[Move], mover: u8,
 
 /// Adds one iteration's returns (per seat) to every node on its `path`, each for the
 /// seat that played into it.
+#[inline]
 pub(super) fn backup(nodes: &mut [Node], path: &[u32], returns: &[f64; 4]) {
     for &id in path {
         let n = &mut nodes[id as usize];
