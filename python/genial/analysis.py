@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from . import _core
 from ._core import Move
 from .arguments import LIMITS, int_in
-from .game import Game, check_seed
+from .game import Game, check_seed, core_state
 
 __all__ = ["analyse", "Analysis", "CandidateMove"]
 
@@ -96,7 +96,7 @@ def analyse(
     if level not in ("hard", "expert"):
         raise ValueError(f"analysis searches like the hard or expert level, not {level!r}")
     player = game.current_player
-    its, rows = _core.analyse_state(game._state, check_seed(seed), iterations, budget_ms, level)
+    its, rows = _core.analyse_state(core_state(game), check_seed(seed), iterations, budget_ms, level)
     candidates = tuple(
         CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
         for m, n, v, p, line in rows

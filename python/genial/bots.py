@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, Tile
+from .arguments import type_name
 from .game import Game, MoveLike, check_seed
 
 __all__ = [
@@ -406,6 +407,11 @@ _STR_OPTIONS = ("playout", "swap")
 
 def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
     """A built-in bot from its text form: ``"greedy"``, ``"mcts:iterations=200,time_ms=50"``."""
+    if not isinstance(spec, str):
+        raise TypeError(
+            f"a bot spec is text like 'greedy' or 'mcts:iterations=200', not {type_name(spec)}; "
+            "for a bot object use it directly"
+        )
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):

@@ -9,18 +9,26 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
-from .arguments import as_int, check_seed
+from .arguments import as_int, check_seed, type_name
 from .colors import Color
 
 if TYPE_CHECKING:
     from typing import Self
 
-__all__ = ["Game", "Outcome", "MoveLike", "TileLike", "check_seed"]
+__all__ = ["Game", "Outcome", "MoveLike", "TileLike", "check_seed", "core_state"]
 
 MoveLike = Move | str
 TileLike = Tile | str | tuple[Color | int | str, Color | int | str]
 
 Sequence.register(LegalMoves)
+
+
+def core_state(game: object) -> _core.GameState:
+    """The core's state behind a `Game`, for the modules that hand games to the core
+    (`genial.actions`, `genial.observation`, ...); `TypeError` for anything else."""
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a genial.Game, not {type_name(game)}")
+    return game._state
 
 
 @dataclass(frozen=True)
@@ -80,14 +88,16 @@ class Game:
         require_contact: bool = False,
     ) -> None:
         if not isinstance(variant, str):
-            raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+            raise TypeError(f"variant must be a str, not {type_name(variant)}")
         if players is None:
             players = Rules(variant).players  # the variant's only (or smallest) count
         players = as_int("players", players)
         if not isinstance(swap_timing, str):
-            raise TypeError(f"swap_timing must be a str, not {type(swap_timing).__name__}")
+            raise TypeError(f"swap_timing must be a str, not {type_name(swap_timing)}")
+        if type(require_contact).__name__ == "bool_" or type_name(require_contact) == "numpy.bool":
+            require_contact = bool(require_contact)  # numpy's bool, as the core's Rules takes it
         if not isinstance(require_contact, bool):
-            raise TypeError(f"require_contact must be a bool, not {type(require_contact).__name__}")
+            raise TypeError(f"require_contact must be a bool, not {type_name(require_contact)}")
         if seed is None:
             seed = 0 if bag is not None else secrets.randbits(64)
         seed = check_seed(seed)

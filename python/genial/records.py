@@ -12,14 +12,17 @@ Format ``genial.game`` version 1::
       "seed": 12345,                    # drives the mixing of swapped tiles into the bag
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)
       "moves": ["Y5,-1+P4,-1", "keep", ...],
-      "result": {...},                  # informational: end, scores, ranking (ignored on read)
+      "result": {...},                  # optional: over, scores, end, ranking (checked on read)
       "seats": ["human", "greedy"]      # optional, informational: who sat where (written by
     }                                   # `genial play`, read by `genial play --resume`)
 
 Unknown fields are ignored on read, so tools may add informational fields like ``seats``.
 
 Reading replays every move through the rules; any inconsistency raises `RecordError`
-naming the field or the move at fault.
+naming the field or the move at fault. A stored ``result`` must be what the replay gives
+(whether the game is over, the tracks, the end and the ranking, each where present): a
+record whose moves and result disagree was changed by hand or written by another program,
+and neither can be trusted.
 """
 
 from __future__ import annotations
@@ -125,7 +128,25 @@ def from_record(data: Mapping[str, Any]) -> Game:
             game.play(m)
         except IllegalMoveError as e:
             raise RecordError(f"move {i} ({m!r}) cannot be played: {e}") from None
+    if "result" in data:
+        _check_result(data["result"], game)
     return game
+
+
+def _check_result(stored: Any, game: Game) -> None:
+    """Refuses a stored ``result`` that differs from what the replay gives, field by field."""
+    if not isinstance(stored, Mapping):
+        raise RecordError(f"record field 'result' must be an object, not {type(stored).__name__}")
+    replayed = to_record(game)["result"] if game.seed is not None else {}
+    for name in ("over", "scores", "end", "ranking"):
+        if name not in stored:
+            continue
+        if name not in replayed:  # end and ranking exist only once the game is over
+            raise RecordError(f"record's result gives {name!r}, but the replayed game is not over")
+        if stored[name] != replayed[name] or type(stored[name]) is not type(replayed[name]):
+            raise RecordError(
+                f"record's result {name!r} is {stored[name]!r}, but replaying the moves gives {replayed[name]!r}"
+            )
 
 
 def from_json(text: str | bytes) -> Game:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from . import _core
-from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
+from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in, type_name
 from .bots import BuiltinBot, parse_bot
 from .results import SimulationResult
 
@@ -49,6 +49,11 @@ def derive_seed(base: int, index: int) -> int:
 
 def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
     """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s."""
+    if not isinstance(bots, (str, BuiltinBot, Sequence)):
+        raise TypeError(
+            f"bots must be a bot (a name like 'greedy', a text form like 'mcts:iterations=100', a BuiltinBot) "
+            f"or a sequence of them, one per seat, not {type_name(bots)}"
+        )
     items: Sequence[BotSpecLike] = [bots] if isinstance(bots, (str, BuiltinBot)) else bots
     out = []
     for b in items:
@@ -59,7 +64,7 @@ def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
         else:
             raise TypeError(
                 f"simulate runs built-in bots (names like 'greedy' or BuiltinBot objects), not "
-                f"{type(b).__name__}; Python bots play through genial.play_game or genial.tournament"
+                f"{type_name(b)}; Python bots play through genial.play_game or genial.tournament"
             )
     return out
 

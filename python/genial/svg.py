@@ -31,6 +31,7 @@ from . import _core
 from ._core import Board, Move, Tile
 from .colors import Color
 from .geometry import SQRT3, Layout, hex_corners, polar
+from .render import ranking_summary
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -383,10 +384,7 @@ def _rack_seats(game: Game, racks: Racks) -> list[int]:
 
 def _status(game: Game) -> str:
     if game.is_over:
-        ranking = " > ".join(" = ".join(str(p) for p in g) for g in game.ranking())
-        if game.rules.scored_alone:
-            return f"game over ({game.end.replace('_', ' ') if game.end else ''}): result {game.result()}"
-        return f"game over ({game.end.replace('_', ' ') if game.end else ''}): ranking {ranking}"
+        return f"game over ({(game.end or '').replace('_', ' ')}): {ranking_summary(game)}"
     phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "may swap"}.get(game.phase, game.phase)
     return f"player {game.current_player} {phase}; bag {game.bag_size}"
 

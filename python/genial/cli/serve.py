@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import sys
 
 from ..web.store import default_db_path
+from .common import error, examples
 
 __all__ = ["register", "run_serve"]
 
@@ -20,6 +20,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="play in the browser: a local server for games against bots or friends",
         description="Starts a web server for Ingenious games in the browser. Games are kept in a "
         "SQLite file, written on every move, so a restarted server resumes them.",
+        epilog=examples(
+            "genial serve                                  # http://127.0.0.1:8000/ on this machine",
+            "genial serve --host 0.0.0.0 --port 8080       # friends on your network join",
+            "genial serve --db games.sqlite3 --bot-delay 0",
+        ),
     )
     p.add_argument(
         "--host",
@@ -50,8 +55,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
         from ..web.server import create_app
     except ImportError:
-        print(f"genial: {_MISSING}", file=sys.stderr)
-        return 2
+        return error(_MISSING)
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, not {args.port}")
     if args.bot_threads < 1:
@@ -67,8 +71,7 @@ def run_serve(args: argparse.Namespace) -> int:
         sock.listen(2048)  # connections wait in the backlog until the server accepts them
     except OSError as e:
         sock.close()
-        print(f"genial: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return error(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}", 1)
     host, port = sock.getsockname()[:2]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     if ":" in shown:
