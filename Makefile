@@ -98,8 +98,7 @@ wheel-smoke: dist
 
 # Coverage-guided fuzzing of the Rust core (cargo-fuzz + libFuzzer). cargo-fuzz passes -Z
 # flags: nightly if installed, else stable with RUSTC_BOOTSTRAP=1 (both work here).
-# No sanitizer: the core has no unsafe code (rust/lib.rs forbids it without the python
-# feature, as the fuzz targets build it). FUZZ_TARGET: actions or move_text.
+# No sanitizer: the crate has no unsafe code (rust/lib.rs forbids it in every build). FUZZ_TARGET: actions or move_text.
 # Findings land in fuzz/artifacts/; keep each fixed one in fuzz/regressions/ (cargo test
 # replays them).
 .PHONY: fuzz fuzz-build bench-memory

@@ -1,7 +1,7 @@
 //! The facts of every rule set, for Python to read instead of restating them: players,
 //! tracks, teams and sides, phase and end names, the board's cells and directions.
 
-use super::convert::{extract_players, extract_seat};
+use super::convert::{extract_players, extract_seat, Text};
 use super::game::config_from;
 use crate::game::{End, Phase};
 use crate::hex::{Cell, BOARD_CELLS, DIRECTIONS};
@@ -19,18 +19,22 @@ pub struct PyRules(pub Config);
 impl PyRules {
     /// `players=None` takes the variant's default (its only or smallest player count).
     #[new]
-    #[pyo3(signature = (variant = "standard", players = None, *, swap_timing = "after_placement", require_contact = false))]
+    /// Names come as `Text`, so that one with a lone surrogate is refused as an unknown name.
+    #[pyo3(signature = (variant = Text::from("standard"), players = None, *, swap_timing = Text::from("after_placement"), require_contact = false))]
+    #[pyo3(
+        text_signature = "(variant='standard', players=None, *, swap_timing='after_placement', require_contact=False)"
+    )]
     fn new(
-        variant: &str,
+        variant: Text,
         players: Option<&Bound<'_, PyAny>>,
-        swap_timing: &str,
+        swap_timing: Text,
         require_contact: bool,
     ) -> PyResult<Self> {
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
-            _ => Variant::parse(variant).map_or(2, Variant::default_players),
+            _ => Variant::parse(&variant).map_or(2, Variant::default_players),
         };
-        Ok(PyRules(config_from(players as i64, variant, swap_timing, require_contact)?))
+        Ok(PyRules(config_from(players as i64, &variant, &swap_timing, require_contact)?))
     }
 
     /// Every valid rule set: each variant and player count with each edition option.
