@@ -39,6 +39,7 @@ def main() -> None:
         t = time.perf_counter()
         env.step(env.sample_actions())
         steps.append(time.perf_counter() - t)
+
     def handler(signum: int, frame: object) -> None:
         raise Stop
 

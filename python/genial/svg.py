@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 __all__ = ["board_svg", "game_svg", "symbol", "PALETTE"]
 
+# What `game_svg` reads of a game; anything without them is refused with a TypeError.
+_GAME_PARTS = ("board", "moves", "tracks", "rules", "rack", "is_over")
+
 #: Fill colour of each `Color`, in `Color` order.
 PALETTE = ("#d62f3a", "#f08a24", "#f2c40f", "#2f9e4f", "#2a6fd6", "#8d44ad")
 # Symbol ink on a tile of that colour: white, except a dark amber on yellow for contrast.
@@ -406,9 +409,8 @@ def game_svg(
     0..36 per team or for the solo player (18 marked), one shared −9..+9 track per colour
     in the duel with the tokens beside the end of the seat holding them.
     """
-    from .game import Game
-
-    if not isinstance(game, Game):
+    # Read by its parts, not checked against the class: game imports svg (`Game.to_svg`).
+    if not all(hasattr(game, name) for name in _GAME_PARTS):
         raise TypeError(f"game_svg draws a Game, not {type(game).__name__}")
     seats = _rack_seats(game, racks)
     size = _check_size(size)
