@@ -78,13 +78,14 @@ clean:
 # The wheel is linked with zig against glibc 2.17 (manylinux2014), so it installs on any
 # Linux x86-64 from 2014 on (Ubuntu 20.04, Debian 11, RHEL 8, ...), not only on glibc as new
 # as this machine's; auditwheel checks the tag. DIST_TARGETS=aarch64-unknown-linux-gnu adds
-# an ARM64 wheel (`rustup target add aarch64-unknown-linux-gnu` first).
+# an ARM64 wheel (`rustup target add aarch64-unknown-linux-gnu` first). maturin finds zig
+# through the ziglang package of the Python first on PATH: the venv's.
 DIST_TARGETS ?=
 dist: $(STAMP)
 	rm -rf dist
-	$(VENV)/bin/maturin build --release --sdist --out dist --zig --compatibility manylinux2014
+	PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --sdist --out dist --zig --compatibility manylinux2014
 	for target in $(DIST_TARGETS); do \
-		$(VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
+		PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
 	done
 	for wheel in dist/*.whl; do \
 		$(VENV)/bin/auditwheel show $$wheel | tee /dev/stderr | grep -q 'manylinux_2_17' \

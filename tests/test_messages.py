@@ -114,3 +114,13 @@ def test_an_unfinished_record_cannot_claim_an_end() -> None:
     data["result"] = "won"
     with pytest.raises(genial.RecordError, match="'result' must be an object, not str"):
         Game.from_json(json.dumps(data))
+
+
+def test_the_start_of_a_finished_record_replays() -> None:
+    """`start_record` drops the moves and the result that belongs to them."""
+    from genial.records import from_record, start_record
+
+    data = json.loads(finished().to_json())
+    start = from_record(start_record(data))
+    assert start.moves == () and not start.is_over and start.seed == 3
+    assert "result" in data and len(data["moves"]) > 0  # the record itself is left as it was

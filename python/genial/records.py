@@ -37,7 +37,17 @@ from ._core import IllegalMoveError
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["FORMAT", "VERSION", "RecordError", "to_record", "from_record", "to_json", "from_json", "read_record"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "RecordError",
+    "to_record",
+    "from_record",
+    "to_json",
+    "from_json",
+    "read_record",
+    "start_record",
+]
 
 FORMAT = "genial.game"
 VERSION = 1
@@ -152,6 +162,12 @@ def _check_result(stored: Any, game: Game) -> None:
 def from_json(text: str | bytes) -> Game:
     """Replays a JSON record; raises `RecordError` naming what is wrong."""
     return from_record(_parse(text))
+
+
+def start_record(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The record of the same game before its first move: ``data`` without its moves and
+    its result (which belongs to the moves), for `from_record` to set up the start."""
+    return {**{k: v for k, v in data.items() if k != "result"}, "moves": []}
 
 
 def read_record(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..game import Game
-from ..records import RecordError, from_record, read_record
+from ..records import RecordError, from_record, read_record, start_record
 from ..render import rack_text, text
 from ..svg import game_svg
 from .common import closed_pipe_safe, error, examples
@@ -25,7 +25,7 @@ def load_positions(path: str) -> tuple[Game, Game]:
     """The recorded game replayed in full, and the same game before its first move."""
     data = read_record(path)
     game = from_record(data)
-    start = from_record({**data, "moves": []})
+    start = from_record(start_record(data))
     return game, start
 
 
