@@ -470,3 +470,27 @@ def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:
     d = state(client, duel["id"], duel["seats"][0]["token"])
     (track,) = d["track_views"]
     assert track["signed"] and track["min"] == genial.Rules("duel").track_min and len(track["tokens"]) == 6
+
+
+def test_the_hint_is_the_terminals(client: TestClient) -> None:
+    from genial.choices import ordered_choices
+
+    made = create(client, [HUMAN, HUMAN])
+    gid, t0, t1 = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    game = genial.Game(2, 7)
+    expected = ordered_choices(game)[0]  # what `genial play`'s hint says in this position
+    r = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t0})
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert hint["move"] == str(expected.move) and hint["version"] == 0 and hint["text"].startswith("Hint: ")
+    # The slot and the way to lay it name the same placement the options list has.
+    rows = options(client, gid, t0, hint["slot"]).json()["placements"]
+    (row,) = [p for p in rows if p["move"] == hint["move"]]
+    assert hint["anchor"] in row["anchors"]
+    assert client.get(f"/api/games/{gid}/hint").status_code == 401
+    assert client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).status_code == 403
+    # The hint is a legal move, and after it the next seat gets its own.
+    assert act(client, gid, t0, {"version": 0, "move": hint["move"]}).status_code == 200
+    game.play(hint["move"])
+    nxt = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).json()
+    assert nxt["version"] == 1 and nxt["move"] == str(ordered_choices(game)[0].move)

@@ -571,3 +571,29 @@ def test_a_big_seed_from_the_lobby_is_not_rounded(server: str, browser: Browser)
     assert page.url.rstrip("/") == server
     assert wire.errors == []
     ctx.close()
+
+
+def test_the_hint_lays_the_expert_levels_move(server: str, browser: Browser) -> None:
+    import httpx
+    from genial.choices import ordered_choices
+
+    made = httpx.post(
+        f"{server}/api/games",
+        json={"players": 2, "seed": 7, "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]},
+    ).json()
+    expected = str(ordered_choices(genial.Game(2, 7))[0].move)
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    state = wait_turn(page)
+    page.keyboard.press("h")
+    page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint:')")
+    page.wait_for_selector(f'.score-preview[data-move="{expected}"]')
+    assert page.locator(".ghost-rim.ok").count() == 1
+    page.click("#place")
+    wait_turn(page, int(state["version"]))
+    first = httpx.get(f"{server}/api/games/{made['id']}", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()
+    assert genial.Move.parse(first["log"][0]["move"]) == genial.Move.parse(expected)
+    assert wire.errors == []
+    ctx.close()
