@@ -10,6 +10,7 @@ mod oneply;
 mod random;
 mod scarcity;
 pub mod search;
+mod spec;
 pub mod training;
 mod tree;
 
@@ -19,6 +20,7 @@ pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
 pub use search::{Analysis, Candidate, SearchBot, SearchConfig};
+pub use spec::{bot_seed, AnyBot, BotSpec, Plain};
 
 use crate::game::Game;
 use crate::moves::Move;
