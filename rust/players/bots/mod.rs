@@ -2,6 +2,7 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+pub mod catalogue;
 pub mod eval;
 mod greedy;
 pub mod levels;
