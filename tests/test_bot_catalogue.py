@@ -91,9 +91,7 @@ def _sources() -> list[Path]:
 def test_no_list_of_bot_names_outside_the_catalogue() -> None:
     sources = _sources()
     assert any(p.suffix == ".js" for p in sources) and any(p.suffix == ".rs" for p in sources)
-    found = [
-        f"{p.relative_to(ROOT)}:{line}: {run}" for p in sources for line, run in _name_lists(p.read_text())
-    ]
+    found = [f"{p.relative_to(ROOT)}:{line}: {run}" for p in sources for line, run in _name_lists(p.read_text())]
     assert not found, "bot names listed outside rust/players/bots/catalogue.rs:\n" + "\n".join(found)
 
 
@@ -103,7 +101,7 @@ def test_no_list_of_bot_names_outside_the_catalogue() -> None:
 def test_python_lists_come_from_the_catalogue() -> None:
     entries = catalogue()
     assert BUILTIN_BOTS == NAMES == tuple(b.name for b in entries)
-    assert SEARCHING_BOTS == tuple(b.name for b in entries if b.searches)
+    assert tuple(b.name for b in entries if b.searches) == SEARCHING_BOTS
     assert set(LEVELS) == {b.name for b in entries if b.level}
     assert [info(n).strength for n in LEVELS] == sorted(info(n).strength for n in LEVELS)
     assert sorted(b.strength for b in entries) == list(range(1, len(entries) + 1))
@@ -198,7 +196,10 @@ def test_docs_table_is_the_catalogue() -> None:
 
 def test_core_catalogue_is_the_source() -> None:
     assert tuple(e["name"] for e in _core.bot_catalogue()) == NAMES
-    assert _core.parse_bot_spec("mcts:iterations=7,playout=sample3") == ("mcts", {"iterations": 7, "playout": "sample3"})
+    assert _core.parse_bot_spec("mcts:iterations=7,playout=sample3") == (
+        "mcts",
+        {"iterations": 7, "playout": "sample3"},
+    )
 
 
 # ----- a view of a seat that is not to move is refused ----------------------------------------

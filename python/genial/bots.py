@@ -44,6 +44,7 @@ __all__ = [
     "SEARCHING_BOTS",
 ]
 
+
 @dataclass(frozen=True)
 class BotOption:
     """One option of a built-in bot, from the core's catalogue."""

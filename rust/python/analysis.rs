@@ -42,8 +42,7 @@ fn analyse_state(
     let mut config = match level(level_name) {
         Some(LevelKind::Search(c)) => c,
         _ => {
-            let searching: Vec<&str> =
-                CATALOGUE.iter().filter(|e| e.level && e.searches).map(|e| e.name).collect();
+            let searching: Vec<&str> = CATALOGUE.iter().filter(|e| e.level && e.searches).map(|e| e.name).collect();
             return Err(PyValueError::new_err(format!(
                 "analysis searches like a searching level ({}), not {level_name:?}",
                 searching.join(" or ")

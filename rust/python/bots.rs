@@ -105,7 +105,12 @@ fn option_value(bot: &catalogue::BotEntry, key: &str, obj: &Bound<'_, PyAny>) ->
     let type_name = || obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
     let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
     let out_of_range = || {
-        spec_error(SpecError::OutOfRange { bot: bot.name.to_string(), option: o.name, bounds: o.bounds(), value: shown() })
+        spec_error(SpecError::OutOfRange {
+            bot: bot.name.to_string(),
+            option: o.name,
+            bounds: o.bounds(),
+            value: shown(),
+        })
     };
     let wrong = |what: &str, got: String| PyTypeError::new_err(format!("{key} must be {what}, not {got}"));
     match o.kind {

@@ -8,7 +8,7 @@
 //! [`CATALOGUE`], and one arm in [`build`] that reads its options.
 
 use super::levels::{level, LevelKind};
-use super::{BotSpec, MctsConfig, Playout, Plain, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
+use super::{BotSpec, MctsConfig, Plain, Playout, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 use std::fmt;
 
 /// What an option holds.
@@ -49,6 +49,9 @@ impl fmt::Display for Value {
         }
     }
 }
+
+/// Options by name, as the catalogue reads and reports them.
+pub type Options = Vec<(&'static str, Value)>;
 
 /// A default value, as written in the catalogue.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -91,11 +94,34 @@ impl OptionSpec {
     }
 
     const fn float(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> OptionSpec {
-        OptionSpec { name, kind: Kind::Float, default: Default::Float(default), min, max, min_open: false, choices: &[], help }
+        OptionSpec {
+            name,
+            kind: Kind::Float,
+            default: Default::Float(default),
+            min,
+            max,
+            min_open: false,
+            choices: &[],
+            help,
+        }
     }
 
-    const fn choice(name: &'static str, default: &'static str, choices: &'static [&'static str], help: &'static str) -> OptionSpec {
-        OptionSpec { name, kind: Kind::Choice, default: Default::Text(default), min: 0.0, max: 0.0, min_open: false, choices, help }
+    const fn choice(
+        name: &'static str,
+        default: &'static str,
+        choices: &'static [&'static str],
+        help: &'static str,
+    ) -> OptionSpec {
+        OptionSpec {
+            name,
+            kind: Kind::Choice,
+            default: Default::Text(default),
+            min: 0.0,
+            max: 0.0,
+            min_open: false,
+            choices,
+            help,
+        }
     }
 
     /// The bounds in words: `0..=300`, `> 0 and <= 64`, `auto or never`.
@@ -206,7 +232,13 @@ const fn width(default: i64, help: &'static str) -> OptionSpec {
 }
 
 const MCTS_OPTIONS: &[OptionSpec] = &[
-    OptionSpec::int("iterations", 300, 0, MAX_ITERATIONS, "iterations per decision (0 with time_ms: until the time is up)"),
+    OptionSpec::int(
+        "iterations",
+        300,
+        0,
+        MAX_ITERATIONS,
+        "iterations per decision (0 with time_ms: until the time is up)",
+    ),
     TIME_MS,
     exploration(0.5),
     width(6, "moves considered per node, best first by the greedy evaluation"),
@@ -216,11 +248,18 @@ const MCTS_OPTIONS: &[OptionSpec] = &[
         &["greedy", "random", "sampleN"],
         "how playouts pick moves: the greedy choice, at random, or the best of N random moves (N in 1..=64)",
     ),
-    OptionSpec::int("depth", 10, 0, MAX_DEPTH, "placements per playout before the position is ranked as it stands (0: to the end)"),
+    OptionSpec::int(
+        "depth",
+        10,
+        0,
+        MAX_DEPTH,
+        "placements per playout before the position is ranked as it stands (0: to the end)",
+    ),
     SWAP,
 ];
 
-const ONE_PLY_HELP_TEMPERATURE: &str = "0: the best move; above 0, moves are sampled with probability ∝ exp(score / temperature)";
+const ONE_PLY_HELP_TEMPERATURE: &str =
+    "0: the best move; above 0, moves are sampled with probability ∝ exp(score / temperature)";
 const ONE_PLY_HELP_RERANK: &str = "the best moves by the cheap score that the full evaluation re-ranks (0 or 1: none)";
 /// Most candidates re-ranked (more than a position has legal placements, in practice).
 pub const MAX_RERANK: u32 = 1024;
@@ -251,7 +290,11 @@ macro_rules! search_options {
                     0,
                     0,
                     MAX_ITERATIONS,
-                    concat!("iterations per decision, for every table size (default ", $by_players, " with 2/3/4 players)"),
+                    concat!(
+                        "iterations per decision, for every table size (default ",
+                        $by_players,
+                        " with 2/3/4 players)"
+                    ),
                 )
             },
             TIME_MS,
@@ -260,9 +303,21 @@ macro_rules! search_options {
             OptionSpec::int("depth", 2, 0, MAX_DEPTH, "placements of a playout before the evaluation cuts it"),
             OptionSpec {
                 min_open: true,
-                ..OptionSpec::float("widen", 1.0, 0.0, MAX_WIDTH as f64, "progressive widening: a node visited n times considers 1 + widen·√n candidates")
+                ..OptionSpec::float(
+                    "widen",
+                    1.0,
+                    0.0,
+                    MAX_WIDTH as f64,
+                    "progressive widening: a node visited n times considers 1 + widen·√n candidates",
+                )
             },
-            OptionSpec::int("endgame", 12, 0, MAX_ENDGAME, "free pairs at or below which playouts run to the end of the game"),
+            OptionSpec::int(
+                "endgame",
+                12,
+                0,
+                MAX_ENDGAME,
+                "free pairs at or below which playouts run to the end of the game",
+            ),
             SWAP,
         ]
     };
@@ -280,7 +335,8 @@ pub const CATALOGUE: &[BotEntry] = &[
     },
     BotEntry {
         name: "greedy",
-        description: "one placement ahead: the scores that rank best for it (its lowest colour first), then bonuses, then points",
+        description:
+            "one placement ahead: the scores that rank best for it (its lowest colour first), then bonuses, then points",
         strength: 3,
         level: false,
         searches: false,
@@ -312,7 +368,8 @@ pub const CATALOGUE: &[BotEntry] = &[
     },
     BotEntry {
         name: "medium",
-        description: "level 2: the fitted evaluation's best move one ply deep, its best few re-ranked by the full evaluation",
+        description:
+            "level 2: the fitted evaluation's best move one ply deep, its best few re-ranked by the full evaluation",
         strength: 4,
         level: true,
         searches: false,
@@ -320,7 +377,8 @@ pub const CATALOGUE: &[BotEntry] = &[
     },
     BotEntry {
         name: "hard",
-        description: "level 3: information-set search guided by the fitted evaluation, 200/140/100 iterations a decision",
+        description:
+            "level 3: information-set search guided by the fitted evaluation, 200/140/100 iterations a decision",
         strength: 7,
         level: true,
         searches: true,
@@ -351,10 +409,23 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 pub enum SpecError {
     UnknownBot(String),
     /// The bot has no such option.
-    UnknownOption { bot: &'static str, option: String, takes: String },
-    OutOfRange { bot: String, option: &'static str, bounds: String, value: String },
+    UnknownOption {
+        bot: &'static str,
+        option: String,
+        takes: String,
+    },
+    OutOfRange {
+        bot: String,
+        option: &'static str,
+        bounds: String,
+        value: String,
+    },
     /// A value of the wrong type (a text where a number belongs, ...).
-    WrongType { option: &'static str, kind: Kind, value: String },
+    WrongType {
+        option: &'static str,
+        kind: Kind,
+        value: String,
+    },
     /// The text form is malformed (`key` without `=value`, a number that is none).
     Syntax(String),
     /// The options are each fine but do not go together (no budget at all, ...).
@@ -512,7 +583,7 @@ fn plain(p: Plain, never: bool) -> BotSpec {
 
 /// Reads the text form `name` or `name:key=value,key=value` (values typed by the catalogue:
 /// `mcts:iterations=200,playout=sample4`) into a bot name and its options.
-pub fn parse_text(text: &str) -> Result<(&'static str, Vec<(&'static str, Value)>), SpecError> {
+pub fn parse_text(text: &str) -> Result<(&'static str, Options), SpecError> {
     let (name, rest) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
     let e = entry(name.trim()).ok_or_else(|| SpecError::UnknownBot(name.trim().to_string()))?;
     let mut options = Vec::new();
@@ -549,10 +620,10 @@ pub fn parse(text: &str) -> Result<BotSpec, SpecError> {
 /// The settings of `spec` as options that [`build`] reads back to the same spec, in
 /// catalogue order. `swap` is listed only when it is `never`, and a level's iterations only
 /// when set explicitly (its own budgets by player count are no value one could write back).
-pub fn options_of(spec: &BotSpec) -> Vec<(&'static str, Value)> {
-    let mut out: Vec<(&'static str, Value)> = Vec::new();
+pub fn options_of(spec: &BotSpec) -> Options {
+    let mut out: Options = Vec::new();
     let int = |v: u32| Value::Int(v as i64);
-    let mcts = |c: &MctsConfig, out: &mut Vec<(&'static str, Value)>| {
+    let mcts = |c: &MctsConfig, out: &mut Options| {
         out.push(("iterations", int(c.iterations)));
         out.push(("time_ms", int(c.time_ms)));
         out.push(("exploration", Value::Float(c.exploration)));
@@ -613,7 +684,8 @@ mod tests {
                     Default::Text(_) => Value::Text(o.choices[o.choices.len() - 1].replace('N', "4")),
                     Default::Auto => Value::Int(50),
                 };
-                let spec = build(e.name, &[(o.name, v.clone())]).unwrap_or_else(|err| panic!("{} {}: {err}", e.name, o.name));
+                let spec =
+                    build(e.name, &[(o.name, v.clone())]).unwrap_or_else(|err| panic!("{} {}: {err}", e.name, o.name));
                 let back: Vec<(&str, Value)> = options_of(&spec);
                 assert_eq!(build(e.name, &back).unwrap(), spec, "{} {}", e.name, o.name);
             }
