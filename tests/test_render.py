@@ -138,3 +138,30 @@ def test_the_end_names_places_in_words(variant: str, players: int, says: re.Patt
     last = text(game).splitlines()[-1]
     assert says.search(last), last
     assert ">" not in last and "ranking" not in last
+
+
+def test_ranking_step_text_in_singular_and_plural() -> None:
+    from genial.render import ranking_step_text
+
+    def step(a: list[int], b: list[int], count: bool = False) -> dict[str, object]:
+        i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        return {"above": [0], "below": [1], "rows": [a, b], "decided_at": i, "count": count}
+
+    assert ranking_step_text(step([3, 5, 6], [2, 5, 6]), "A", "B") == "The lowest colour decided: 3 against 2."
+    assert (
+        ranking_step_text(step([3, 5, 6], [3, 4, 6]), "A", "B")
+        == "The lowest colour was equal; the 2nd lowest decided: 5 against 4."
+    )
+    assert (
+        ranking_step_text(step([3, 5, 7], [3, 5, 6]), "A", "B")
+        == "The 2 lowest colours were equal; the 3rd lowest decided: 7 against 6."
+    )
+    assert ranking_step_text(step([3, 5], [3, 5]), "A", "B") == "Equal results: the places are shared."
+    assert (
+        ranking_step_text(step([4, 1], [2, 1], count=True), "A", "B")
+        == "More markers on A's side decided: 4 against 2."
+    )
+    assert (
+        ranking_step_text(step([3, 1, 2], [3, 1, 1], count=True), "A", "B")
+        == "The lowest distance was equal; the 2nd lowest decided: 2 against 1."
+    )

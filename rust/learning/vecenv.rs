@@ -9,7 +9,7 @@ use crate::actions::{action_to_move, legal_action_mask_with, ACTION_COUNT, PLACE
 use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
-use crate::rng::{derive_seed, Rng};
+use crate::rng::{derive_seed, salt, Rng};
 use crate::variants::Config;
 use std::fmt;
 
@@ -150,8 +150,6 @@ pub struct VecEnv {
     threads: usize,
 }
 
-const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
-
 /// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
 /// env (0.9 GB at this limit), and a call at this size takes about 0.3 s of one core (the
 /// first ones up to about 2 s while that memory is first touched). The Python bindings run
@@ -198,7 +196,7 @@ impl VecEnv {
                 game,
                 env_seed,
                 episode: 0,
-                sampler: Rng::new(env_seed ^ SAMPLER_SALT),
+                sampler: Rng::new(env_seed ^ salt::ENV_SAMPLER),
                 legal,
                 stale: false,
             });

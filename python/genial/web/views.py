@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__, _core
 from .._core import Board, Move, PlayResult, Rules, Tile
-from ..choices import rank_choices
+from ..choices import Choice, rank_choices
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
@@ -35,6 +35,7 @@ __all__ = [
     "board_geometry",
     "entry",
     "frame",
+    "hint",
     "meta",
     "placements",
     "replay",
@@ -215,6 +216,36 @@ def _log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     return {**e, "who": names[e["seat"]], "notes": notes}
 
 
+def _anchors(cells: list[list[int]], colors: list[int], first: int) -> list[list[int]]:
+    """The ways to lay a placement as ``[q, r, direction]``: the tile's first colour on
+    (q, r), its other half in that direction."""
+    out = []
+    for a, b, ca in ((cells[0], cells[1], colors[0]), (cells[1], cells[0], colors[1])):
+        if ca == first:
+            out.append([a[0], a[1], _DIRECTION[(b[0] - a[0], b[1] - a[1])]])
+    return out
+
+
+def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
+    """The hint for the seat to move (`genial.choices.ordered_choices`' first, as
+    ``genial play``'s ``hint``): the move's text, its rack slot and how to lay it."""
+    move = choice.move
+    out: dict[str, Any] = {
+        "move": str(move),
+        "text": f"Hint: {choice.describe().strip()}",
+        "win": choice.win,
+        "slot": None,
+        "anchor": None,
+    }
+    if move.cells is not None and move.colors is not None and move.tile is not None:
+        rack = list(game.rack(seat))
+        slot = rack.index(move.tile)
+        first = int(rack[slot].colors[0])
+        out["slot"] = slot
+        out["anchor"] = _anchors([list(c) for c in move.cells], [int(c) for c in move.colors], first)[0]
+    return out
+
+
 def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
     """The mover's placements of one rack tile, best first as the terminal lists them
     (`genial.choices.rank_choices`), each with the points the core's preview gives it.
@@ -232,10 +263,7 @@ def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
         points = list(preview.points)
         if colors[0] != first:
             cells, colors, points = cells[::-1], colors[::-1], points[::-1]
-        anchors = []
-        for a, b, ca in ((cells[0], cells[1], colors[0]), (cells[1], cells[0], colors[1])):
-            if ca == first:
-                anchors.append([a[0], a[1], _DIRECTION[(b[0] - a[0], b[1] - a[1])]])
+        anchors = _anchors(cells, colors, first)
         gains = [0] * len(Color)
         for c, p in zip(colors, points):
             gains[c] += p
@@ -291,6 +319,24 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
         out["joined"] = i in table.joined or out["online"]
         out["role"] = "online" if out["online"] else "away"
     return out
+
+
+def _scoring(rules: Rules, names: Sequence[str]) -> str:
+    """What the scores mean, in one sentence or two (from the core's facts of the rules)."""
+    if rules.scored_alone:
+        return f"Each colour scores 0 to {rules.track_max}; your result is your lowest colour."
+    if rules.shared_track:
+        seats = rules.seats_of_track(0)
+        return (
+            f"One marker per colour between {names[seats[-1]]} (left) and {names[seats[0]]} (right): "
+            "points push it toward the side of the player who scores. Most markers on one's side wins; "
+            "on a tie, the side whose nearest marker stands farther from the middle."
+        )
+    who = "each team" if rules.sides < rules.players else "each player"
+    return (
+        f"Each colour scores 0 to {rules.track_max}. The lowest colour ranks {who}: the higher lowest "
+        "wins, and on a tie the next lowest decides."
+    )
 
 
 def _track_views(
@@ -373,7 +419,7 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
         shared = len(group) > 1
         places.append({"place": place, "label": label, "shared": shared})
     first = places[0]
-    summary = f"{first['label']} {'share first place' if first['shared'] else 'wins'}"
+    summary = f"First place shared: {first['label']}" if first["shared"] else f"Winner: {first['label']}"
     steps = []
     for step in explain_ranking(game):
         above = sorted({rules.side_of(p) for p in step["above"]})
@@ -419,7 +465,7 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
 
 def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
     if game.is_over:
-        return {"kind": "over", "text": f"Game over: {_ending(game, names)['summary']}"}
+        return {"kind": "over", "text": f"Game over. {_ending(game, names)['summary']}"}
     current = game.current_player
     phase = game.phase
     if viewer is not None and viewer == current:
@@ -429,7 +475,9 @@ def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], v
             return {"kind": "bonus", "text": f"Ingenious! Place a bonus tile{extra}"}
         if phase == "swap_offer":
             return {"kind": "swap", "text": f"You may swap your whole rack for new tiles: {_swap_why(game, viewer)}"}
-        return {"kind": "mine", "text": "Your turn: pick a tile and place it"}
+        # With several people in the game (pass and play), say whose turn it is.
+        you = f", {names[current]}" if sum(s["kind"] == "human" for s in seats) > 1 else ""
+        return {"kind": "mine", "text": f"Your turn{you}: pick a tile and place it"}
     who = seats[current]
     if who["kind"] == "bot":
         return {"kind": "wait", "text": f"{names[current]} is thinking…"}
@@ -479,6 +527,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "tiles": [e["cells"] for e in table.log if "cells" in e],
         "tracks": [list(t) for t in gv.tracks],
         "track_views": _track_views(g, names, seat, over=g.is_over, ranks=ranks if g.is_over else None),
+        "scoring": _scoring(g.rules, names),
         "track_max": gv.track_max,
         "scores": [list(s) for s in gv.scores],
         "tokens": list(gv.duel_tokens),
@@ -603,6 +652,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
         "seed": None if seed is None else str(seed),
         "radius": game.board.radius,
         "track_max": game.track_max,
+        "scoring": _scoring(game.rules, names),
         "names": names,
         "log": [_log_entry(e, names) for e in entries],
         "frames": frames,
