@@ -88,8 +88,8 @@ dist: $(STAMP)
 		PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
 	done
 	for wheel in dist/*.whl; do \
-		$(VENV)/bin/auditwheel show $$wheel | tee /dev/stderr | grep -q 'manylinux_2_17' \
-			|| { echo "error: $$wheel is not manylinux_2_17" >&2; exit 1; }; \
+		shown=$$($(VENV)/bin/auditwheel show $$wheel) || exit 1; echo "$$shown"; \
+		echo "$$shown" | grep -q '"manylinux_2_17_' || { echo "error: $$wheel is not manylinux_2_17" >&2; exit 1; }; \
 	done
 
 # Installs the built wheel (with the rl extra) into a fresh virtual environment in a

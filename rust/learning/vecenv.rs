@@ -13,11 +13,6 @@ use crate::rng::{derive_seed, salt, Rng};
 use crate::variants::Config;
 use std::fmt;
 
-/// Per-seat rewards of a finished game: [`Game::returns`].
-pub fn returns(game: &Game) -> [f64; 4] {
-    game.returns()
-}
-
 /// A refused batch of actions: which env, and why. Nothing was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepError {
@@ -365,7 +360,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
         if let Some(mv) = moves.get(i) {
             e.game.play_unchecked(mv);
             let done = e.game.is_over();
-            let reward = returns(&e.game);
+            let reward = e.game.returns();
             for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
                 *o = r as f32;
             }
@@ -466,7 +461,7 @@ mod tests {
                     assert!(g.is_over());
                     assert_eq!(
                         b.rewards[2 * i..2 * i + 2],
-                        returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]
+                        g.returns()[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]
                     );
                     assert_eq!(env.game(i).stats().placements, 0, "a fresh game");
                     assert_eq!(*env.game(i), Game::new(config, derive_seed(derive_seed(1, i as u64), env.episodes(i))));
@@ -586,10 +581,10 @@ mod tests {
         let solo = Config::new(Variant::Solo, 1, SwapTiming::AfterPlacement, false).unwrap();
         let g = crate::sim::random_game(solo, 4, &mut buf);
         let low = *g.tracks().view(&solo, 0).iter().min().unwrap();
-        assert_eq!(returns(&g)[0], low as f64 / 36.0);
+        assert_eq!(g.returns()[0], low as f64 / 36.0);
         let four = Config::standard(4).unwrap();
         let g = crate::sim::random_game(four, 4, &mut buf);
-        let r = returns(&g);
+        let r = g.returns();
         let ranks = g.ranks();
         let worst = *ranks.iter().max().unwrap();
         for p in 0..4 {

@@ -3,7 +3,7 @@
 //! One tree per decision, over the moves of every seat. Each iteration deals what the
 //! searching seat cannot see anew (`Game::determinize` from its own view, which depends only
 //! on what that seat sees), walks down the tree among the moves legal in that deal, adds one
-//! node, plays the game out with a cheap policy and backs up rank-based returns for every
+//! node, plays the game out with a cheap policy and backs up rank-based values for every
 //! seat. Children are scored with UCB1 over their *availability* count (how often they were
 //! legal when their parent was visited), as ISMCTS requires.
 //!
@@ -62,7 +62,7 @@ impl Playout {
 pub struct MctsConfig {
     pub iterations: u32,
     pub time_ms: u32,
-    /// UCB1 exploration constant (returns lie in 0..1).
+    /// UCB1 exploration constant (values lie in 0..1).
     pub exploration: f64,
     /// Moves considered per node, best first under the greedy evaluation.
     pub width: u32,
@@ -239,8 +239,8 @@ impl MctsBot {
 
     /// Rank-based return per seat: the share of the other seats it finished ahead of
     /// (a tie counts half), so 1 for a sole winner and 0 for a sole loser. Team partners
-    /// share their team's rank, so they share returns too.
-    fn returns(game: &Game) -> [f64; 4] {
+    /// share their team's rank, so they share values too.
+    fn rank_values(game: &Game) -> [f64; 4] {
         let n = game.config().players();
         let ranks = game.ranks();
         let mut out = [0.0; 4];
@@ -322,7 +322,7 @@ impl MctsBot {
             self.moves = std::mem::take(&mut moves);
             self.playout(&mut game);
             moves = std::mem::take(&mut self.moves);
-            let r = Self::returns(&game);
+            let r = Self::rank_values(&game);
             backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;

@@ -15,7 +15,7 @@
 //!   cut by the evaluation; when few free pairs remain (`endgame`), playouts run to the end
 //!   of the game, so the last moves are judged by exact results.
 
-use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::eval::{win_probabilities, win_shares, MoveScorer};
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -283,7 +283,7 @@ impl SearchBot {
                 self.playout(&mut game, depth, me);
                 moves = std::mem::take(&mut self.moves);
             }
-            let r = if game.is_over() { terminal_returns(&game) } else { win_probabilities(&game, me) };
+            let r = if game.is_over() { win_shares(&game) } else { win_probabilities(&game, me) };
             backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
