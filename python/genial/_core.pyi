@@ -437,6 +437,8 @@ class BuiltinBot:
         """The bot's settings (``mcts``: iterations, time_ms, exploration, width, playout, depth)."""
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
+    def stop(self) -> None:
+        """Ends a search running in another thread now: it returns its best move so far."""
     def choose(self, state: GameState) -> Move:
         """The bot's move for the seat to move in ``state`` (``mcts``: stopped by Ctrl-C)."""
 

@@ -11,7 +11,7 @@ use crate::sim::{AnyBot, BotSpec, Plain};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// Names of the built-in bots.
@@ -372,6 +372,13 @@ impl PyBuiltinBot {
             AnyBot::Search(b) => b.last_search().map(|a| (a.iterations, a.nodes, a.candidates.len() as u32)),
             _ => None,
         })
+    }
+
+    /// Asks a search running in another thread to end now: it returns the best move found
+    /// so far (after at least one iteration). Quick bots finish on their own; a call while
+    /// the bot is idle does nothing (the next `choose` starts afresh).
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 
     /// The bot's move for the seat to move in `state`. A search (`mcts`) runs on a worker

@@ -22,8 +22,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
   return data;
 }
 
-// Tokens are kept per game: { mine: {seat: token}, invites: {seat: token} }. "mine" are the
-// seats played at this screen; "invites" are links the creator hands to friends.
+// Kept per game: { mine: {seat: token}, invites: {seat: code} }. "mine" are the seats played
+// at this screen, with their secret tokens; "invites" are the one-time codes of the links the
+// creator hands to friends (a friend's page exchanges its code for a token of its own).
 const KEY = (id) => `genial.seats.${id}`;
 
 export function seatsFor(id) {
@@ -40,8 +41,18 @@ export function saveSeats(id, seats) {
   localStorage.setItem(KEY(id), JSON.stringify(seats));
 }
 
-export function inviteLink(id, token) {
-  return `${location.origin}/game/${encodeURIComponent(id)}#t=${encodeURIComponent(token)}`;
+export function inviteLink(id, code) {
+  return `${location.origin}/game/${encodeURIComponent(id)}#invite=${encodeURIComponent(code)}`;
+}
+
+// Takes the seat of an invite: the server answers with a fresh token for this browser only.
+export async function claimInvite(id, code) {
+  const got = await api(`/api/games/${encodeURIComponent(id)}/claim`, { method: "POST", body: { invite: code } });
+  const held = seatsFor(id);
+  held.mine[got.seat] = got.token;
+  delete held.invites[got.seat];
+  saveSeats(id, held);
+  return got.seat;
 }
 
 export function toast(message, kind = "info") {

@@ -1,5 +1,5 @@
 // genial in the browser: the lobby, and the router to the game and replay pages.
-import { api, h, inviteLink, saveSeats, seatsFor, toast } from "./api.js";
+import { api, claimInvite, h, inviteLink, saveSeats, seatsFor, toast } from "./api.js";
 import { icon } from "./tracks.js";
 
 const main = document.getElementById("main");
@@ -42,7 +42,8 @@ function seatEditor(meta, index, initial) {
     opts.replaceChildren();
     const bot = kind.value.startsWith("bot:") ? meta.bots.find((b) => `bot:${b.name}` === kind.value) : null;
     name.hidden = !!bot;
-    if (!bot) return;
+    // The levels as they come, unless the operator lets games set bot options.
+    if (!bot || !(meta.bot_limits && meta.bot_limits.options)) return;
     for (const [k, v] of Object.entries(bot.options)) {
       const input = h("input", {
         name: k, value: String(v), "data-type": typeof v, "aria-label": `${bot.name} ${k}`,
@@ -140,7 +141,7 @@ async function showLobby(root, meta) {
     if (seed.value !== "") body.seed = Number(seed.value);
     try {
       const made = await api("/api/games", { method: "POST", body });
-      claim(made, hotseat.checked);
+      await claim(made, hotseat.checked);
       location.href = `/game/${encodeURIComponent(made.id)}`;
     } catch (e) {
       toast(e.message, "error");
@@ -167,18 +168,14 @@ async function showLobby(root, meta) {
   }
 }
 
-// Keeps the new game's tokens: the first human seat plays here; the others become invite
-// links (or also play here, for pass-and-play).
-function claim(made, hotseat) {
+// Keeps the creator's seat token and the other seats' invite codes (links for friends);
+// for pass-and-play, this screen takes every seat through its invite.
+async function claim(made, hotseat) {
   const seats = { mine: {}, invites: {} };
-  let first = true;
-  for (const s of made.seats) {
-    if (!s.token) continue;
-    if (first || hotseat) seats.mine[s.seat] = s.token;
-    else seats.invites[s.seat] = s.token;
-    first = false;
-  }
+  if (made.token) seats.mine[made.seat] = made.token;
+  for (const s of made.seats) if (s.invite) seats.invites[s.seat] = s.invite;
   saveSeats(made.id, seats);
+  if (hotseat) for (const code of Object.values(seats.invites)) await claimInvite(made.id, code);
 }
 
 function renderGames(box, games) {

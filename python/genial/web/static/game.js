@@ -1,6 +1,6 @@
 // The game page: board, rack, tracks, live updates. The server (the engine) says what is
 // legal and what it scores; this page only shows it and sends the player's choice.
-import { api, download, h, inviteLink, saveSeats, seatsFor, toast } from "./api.js";
+import { api, claimInvite, download, h, inviteLink, saveSeats, seatsFor, toast } from "./api.js";
 import { BoardView, CLOCKWISE, DIRS, el, key, symbol, tilePath } from "./board.js";
 import { icon, rankingView, tracksView } from "./tracks.js";
 
@@ -14,9 +14,19 @@ function moveText(row) {
 }
 
 export async function showGame(root, meta, id) {
-  const held = seatsFor(id);
-  // An invite link carries its token in the fragment (never sent to the server in a URL).
+  // An invite link carries a one-time code in the fragment (never sent to the server in a
+  // URL); this page exchanges it for a seat token of its own. "#t=" opens a seat this
+  // player already holds (a token they carried to another device).
   const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.get("invite")) {
+    try {
+      await claimInvite(id, frag.get("invite"));
+    } catch (e) {
+      toast(e.message, "error");
+    }
+    history.replaceState(null, "", location.pathname);
+  }
+  const held = seatsFor(id);
   if (frag.get("t")) {
     const token = frag.get("t");
     try {
@@ -341,13 +351,13 @@ class GamePage {
   }
 
   renderInvites(st) {
-    const seats = Object.keys(this.held.invites).map(Number);
+    const seats = Object.keys(this.held.invites).map(Number).filter((s) => st.seats[s] && !st.seats[s].joined);
     if (!seats.length) {
       this.inviteEl.replaceChildren();
       return;
     }
     this.inviteEl.replaceChildren(h("div", { class: "card" }, h("h3", {}, "Invite friends"),
-      h("p", { class: "muted" }, "Each link holds one seat's secret: send it only to that player."),
+      h("p", { class: "muted" }, "Each link seats one player, once: send it only to that player."),
       ...seats.map((s) => {
         const link = inviteLink(this.id, this.held.invites[s]);
         return h("div", { class: "invite", "data-seat": s },
@@ -356,11 +366,13 @@ class GamePage {
           h("button", { type: "button", onclick: async () => {
             try { await navigator.clipboard.writeText(link); toast("Link copied"); } catch { toast("Select the link and copy it"); }
           } }, "Copy"),
-          h("button", { type: "button", class: "ghost", title: "Play this seat at this screen too", onclick: () => {
-            this.held.mine[s] = this.held.invites[s];
-            delete this.held.invites[s];
-            saveSeats(this.id, this.held);
-            location.reload();
+          h("button", { type: "button", class: "ghost", title: "Play this seat at this screen too", onclick: async () => {
+            try {
+              await claimInvite(this.id, this.held.invites[s]);
+              location.reload();
+            } catch (e) {
+              toast(e.message, "error");
+            }
           } }, "Play here"));
       })));
   }

@@ -1,0 +1,209 @@
+"""The threads in which the bots of `genial serve` think: a bounded pool, a fair queue
+across games, a cap on each move's thinking time, and a stop that ends every search at once.
+
+Fairness is by thinking time, not by turns: the next decision taken from the queue is the
+one of the game that has used the least thinking time so far (ties: the longest waiting).
+With plain turns, a game of quick bots waits behind one decision of every busy game (50
+games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
+already running. A game that was idle (its people were thinking) comes back with at most
+`CREDIT` seconds of advantage over the games that kept the pool busy, so that no game can
+save up time and then hold the pool.
+
+A search that passes the operator's thinking-time cap is told to stop and plays the best
+move it has found; on shutdown every search is told to stop and its move is dropped (the
+game's bot simply thinks again after a restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._core import Move
+from ..bots import BuiltinBot, GameView
+
+__all__ = ["CREDIT", "BotWorkers", "Stopped"]
+
+log = logging.getLogger("genial.web")
+
+#: The most thinking time (s) an idle game may be ahead of the busiest-served waiting one.
+CREDIT = 1.0
+#: How often the watchdog looks at the running searches.
+_WATCH = 0.02
+
+
+class Stopped(Exception):
+    """The workers are shutting down: the decision was not made (or was dropped)."""
+
+
+@dataclass(eq=False)
+class _Job:
+    game: str
+    bot: BuiltinBot
+    view: GameView
+    future: concurrent.futures.Future[Move]
+    arrived: float
+    started: float = 0.0
+    capped: bool = False  # stopped at the thinking-time cap
+
+
+@dataclass
+class _Game:
+    used: float = 0.0  # thinking time (s) spent for this game
+    queue: list[_Job] = field(default_factory=list)
+    running: int = 0
+
+
+class BotWorkers:
+    """``threads`` worker threads serving every game; ``max_think`` seconds per decision at
+    most (0: no cap)."""
+
+    def __init__(self, threads: int, max_think: float = 0.0) -> None:
+        self.threads = max(1, threads)
+        self.max_think = max_think
+        self._cond = threading.Condition()
+        self._games: dict[str, _Game] = {}
+        self._running: set[_Job] = set()
+        self._closing = False
+        self._floor = 0.0  # least thinking time among the games served last
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        for i in range(self.threads):
+            t = threading.Thread(target=self._work, name=f"genial-bot-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        watchdog = threading.Thread(target=self._watch, name="genial-bot-watchdog", daemon=True)
+        watchdog.start()
+        self._threads.append(watchdog)
+
+    async def choose(self, game: str, bot: BuiltinBot, view: GameView) -> Move:
+        """The bot's move, thought out in a worker thread; raises `Stopped` on shutdown."""
+        future: concurrent.futures.Future[Move] = concurrent.futures.Future()
+        with self._cond:
+            if self._closing:
+                raise Stopped
+            g = self._games.setdefault(game, _Game(used=self._floor))
+            if not g.queue and not g.running:
+                g.used = max(g.used, self._floor - CREDIT)
+            g.queue.append(_Job(game, bot, view, future, time.monotonic()))
+            self._cond.notify()
+        try:
+            return await asyncio.wrap_future(future)
+        except concurrent.futures.CancelledError:
+            raise Stopped from None
+
+    def forget(self, game: str) -> None:
+        """A finished or deleted game: its thinking time need not be remembered."""
+        with self._cond:
+            g = self._games.get(game)
+            if g is not None and not g.queue and not g.running:
+                del self._games[game]
+
+    def stats(self) -> dict[str, Any]:
+        with self._cond:
+            return {
+                "threads": self.threads,
+                "queued": sum(len(g.queue) for g in self._games.values()),
+                "running": len(self._running),
+            }
+
+    # ----- the worker threads ----------------------------------------------------------------
+
+    def _next(self) -> _Job | None:
+        """The first waiting decision of the game with the least thinking time (under the lock)."""
+        best: _Game | None = None
+        for g in self._games.values():
+            if g.queue and (
+                best is None
+                or g.used < best.used
+                or (g.used == best.used and g.queue[0].arrived < best.queue[0].arrived)
+            ):
+                best = g
+        if best is None:
+            return None
+        self._floor = max(self._floor, best.used)
+        best.running += 1
+        return best.queue.pop(0)
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                job = self._next()
+                while job is None and not self._closing:
+                    self._cond.wait()
+                    job = self._next()
+                if job is None:
+                    return
+                if not job.future.set_running_or_notify_cancel():
+                    self._games[job.game].running -= 1
+                    continue
+                job.started = time.monotonic()
+                self._running.add(job)
+            try:
+                move = job.bot.choose(job.view)
+            except BaseException as e:  # handed to the waiting coroutine
+                outcome: tuple[Move | None, BaseException | None] = (None, e)
+            else:
+                outcome = (move, None)
+            with self._cond:
+                self._running.discard(job)
+                g = self._games[job.game]
+                g.running -= 1
+                g.used += time.monotonic() - job.started
+                closing = self._closing
+            if closing:
+                job.future.set_exception(Stopped())
+            elif outcome[1] is not None:
+                job.future.set_exception(outcome[1])
+            else:
+                assert outcome[0] is not None
+                job.future.set_result(outcome[0])
+
+    def _watch(self) -> None:
+        """Stops the searches past the thinking-time cap (and all of them on shutdown). A
+        stop is repeated while the search runs: one sent just before it began is forgotten."""
+        while True:
+            with self._cond:
+                closing = self._closing
+                running = list(self._running)
+                if closing and not running and not any(t.is_alive() for t in self._threads[: self.threads]):
+                    return
+            now = time.monotonic()
+            for job in running:
+                over = self.max_think > 0 and now - job.started > self.max_think
+                if closing or over:
+                    job.bot.stop()
+                    if over and not job.capped:
+                        job.capped = True
+                        log.warning(
+                            "game %s: %s stopped at the thinking-time cap (%g s)",
+                            job.game,
+                            job.bot.label,
+                            self.max_think,
+                        )
+            time.sleep(_WATCH)
+
+    # ----- shutdown ------------------------------------------------------------------------------
+
+    def close(self, timeout: float = 1.0) -> None:
+        """Drops the waiting decisions, stops the running searches and waits for the workers
+        (at most ``timeout`` seconds; they are daemon threads, so the process can end anyway)."""
+        with self._cond:
+            self._closing = True
+            for g in self._games.values():
+                for job in g.queue:
+                    job.future.cancel()
+                g.queue.clear()
+            running = list(self._running)
+            self._cond.notify_all()
+        for job in running:
+            job.bot.stop()
+        end = time.monotonic() + timeout
+        for t in self._threads:
+            t.join(max(0.0, end - time.monotonic()))
