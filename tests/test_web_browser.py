@@ -268,12 +268,23 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     a.click("#create")
     a.wait_for_selector(".invite input")
     link = a.input_value(".invite input")
-    assert "#t=" in link
+    assert "#invite=" in link and "#t=" not in link  # a one-time code, not a seat's token
     b.goto(link)
     b.wait_for_selector(".game")
     b.wait_for_function("document.querySelector('.game').dataset.you === '1'")
-    assert "#t=" not in b.url  # the token leaves the address bar
+    assert "#invite=" not in b.url  # the code leaves the address bar
     a.wait_for_selector('.player[data-seat="1"] .kind.online')
+    # The friend's page claimed the seat: a fresh token that only the friend's browser holds.
+    token_b = b.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine['1']")
+    assert token_b
+    # The spent invite opens nothing for the creator any more.
+    code = link.split("#invite=", 1)[1]
+    spent = a.evaluate(
+        """async ([id, code]) => (await fetch(`/api/games/${id}/claim`, {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({invite: code})})).status""",
+        [link.split("/game/", 1)[1].split("#", 1)[0], code],
+    )
+    assert spent == 409
 
     sa = wait_turn(a)
     for _ in range(3):
@@ -309,6 +320,10 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     token_a = a.evaluate("Object.values(JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine)[0]")
     assert all(token_a not in json.dumps(f) for f in wb.frames)
     assert all(token_a not in body for _, body in wb.responses)
+    # The creator's browser never saw the friend's token: not in a frame, a response or its storage.
+    assert all(token_b not in json.dumps(f) for f in wa.frames)
+    assert all(token_b not in body for _, body in wa.responses)
+    assert token_b not in a.evaluate("JSON.stringify(Object.entries(localStorage))")
     assert wa.errors == [] and wb.errors == []
     host.close()
     friend.close()
@@ -333,7 +348,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
             "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
         },
     ).json()
-    token = made["seats"][0]["token"]
+    token = made["token"]
     page.goto(f"{server}/game/{made['id']}#t={token}")
     state = wait_turn(page)
     for _ in range(8):
@@ -355,7 +370,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
             "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
         },
     ).json()
-    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
     page.wait_for_selector(".end-card")
     assert "Game over" in page.inner_text(".end-card")
     page.screenshot(path=str(shots / "end-phone.png"))
@@ -383,7 +398,7 @@ def test_every_variant_plays(
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     wire = Wire(page)
-    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
     state = wait_turn(page)
     for _ in range(4):
         play_policy(page)

@@ -95,8 +95,11 @@ class BotWorkers:
             self._cond.notify()
         try:
             return await asyncio.wrap_future(future)
-        except concurrent.futures.CancelledError:
-            raise Stopped from None
+        except asyncio.CancelledError:
+            if future.cancelled() and self._closing:  # dropped from the queue by `close`
+                raise Stopped from None
+            future.cancel()  # the waiting task was cancelled: a queued decision is not needed
+            raise
 
     def forget(self, game: str) -> None:
         """A finished or deleted game: its thinking time need not be remembered."""
