@@ -3,7 +3,6 @@ a restart, and what four 50 MB request bodies do to the server's memory."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
