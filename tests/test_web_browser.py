@@ -414,3 +414,51 @@ def test_every_variant_plays(
     page.screenshot(path=str(shots / f"variant-{variant}.png"))
     assert wire.errors == []
     ctx.close()
+
+
+def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser: Browser) -> None:
+    import httpx
+
+    letters = "ROYGBP"
+    made = httpx.post(
+        f"{server}/api/games",
+        json={"variant": "standard", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = httpx.post(f"{server}/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(f"{server}/game/{gid}#t={t0}")
+    page.wait_for_selector(".fairness code")
+    assert page.get_attribute(".fairness code", "data-commitment") == made["commitment"]
+
+    # Both people play to the end (through the API: the page only watches).
+    while True:
+        s = httpx.get(f"{server}/api/games/{gid}").json()
+        if s["over"]:
+            break
+        token = (t0, t1)[s["current"]]
+        s = httpx.get(f"{server}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+        move = "keep" if s["phase"] == "swap_offer" else s["others"][0] if s["others"] else None
+        for a, b in s["rack"] if move is None else []:
+            rows = httpx.get(
+                f"{server}/api/games/{gid}/options", params={"tile": letters[a] + letters[b]}, headers={"X-Seat-Token": token}
+            ).json()["placements"]
+            if rows:
+                r = rows[0]
+                move = f"{letters[r[2]]}{r[0]},{r[1]}+{letters[r[5]]}{r[3]},{r[4]}"
+                break
+        ack = httpx.post(
+            f"{server}/api/games/{gid}/move", json={"version": s["version"], "move": move}, headers={"X-Seat-Token": token}
+        )
+        assert ack.status_code == 200, ack.text
+    page.wait_for_selector(".end-card #verify")
+    page.click("#verify")
+    page.wait_for_selector(".verify-result.ok")
+    assert "one fingerprinted at the start" in page.inner_text(".verify-result")
+    # Had the server shown this browser another fingerprint at the start, the check fails.
+    page.evaluate(f"localStorage.setItem('genial.commitment.{gid}', '{'0' * 64}')")
+    page.click("#verify")
+    page.wait_for_selector(".verify-result.error")
+    assert "NOT match" in page.inner_text(".verify-result")
+    ctx.close()

@@ -2,6 +2,7 @@
 // legal and what it scores; this page only shows it and sends the player's choice.
 import { api, claimInvite, download, h, inviteLink, saveSeats, seatsFor, toast } from "./api.js";
 import { BoardView, CLOCKWISE, DIRS, el, key, symbol, tilePath } from "./board.js";
+import { fairnessCard, verifyButton } from "./fairness.js";
 import { icon, rankingView, tracksView } from "./tracks.js";
 
 const LETTERS = "ROYGBP";
@@ -137,6 +138,7 @@ class GamePage {
     this.tracksEl = h("div", { class: "tracks-box" });
     this.logEl = h("ol", { class: "log", "aria-label": "Last moves" });
     this.inviteEl = h("div", { class: "invites" });
+    this.fairEl = h("div", { class: "fairness-box" });
     this.overlay = h("div", { class: "overlay", hidden: true });
     const boardBox = h("div", { class: "board-box" });
     this.board = new BoardView(boardBox, this.meta, { onCell: (q, r, kind) => this.onCell(q, r, kind) });
@@ -149,6 +151,7 @@ class GamePage {
         this.seatsEl,
         this.tracksEl,
         this.inviteEl,
+        this.fairEl,
         h("details", { class: "card log-card", open: !touchFirst }, h("summary", {}, "Moves"), this.logEl))),
       this.overlay);
   }
@@ -185,6 +188,7 @@ class GamePage {
     this.tracksEl.replaceChildren(tracksView(this.meta, st, st.seats.map((s) => s.name), { gains: this.previewGains() }));
     this.renderLog(st);
     this.renderInvites(st);
+    this.fairEl.replaceChildren(fairnessCard(this.id, st) || "");
     this.updateHighlights();
     if (st.over && !this.endShown) this.showEnd(st);
     if (!st.over) this.hideEnd();
@@ -616,7 +620,8 @@ class GamePage {
         h("a", { class: "button", id: "replay-link", href: `/replay#game=${encodeURIComponent(this.id)}` }, "▶ Replay"),
         st.can_undo ? h("button", { type: "button", class: "ghost", onclick: () => this.undo() }, "↶ Undo last move") : null,
         h("a", { class: "button primary", href: "/" }, "New game"),
-        h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board")));
+        h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board")),
+      verifyButton(this.id, st));
     this.overlay.replaceChildren(card);
     this.overlay.hidden = false;
   }
