@@ -205,6 +205,8 @@ def main() -> int:
                 "--quiet",
                 "--bot-delay",
                 "0",
+                "--new-games-per-minute",
+                "0",
                 "--bot-threads",
                 str(args.bot_threads),
             ],

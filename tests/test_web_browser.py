@@ -442,14 +442,18 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
         move = "keep" if s["phase"] == "swap_offer" else s["others"][0] if s["others"] else None
         for a, b in s["rack"] if move is None else []:
             rows = httpx.get(
-                f"{server}/api/games/{gid}/options", params={"tile": letters[a] + letters[b]}, headers={"X-Seat-Token": token}
+                f"{server}/api/games/{gid}/options",
+                params={"tile": letters[a] + letters[b]},
+                headers={"X-Seat-Token": token},
             ).json()["placements"]
             if rows:
                 r = rows[0]
                 move = f"{letters[r[2]]}{r[0]},{r[1]}+{letters[r[5]]}{r[3]},{r[4]}"
                 break
         ack = httpx.post(
-            f"{server}/api/games/{gid}/move", json={"version": s["version"], "move": move}, headers={"X-Seat-Token": token}
+            f"{server}/api/games/{gid}/move",
+            json={"version": s["version"], "move": move},
+            headers={"X-Seat-Token": token},
         )
         assert ack.status_code == 200, ack.text
     page.wait_for_selector(".end-card #verify")

@@ -3,6 +3,7 @@ a restart, and what four 50 MB request bodies do to the server's memory."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -20,6 +21,8 @@ import pytest
 pytest.importorskip("starlette", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
 pytest.importorskip("uvicorn", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
 httpx = pytest.importorskip("httpx", reason="the serve tests need httpx")
+pytest.importorskip("websockets", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
+from websockets.sync.client import connect
 
 LETTERS = "ROYGBP"
 
@@ -128,10 +131,14 @@ def test_sigterm_stops_the_server_while_an_expert_thinks_and_the_game_goes_on(tm
         assert srv.post(f"/api/games/{gid}/move", {"version": s["version"], "move": first}, token).status_code == 200
         time.sleep(0.5)
         assert srv.state(gid, token)["current"] == 1  # the expert is thinking
-        t0 = time.monotonic()
-        srv.proc.send_signal(signal.SIGTERM)
-        srv.proc.wait(timeout=10)
-        stopped_in = time.monotonic() - t0
+        # A page is open on the game, as in a browser.
+        with connect(srv.base.replace("http://", "ws://") + f"/api/games/{gid}/ws") as ws:
+            ws.send(json.dumps({"token": token}))
+            assert json.loads(ws.recv())["you"] == 0
+            t0 = time.monotonic()
+            srv.proc.send_signal(signal.SIGTERM)
+            srv.proc.wait(timeout=10)
+            stopped_in = time.monotonic() - t0
     # The issue's bound for the shutdown; the search alone would take minutes.
     assert stopped_in < 2.0, f"the server took {stopped_in:.2f} s to stop"
     # A restart with a thinking-time cap: the expert's turn is thought again (stopped at the

@@ -2,9 +2,12 @@
 across games, a cap on each move's thinking time, and a stop that ends every search at once.
 
 Fairness is by thinking time, not by turns: the next decision taken from the queue is the
-one of the game that has used the least thinking time so far (ties: the longest waiting).
-With plain turns, a game of quick bots waits behind one decision of every busy game (50
-games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
+one expected to finish first in thinking time, that is, of the game whose thinking time so
+far plus the expected length of its next decision is least (weighted fair queuing; ties:
+the longest waiting). A decision is expected to take as long as the game's last ones; a
+game's first, as long as its bot's recent decisions in other games (a bot not seen yet: no
+time). With plain turns, a game of quick bots waits behind one decision of every busy game
+(50 games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
 already running. A game that was idle (its people were thinking) comes back with at most
 `CREDIT` seconds of advantage over the games that kept the pool busy, so that no game can
 save up time and then hold the pool.
@@ -57,6 +60,15 @@ class _Game:
     used: float = 0.0  # thinking time (s) spent for this game
     queue: list[_Job] = field(default_factory=list)
     running: int = 0
+    cost: float | None = None  # expected length of its next decision (s), once one was timed
+
+
+#: How much the latest decision counts in an expected length (an exponential average).
+_RECENT = 0.5
+
+
+def _average(old: float | None, new: float) -> float:
+    return new if old is None else old + _RECENT * (new - old)
 
 
 class BotWorkers:
@@ -70,7 +82,8 @@ class BotWorkers:
         self._games: dict[str, _Game] = {}
         self._running: set[_Job] = set()
         self._closing = False
-        self._floor = 0.0  # least thinking time among the games served last
+        self._floor = 0.0  # the thinking time of the game served last (the fair "now")
+        self._bot_cost: dict[str, float] = {}  # expected decision length by bot label
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
@@ -118,16 +131,21 @@ class BotWorkers:
 
     # ----- the worker threads ----------------------------------------------------------------
 
+    def _expected(self, g: _Game) -> float:
+        if g.cost is not None:
+            return g.cost
+        return self._bot_cost.get(g.queue[0].bot.label, 0.0)
+
     def _next(self) -> _Job | None:
-        """The first waiting decision of the game with the least thinking time (under the lock)."""
+        """The waiting decision expected to finish first in thinking time (under the lock)."""
         best: _Game | None = None
+        best_key = 0.0
         for g in self._games.values():
-            if g.queue and (
-                best is None
-                or g.used < best.used
-                or (g.used == best.used and g.queue[0].arrived < best.queue[0].arrived)
-            ):
-                best = g
+            if not g.queue:
+                continue
+            key = g.used + self._expected(g)
+            if best is None or key < best_key or (key == best_key and g.queue[0].arrived < best.queue[0].arrived):
+                best, best_key = g, key
         if best is None:
             return None
         self._floor = max(self._floor, best.used)
@@ -158,7 +176,11 @@ class BotWorkers:
                 self._running.discard(job)
                 g = self._games[job.game]
                 g.running -= 1
-                g.used += time.monotonic() - job.started
+                took = time.monotonic() - job.started
+                g.used += took
+                g.cost = _average(g.cost, took)
+                label = job.bot.label
+                self._bot_cost[label] = _average(self._bot_cost.get(label), took)
                 closing = self._closing
             if closing:
                 job.future.set_exception(Stopped())
