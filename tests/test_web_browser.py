@@ -127,6 +127,10 @@ class Wire:
                 self.responses.append((response.url, f"(body unavailable: {e})"))
 
 
+def game_of(link: str) -> str:
+    return link.split("/game/", 1)[1].split("#", 1)[0]
+
+
 def game_data(page: Page) -> dict[str, str]:
     return dict(page.eval_on_selector(".game", "e => ({...e.dataset})"))
 
@@ -275,14 +279,14 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     assert "#invite=" not in b.url  # the code leaves the address bar
     a.wait_for_selector('.player[data-seat="1"] .kind.online')
     # The friend's page claimed the seat: a fresh token that only the friend's browser holds.
-    token_b = b.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine['1']")
+    token_b = b.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{game_of(link)}')).mine['1']")
     assert token_b
     # The spent invite opens nothing for the creator any more.
     code = link.split("#invite=", 1)[1]
     spent = a.evaluate(
         """async ([id, code]) => (await fetch(`/api/games/${id}/claim`, {method: "POST",
              headers: {"Content-Type": "application/json"}, body: JSON.stringify({invite: code})})).status""",
-        [link.split("/game/", 1)[1].split("#", 1)[0], code],
+        [game_of(link), code],
     )
     assert spent == 409
 
@@ -317,7 +321,7 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
         their_racks = {json.dumps(f["rack"]) for f in other.frames if f.get("type") == "state"}
         mine = {json.dumps(f["rack"]) for f in states}
         assert not (their_racks - mine) & {json.dumps(f.get("rack")) for f in states}
-    token_a = a.evaluate("Object.values(JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine)[0]")
+    token_a = a.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{game_of(link)}')).mine['0']")
     assert all(token_a not in json.dumps(f) for f in wb.frames)
     assert all(token_a not in body for _, body in wb.responses)
     # The creator's browser never saw the friend's token: not in a frame, a response or its storage.
