@@ -32,9 +32,8 @@ import websockets
 LETTERS = "ROYGBP"
 
 
-def placement(rows: list[list[int]]) -> str:
-    row = rows[0]
-    return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+def placement(rows: list[dict[str, Any]]) -> str:
+    return str(rows[0]["move"])  # the server's text of its best placement
 
 
 async def person(base: str, bot: str, seconds: float, answers: list[float], errors: list[str]) -> None:

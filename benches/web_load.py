@@ -150,8 +150,7 @@ class Run:
                     )
                     rows = json.loads(raw)["placements"] if status == 200 else []
                     if rows:
-                        row = rows[0]
-                        move = f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+                        move = rows[0]["move"]  # the server's text of its best placement
                         break
                 if move is None:
                     self.errors.append(f"game {gid}: no placement found for any rack tile")

@@ -102,22 +102,20 @@ def my_turn(s: dict[str, Any]) -> bool:
     return bool(s["over"] or (s["current"] == s["you"] and "others" in s))
 
 
-def options(client: TestClient, game_id: str, token: str, tile: str) -> Any:
-    return client.get(f"/api/games/{game_id}/options", params={"tile": tile}, headers={"X-Seat-Token": token})
-
-
-def text_of(row: list[int]) -> str:
-    return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+def options(client: TestClient, game_id: str, token: str, tile: str | int) -> Any:
+    query = {"slot": str(tile)} if isinstance(tile, int) else {"tile": tile}
+    return client.get(f"/api/games/{game_id}/options", params=query, headers={"X-Seat-Token": token})
 
 
 def best_move(client: TestClient, s: dict[str, Any], token: str) -> str:
-    """The first rack tile that fits, at its most-points placement; keep when offered a swap."""
+    """The first rack tile that fits, at its best placement (the server's first); keep
+    when offered a swap. The move's text is the one the server sent."""
     if s["phase"] == "swap_offer":
         return "keep"
-    for a, b in s["rack"]:
-        rows = options(client, s["id"], token, LETTERS[a] + LETTERS[b]).json()["placements"]
+    for slot in range(len(s["rack"])):
+        rows = options(client, s["id"], token, slot).json()["placements"]
         if rows:
-            return text_of(rows[0])
+            return str(rows[0]["move"])
     return str(s["others"][0])
 
 
@@ -154,18 +152,25 @@ def test_create_and_play_against_a_bot(client: TestClient) -> None:
     legal = {m for m in game.legal_moves()}
     assert s["placement_count"] == len(legal) and s["others"] == []
     offered = set()
-    for a, b in s["rack"]:
+    for slot, (a, b) in enumerate(s["rack"]):
         tile = LETTERS[a] + LETTERS[b]
-        for row in options(client, gid, token, tile).json()["placements"]:
-            move = genial.Move.parse(text_of(row))
+        rows = options(client, gid, token, slot).json()["placements"]
+        assert rows == options(client, gid, token, tile).json()["placements"]
+        for row in rows:
+            move = genial.Move.parse(row["move"])
             assert move in legal and str(move.tile) == str(genial.Tile.parse(tile))
             result = game.clone().play(move)
-            assert list(result.points) == row[6:8] and row[8] == result.bonuses_earned
+            # The tile's first colour on the first cell, its points aligned with the cells.
+            assert row["colors"][0] == a and row["slot"] == slot
+            by_cell = dict(zip(map(tuple, move.cells), result.points))
+            assert [by_cell[tuple(c)] for c in row["cells"]] == row["points"]
+            assert row["bonus"] == result.bonuses_earned and row["total"] == sum(result.points)
             offered.add(move)
     assert offered == legal
     r = options(client, gid, token, "RR" if [0, 0] not in s["rack"] else "PP")
     assert r.status_code == 400 and "not in your rack" in r.json()["error"]
     assert options(client, gid, token, "XY").status_code == 400
+    assert options(client, gid, token, 6).status_code == 400 and options(client, gid, token, "0x1").status_code == 400
     assert client.get(f"/api/games/{gid}/options?tile=RB").status_code == 401
     move = best_move(client, s, token)
     r = act(client, gid, token, {"version": s["version"], "move": move})

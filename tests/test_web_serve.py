@@ -51,8 +51,7 @@ class Server:
             )
             rows = r.json()["placements"]
             if rows:
-                row = rows[0]
-                return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+                return str(rows[0]["move"])
         raise AssertionError("no placement for any rack tile")
 
     def wait_turn(self, game_id: str, token: str, moves: int, timeout: float = 60) -> dict[str, Any]:

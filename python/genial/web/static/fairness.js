@@ -1,7 +1,7 @@
 // The bag's fingerprint: a game between people shows at its start a SHA-256 over a secret salt,
 // the seed and the bag; this browser keeps the first one it saw, and at the end checks it
 // against the salt, seed and bag the server reveals (genial.web.commitment has the layout).
-import { h } from "./api.js";
+import { h } from "./dom.js";
 
 const KEY = (id) => `genial.commitment.${id}`;
 
@@ -16,9 +16,7 @@ export function remember(id, commitment) {
 }
 
 function hexBytes(hex) {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
+  return Uint8Array.from(hex.match(/[0-9a-f]{2}/gi) || [], (pair) => parseInt(pair, 16));
 }
 
 // SHA-256( salt || ASCII(seed + ":" + bag) ), as hex.
@@ -47,9 +45,12 @@ export async function verify(id, st) {
   const expected = kept || st.commitment;
   const got = await digest(st.reveal);
   if (got === expected && st.commitment === expected) {
-    return { ok: true, text: kept
-      ? "✓ The bag played is the one fingerprinted at the start (checked against this browser's copy)."
-      : "✓ The bag matches the server's fingerprint (this browser did not see the start)." };
+    return {
+      ok: true,
+      text: kept
+        ? "✓ The bag played is the one fingerprinted at the start (checked against this browser's copy)."
+        : "✓ The bag matches the server's fingerprint (this browser did not see the start).",
+    };
   }
   return { ok: false, text: "✗ The revealed bag does NOT match the fingerprint shown at the start." };
 }
@@ -60,23 +61,45 @@ export function fairnessCard(id, st) {
   const events = (st.events || []).filter((e) => e.type === "replaced");
   if (!st.commitment && !events.length) return null;
   const name = (i) => (st.seats[i] ? st.seats[i].name : `seat ${i + 1}`);
-  return h("div", { class: "card fairness" },
-    st.commitment ? h("p", { class: "muted fingerprint" },
-      "Bag fingerprint ", h("code", { title: st.commitment, "data-commitment": st.commitment }, `${st.commitment.slice(0, 12)}…`),
-      st.over ? "" : " (checked at the end)") : null,
-    events.map((e) => h("p", { class: "event replaced", "data-seat": e.seat },
-      `${name(e.by)} gave ${name(e.seat)}'s seat a new invite at move ${e.move + 1}.`)));
+  return h(
+    "div",
+    { class: "card fairness" },
+    st.commitment
+      ? h(
+          "p",
+          { class: "muted fingerprint" },
+          "Bag fingerprint ",
+          h("code", { title: st.commitment, "data-commitment": st.commitment }, `${st.commitment.slice(0, 12)}…`),
+          st.over ? "" : " (checked at the end)",
+        )
+      : null,
+    events.map((e) =>
+      h(
+        "p",
+        { class: "event replaced", "data-seat": e.seat },
+        `${name(e.by)} gave ${name(e.seat)}'s seat a new invite at move ${e.move + 1}.`,
+      ),
+    ),
+  );
 }
 
 // The end screen's action: checks the bag and says what it found.
 export function verifyButton(id, st) {
   if (!st.reveal) return null;
   const out = h("p", { class: "verify-result", role: "status" });
-  const button = h("button", { type: "button", id: "verify", onclick: async () => {
-    const { ok, text } = await verify(id, st);
-    out.textContent = text;
-    out.classList.toggle("ok", ok);
-    out.classList.toggle("error", !ok);
-  } }, "Verify the bag");
+  const button = h(
+    "button",
+    {
+      type: "button",
+      id: "verify",
+      onclick: async () => {
+        const { ok, text } = await verify(id, st);
+        out.textContent = text;
+        out.classList.toggle("ok", ok);
+        out.classList.toggle("error", !ok);
+      },
+    },
+    "Verify the bag",
+  );
   return [button, out];
 }
