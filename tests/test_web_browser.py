@@ -329,6 +329,22 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     assert all(token_b not in json.dumps(f) for f in wa.frames)
     assert all(token_b not in body for _, body in wa.responses)
     assert token_b not in a.evaluate("JSON.stringify(Object.entries(localStorage))")
+
+    # The creator gives the friend's seat to someone else: an explicit act both pages show.
+    a.on("dialog", lambda d: d.accept())
+    a.click('.invite[data-seat="1"] button.replace')
+    a.wait_for_selector('.invite[data-seat="1"] input')
+    fresh = a.input_value('.invite[data-seat="1"] input')
+    assert "#invite=" in fresh and fresh != link
+    b.wait_for_function("document.querySelector('.game').dataset.you === ''")  # now only watching
+    for page in (a, b):
+        page.wait_for_selector('.fairness .event.replaced[data-seat="1"]')
+        assert "new invite" in page.inner_text(".fairness .event.replaced")
+    gone = b.evaluate(
+        "async ([id, t]) => (await fetch(`/api/games/${id}`, {headers: {'X-Seat-Token': t}})).status",
+        [game_of(link), token_b],
+    )
+    assert gone == 403
     assert wa.errors == [] and wb.errors == []
     host.close()
     friend.close()
