@@ -118,7 +118,7 @@ class Run:
             self.errors.append(f"create: {status} {raw[:120]!r}")
             return
         made = json.loads(raw)
-        gid, token = made["id"], made["seats"][0]["token"]
+        gid, token = made["id"], made["token"]
         ws_url = self.base.replace("http://", "ws://") + f"/api/games/{gid}/ws"
         rng = random.Random(seed)  # this game's own thinking times
         async with websockets.connect(ws_url, max_size=2**22) as ws:

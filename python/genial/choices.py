@@ -17,7 +17,7 @@ from .analysis import analyse
 from .colors import Color
 from .game import Game
 
-__all__ = ["Choice", "rank_choices", "ordered_choices"]
+__all__ = ["Choice", "hint_seed", "rank_choices", "ordered_choices"]
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,19 @@ def rank_choices(game: Game, tile: Tile | None = None) -> list[Choice]:
     return choices
 
 
-def ordered_choices(game: Game, seed: int) -> list[Choice]:
+def hint_seed(game: Game) -> int:
+    """The search seed of a game's hints: its own seed, so that the terminal and the
+    browser give the same hint in the same position."""
+    return (game.seed or 0) & ((1 << 64) - 1)
+
+
+def ordered_choices(game: Game, seed: int | None = None) -> list[Choice]:
     """The list a human picks from, one ranking for the list and the hint: the moves the
     expert level's search looked at (from the mover's view, hidden racks unread), best
-    first with their win chance, then every other move as `rank_choices` orders them."""
+    first with their win chance, then every other move as `rank_choices` orders them.
+    The first is the hint. ``seed``: the search's (default `hint_seed`)."""
+    if seed is None:
+        seed = hint_seed(game)
     choices = rank_choices(game)
     analysis = analyse(game, seed=seed)
     by_move = {c.move: c for c in choices}

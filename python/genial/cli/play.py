@@ -280,7 +280,7 @@ class Table:
         game = self.game
         self.say()
         self.show_board(seat)
-        choices = ordered_choices(game, (game.seed or 0) & _SEED_MASK)
+        choices = ordered_choices(game)
         self.list_choices(choices, limit=self.show)
         while True:
             line = self._read(f"player {seat}> ")

@@ -16,6 +16,8 @@ header, never in the URL, so tokens stay out of access logs):
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, each with its move text and the points it would score
+- ``GET  /api/games/{id}/hint``         what the expert level would play for the seat to move
+  (the same hint as ``genial play``'s), with the rack slot and how to lay it
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
 - ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
@@ -138,6 +140,9 @@ def create_app(
         query = request.query_params
         return JSONResponse(table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot")))
 
+    async def hint(request: Request) -> Response:
+        return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))
+
     async def move(request: Request) -> Response:
         body = await _body(request, 10_000)
         return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
@@ -239,6 +244,7 @@ def create_app(
         Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
         Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
         Route("/api/games/{game_id}/options", options),
+        Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/record", record),

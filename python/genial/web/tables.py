@@ -9,6 +9,7 @@ seat's view is built from a `GameView` of that seat, so it cannot hold another s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -19,7 +20,8 @@ from typing import Any
 
 from .. import _core
 from .._core import IllegalMoveError, Move
-from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, make
+from ..bots import BuiltinBot, GameView, catalogue, make
+from ..choices import ordered_choices
 from ..game import Game
 from ..records import RecordError, from_record, to_record
 from ..variants import variants
@@ -40,10 +42,24 @@ MAX_GAMES_LISTED = 200
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
-    """The built-in bots with their options and defaults, from `genial.bots`."""
+    """The built-in bots from the core's catalogue, for the lobby: per bot its ``name``,
+    ``description``, ``strength`` (1 the weakest), ``level``, ``searches``, ``options`` (the
+    settings a bot made with no options reports, by name) and ``option_specs`` (every option
+    the bot takes, with ``name``, ``kind``, ``default`` (``None`` where the bot decides),
+    ``min``, ``max``, ``min_open``, ``bounds``, ``choices`` and ``help``)."""
     out = []
-    for name in BUILTIN_BOTS:
-        out.append({"name": name, "options": make(name).options})
+    for b in catalogue():
+        out.append(
+            {
+                "name": b.name,
+                "description": b.description,
+                "strength": b.strength,
+                "level": b.level,
+                "searches": b.searches,
+                "options": make(b.name).options,
+                "option_specs": [dataclasses.asdict(o) | {"choices": list(o.choices)} for o in b.options],
+            }
+        )
     return out
 
 
@@ -114,6 +130,7 @@ class Table:
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self._options: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (version, tile) -> placements
+        self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
 
     # ----- who is who ----------------------------------------------------------------
@@ -213,6 +230,15 @@ class Table:
                 self._options.clear()
             rows = self._options[cache_key] = views.placements(g, tile, index)
         return {"version": self.version, "tile": str(tile), "slot": index, "placements": rows}
+
+    def check_turn(self, seat: int | None, what: str) -> None:
+        """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
+        if seat is None:
+            raise ApiError(401, f"send your seat's token (header X-Seat-Token) to {what}")
+        if self.game.is_over:
+            raise ApiError(409, "the game is over")
+        if self.game.current_player != seat:
+            raise ApiError(403, f"it is seat {self.game.current_player}'s turn, and your token holds seat {seat}")
 
 
 # ----- all games -------------------------------------------------------------------------------
@@ -538,6 +564,24 @@ class Hub:
             self._persist(table)
         self._kick_bots(table)
         return {"ok": True, "version": table.version}
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """What the expert level would play for the seat to move, from that seat's view: the
+        first of `genial.choices.ordered_choices`, as ``genial play``'s ``hint`` (searched in
+        the bots' pool, once per version)."""
+        table = self.table(game_id)
+        seat = table.seat_of(token)
+        table.check_turn(seat, "ask for a hint")
+        assert seat is not None
+        version = table.version
+        if table.hint is None or table.hint[0] != version:
+            game = table.game.clone()  # the live game may move on while the search runs
+            try:
+                choice = (await self.workers.run(table.id, "hint", lambda: ordered_choices(game)))[0]
+            except Stopped:
+                raise ApiError(503, "the server is shutting down") from None
+            table.hint = (version, views.hint(game, seat, choice))
+        return {"version": version, **table.hint[1]}
 
     # ----- bots ----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__, _core
 from .._core import Board, Move, PlayResult, Rules, Tile
-from ..choices import rank_choices
+from ..choices import Choice, rank_choices
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
@@ -35,6 +35,7 @@ __all__ = [
     "board_geometry",
     "entry",
     "frame",
+    "hint",
     "meta",
     "placements",
     "replay",
@@ -215,6 +216,36 @@ def _log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     return {**e, "who": names[e["seat"]], "notes": notes}
 
 
+def _anchors(cells: list[list[int]], colors: list[int], first: int) -> list[list[int]]:
+    """The ways to lay a placement as ``[q, r, direction]``: the tile's first colour on
+    (q, r), its other half in that direction."""
+    out = []
+    for a, b, ca in ((cells[0], cells[1], colors[0]), (cells[1], cells[0], colors[1])):
+        if ca == first:
+            out.append([a[0], a[1], _DIRECTION[(b[0] - a[0], b[1] - a[1])]])
+    return out
+
+
+def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
+    """The hint for the seat to move (`genial.choices.ordered_choices`' first, as
+    ``genial play``'s ``hint``): the move's text, its rack slot and how to lay it."""
+    move = choice.move
+    out: dict[str, Any] = {
+        "move": str(move),
+        "text": f"Hint: {choice.describe().strip()}",
+        "win": choice.win,
+        "slot": None,
+        "anchor": None,
+    }
+    if move.cells is not None and move.colors is not None and move.tile is not None:
+        rack = list(game.rack(seat))
+        slot = rack.index(move.tile)
+        first = int(rack[slot].colors[0])
+        out["slot"] = slot
+        out["anchor"] = _anchors([list(c) for c in move.cells], [int(c) for c in move.colors], first)[0]
+    return out
+
+
 def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
     """The mover's placements of one rack tile, best first as the terminal lists them
     (`genial.choices.rank_choices`), each with the points the core's preview gives it.
@@ -232,10 +263,7 @@ def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
         points = list(preview.points)
         if colors[0] != first:
             cells, colors, points = cells[::-1], colors[::-1], points[::-1]
-        anchors = []
-        for a, b, ca in ((cells[0], cells[1], colors[0]), (cells[1], cells[0], colors[1])):
-            if ca == first:
-                anchors.append([a[0], a[1], _DIRECTION[(b[0] - a[0], b[1] - a[1])]])
+        anchors = _anchors(cells, colors, first)
         gains = [0] * len(Color)
         for c, p in zip(colors, points):
             gains[c] += p

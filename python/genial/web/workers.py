@@ -24,13 +24,16 @@ import concurrent.futures
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .._core import Move
 from ..bots import BuiltinBot, GameView
 
 __all__ = ["CREDIT", "BotWorkers", "Stopped"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("genial.web")
 
@@ -38,6 +41,8 @@ log = logging.getLogger("genial.web")
 CREDIT = 1.0
 #: How often the watchdog looks at the running searches.
 _WATCH = 0.02
+#: How much the latest decision counts in an expected length (an exponential average).
+_RECENT = 0.5
 
 
 class Stopped(Exception):
@@ -47,9 +52,10 @@ class Stopped(Exception):
 @dataclass(eq=False)
 class _Job:
     game: str
-    bot: BuiltinBot
-    view: GameView
-    future: concurrent.futures.Future[Move]
+    label: str  # what thinks (a bot's label): decisions of one label take alike long
+    work: Callable[[], Any]
+    stop: Callable[[], None] | None  # ends the work early, when it can be
+    future: concurrent.futures.Future[Any]
     arrived: float
     started: float = 0.0
     capped: bool = False  # stopped at the thinking-time cap
@@ -61,10 +67,6 @@ class _Game:
     queue: list[_Job] = field(default_factory=list)
     running: int = 0
     cost: float | None = None  # expected length of its next decision (s), once one was timed
-
-
-#: How much the latest decision counts in an expected length (an exponential average).
-_RECENT = 0.5
 
 
 def _average(old: float | None, new: float) -> float:
@@ -83,7 +85,7 @@ class BotWorkers:
         self._running: set[_Job] = set()
         self._closing = False
         self._floor = 0.0  # the thinking time of the game served last (the fair "now")
-        self._bot_cost: dict[str, float] = {}  # expected decision length by bot label
+        self._label_cost: dict[str, float] = {}  # expected decision length by label
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
@@ -97,14 +99,20 @@ class BotWorkers:
 
     async def choose(self, game: str, bot: BuiltinBot, view: GameView) -> Move:
         """The bot's move, thought out in a worker thread; raises `Stopped` on shutdown."""
-        future: concurrent.futures.Future[Move] = concurrent.futures.Future()
+        move: Move = await self.run(game, bot.label, lambda: bot.choose(view), bot.stop)
+        return move
+
+    async def run(self, game: str, label: str, work: Callable[[], T], stop: Callable[[], None] | None = None) -> T:
+        """Any search for ``game`` (a hint, say) in the same pool and queue; ``stop`` ends it
+        early at the thinking-time cap and on shutdown. Raises `Stopped` on shutdown."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
         with self._cond:
             if self._closing:
                 raise Stopped
             g = self._games.setdefault(game, _Game(used=self._floor))
             if not g.queue and not g.running:
                 g.used = max(g.used, self._floor - CREDIT)
-            g.queue.append(_Job(game, bot, view, future, time.monotonic()))
+            g.queue.append(_Job(game, label, work, stop, future, time.monotonic()))
             self._cond.notify()
         try:
             return await asyncio.wrap_future(future)
@@ -134,7 +142,7 @@ class BotWorkers:
     def _expected(self, g: _Game) -> float:
         if g.cost is not None:
             return g.cost
-        return self._bot_cost.get(g.queue[0].bot.label, 0.0)
+        return self._label_cost.get(g.queue[0].label, 0.0)
 
     def _next(self) -> _Job | None:
         """The waiting decision expected to finish first in thinking time (under the lock)."""
@@ -167,11 +175,11 @@ class BotWorkers:
                 job.started = time.monotonic()
                 self._running.add(job)
             try:
-                move = job.bot.choose(job.view)
+                result = job.work()
             except BaseException as e:  # handed to the waiting coroutine
-                outcome: tuple[Move | None, BaseException | None] = (None, e)
+                outcome: tuple[Any, BaseException | None] = (None, e)
             else:
-                outcome = (move, None)
+                outcome = (result, None)
             with self._cond:
                 self._running.discard(job)
                 g = self._games[job.game]
@@ -179,15 +187,13 @@ class BotWorkers:
                 took = time.monotonic() - job.started
                 g.used += took
                 g.cost = _average(g.cost, took)
-                label = job.bot.label
-                self._bot_cost[label] = _average(self._bot_cost.get(label), took)
+                self._label_cost[job.label] = _average(self._label_cost.get(job.label), took)
                 closing = self._closing
             if closing:
                 job.future.set_exception(Stopped())
             elif outcome[1] is not None:
                 job.future.set_exception(outcome[1])
             else:
-                assert outcome[0] is not None
                 job.future.set_result(outcome[0])
 
     def _watch(self) -> None:
@@ -202,15 +208,12 @@ class BotWorkers:
             now = time.monotonic()
             for job in running:
                 over = self.max_think > 0 and now - job.started > self.max_think
-                if closing or over:
-                    job.bot.stop()
+                if (closing or over) and job.stop is not None:
+                    job.stop()
                     if over and not job.capped:
                         job.capped = True
                         log.warning(
-                            "game %s: %s stopped at the thinking-time cap (%g s)",
-                            job.game,
-                            job.bot.label,
-                            self.max_think,
+                            "game %s: %s stopped at the thinking-time cap (%g s)", job.game, job.label, self.max_think
                         )
             time.sleep(_WATCH)
 
@@ -228,7 +231,8 @@ class BotWorkers:
             running = list(self._running)
             self._cond.notify_all()
         for job in running:
-            job.bot.stop()
+            if job.stop is not None:
+                job.stop()
         end = time.monotonic() + timeout
         for t in self._threads:
             t.join(max(0.0, end - time.monotonic()))

@@ -32,6 +32,7 @@ export function toast(message, kind = "info") {
   item.className = `toast ${kind}`;
   item.textContent = message;
   box.appendChild(item);
+  while (box.children.length > 3) box.firstElementChild.remove(); // the newest three
   setTimeout(() => item.classList.add("gone"), 3200);
   setTimeout(() => item.remove(), 3800);
 }

@@ -126,6 +126,7 @@ class GamePage {
   build() {
     this.statusEl = h("div", { class: "status", role: "status", "aria-live": "polite" });
     this.previewEl = h("div", { class: "preview", "aria-live": "polite" });
+    this.hintEl = h("div", { class: "hint muted", id: "hint-text", "aria-live": "polite" });
     this.rackEl = h("div", { class: "rack", role: "listbox", "aria-label": "Your rack" });
     this.buttonsEl = h("div", { class: "buttons" });
     this.seatsEl = h("div", { class: "players" });
@@ -145,7 +146,7 @@ class GamePage {
         { class: "play-area" },
         this.statusEl,
         boardBox,
-        h("div", { class: "dock" }, this.rackEl, this.previewEl, this.buttonsEl),
+        h("div", { class: "dock" }, this.rackEl, this.previewEl, this.hintEl, this.buttonsEl),
       ),
       h(
         "aside",
@@ -177,7 +178,10 @@ class GamePage {
       connection: this.online ? "up" : "down",
     });
     const changed = st.version !== this.lastVersion;
-    if (changed) this.lastVersion = st.version;
+    if (changed) {
+      this.lastVersion = st.version;
+      this.hintEl.textContent = "";
+    }
     this.placer.update(st, changed);
     document.title = `${this.myTurn(st) ? "▶ Your turn · " : ""}genial · ${st.title}`;
     this.board.setZone(st.radius);
@@ -298,6 +302,15 @@ class GamePage {
     if (others.includes("keep")) {
       btns.push(
         h("button", { type: "button", id: "keep", title: "Keep (K)", onclick: () => this.send("keep") }, "Keep rack"),
+      );
+    }
+    if (my) {
+      btns.push(
+        h(
+          "button",
+          { type: "button", id: "hint", class: "ghost", title: "Hint (H)", onclick: () => this.placer.hint() },
+          "Hint",
+        ),
       );
     }
     if (st.can_undo && this.online) {
@@ -488,6 +501,8 @@ class GamePage {
       this.send("swap");
     } else if ((k === "k" || k === "K") && others.includes("keep")) {
       this.send("keep");
+    } else if ((k === "h" || k === "H") && this.myTurn(st)) {
+      p.hint();
     } else if ((k === "u" || k === "U") && st.can_undo) {
       this.undo();
     } else if (k === "Escape") {

@@ -144,7 +144,7 @@ export class Placer {
     const st = page.state;
     if (!this.target || this.tile === null || !st.rack) {
       page.board.setGhost(null);
-      page.previewEl.replaceChildren(page.myTurn(st) ? h("span", { class: "muted" }, this.hint()) : "");
+      page.previewEl.replaceChildren(page.myTurn(st) ? h("span", { class: "muted" }, this.guide()) : "");
       page.refreshPlaceButton();
       return;
     }
@@ -185,7 +185,8 @@ export class Placer {
     return p ? p.gains : null;
   }
 
-  hint() {
+  // What to do next, for the preview line.
+  guide() {
     if (this.tile === null) {
       return this.touchFirst ? "Tap a tile of your rack." : "Pick a tile (1–6), then point at the board.";
     }
@@ -211,7 +212,35 @@ export class Placer {
     page.renderRack(st);
     page.renderButtons(st);
     this.highlight();
-    this.load(i);
+    return this.load(i);
+  }
+
+  // Asks the server what the expert level would play (the terminal's hint) and, for a
+  // placement, lays the tile there to look at before placing it.
+  async hint() {
+    const page = this.page;
+    const st = page.state;
+    if (!page.myTurn(st)) return;
+    page.hintEl.textContent = "Thinking…";
+    let got;
+    try {
+      got = await api(gamePath(page.id, "/hint"), { token: page.held.mine[st.you] });
+    } catch (e) {
+      page.hintEl.textContent = "";
+      toast(e.message, "error");
+      return;
+    }
+    if (got.version !== page.state.version) return;
+    page.hintEl.textContent = got.text;
+    page.hintEl.dataset.move = got.move;
+    if (got.slot === null) return;
+    await this.pick(got.slot);
+    const [q, r, direction] = got.anchor;
+    this.direction = direction;
+    this.aim(q, r);
+    page.board.setCursor(q, r);
+    page.renderRack(page.state);
+    this.highlight();
   }
 
   putBack() {
