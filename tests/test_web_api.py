@@ -947,3 +947,28 @@ def test_the_hint_is_the_terminals(client: TestClient) -> None:
     game.play(hint["move"])
     nxt = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).json()
     assert nxt["version"] == 1 and nxt["move"] == str(ordered_choices(game)[0].move)
+
+
+def test_the_access_log_names_each_request_but_no_secret(db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with TestClient(create_app(db, access_log=True), base_url=BASE) as c, caplog.at_level("INFO", "genial.access"):
+        made = create(c, [HUMAN, GREEDY])
+        token = made["token"]
+        c.get(f"/api/games/{made['id']}/options", params={"tile": "RB"}, headers={"X-Seat-Token": token})
+        c.get("/api/meta", headers={"Host": "evil.example"})
+    lines = [r.getMessage() for r in caplog.records if r.name == "genial.access"]
+    assert any('"POST /api/games" 201' in line for line in lines)
+    assert any(f'"GET /api/games/{made["id"]}/options" ' in line for line in lines)
+    assert any('"GET /api/meta" 400' in line for line in lines)
+    assert all(line.split()[1] == "testclient" for line in lines)  # the client's address
+    assert not any(token in line or "tile=" in line for line in lines)
+
+
+def test_games_untouched_for_keep_days_are_deleted(db: Path) -> None:
+    with TestClient(create_app(db, keep_days=30), base_url=BASE) as c:
+        old, fresh = create(c, [HUMAN, GREEDY])["id"], create(c, [HUMAN, GREEDY])["id"]
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        with hub.store._db:  # a month and a day without a move
+            hub.store._db.execute("UPDATE games SET updated = updated - 31 * 86400 WHERE id = ?", (old,))
+        assert hub.prune() == [old]
+        assert c.get(f"/api/games/{old}").status_code == 404
+        assert c.get(f"/api/games/{fresh}").status_code == 200
