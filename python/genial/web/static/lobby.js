@@ -43,14 +43,17 @@ function seatEditor(meta, index, initial) {
     class: "seat-name",
   });
   const opts = h("div", { class: "bot-options" });
+  const about = h("p", { class: "bot-about muted" });
   const chosen = () => meta.bots.find((b) => `bot:${b.name}` === kind.value) || null;
   const refresh = () => {
     opts.replaceChildren();
     const bot = chosen();
     name.hidden = !!bot;
+    about.textContent = bot?.description || ""; // from the core's bot catalogue
     // The bots as they come (levels), unless the operator lets games set bot options.
     if (!bot || !meta.bot_limits?.options) return;
     for (const [k, v] of Object.entries(bot.options)) {
+      const spec = (bot.option_specs || []).find((o) => o.name === k);
       const input = h("input", {
         name: k,
         value: String(v),
@@ -58,7 +61,9 @@ function seatEditor(meta, index, initial) {
         "aria-label": `${bot.name} ${k}`,
         type: typeof v === "number" ? "number" : "text",
         step: typeof v === "number" && !Number.isInteger(v) ? "any" : "1",
-        min: "0",
+        min: spec?.min ?? "0",
+        max: spec?.max ?? undefined,
+        title: spec?.help,
       });
       opts.append(h("label", { class: "opt" }, h("span", {}, k.replace("_", " ")), input));
     }
@@ -71,6 +76,7 @@ function seatEditor(meta, index, initial) {
     h("span", { class: "seat-no" }, `${index + 1}`),
     kind,
     name,
+    about,
     opts,
   );
   row.value = () => {
