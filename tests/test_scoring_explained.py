@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import pytest
-
 import genial
+import pytest
 from genial import Game, IllegalMoveError
 from genial.actions import DIRECTIONS
 

@@ -955,7 +955,9 @@ mod tests {
                         for d in 0..6 {
                             let mut n = 0;
                             let mut at = h.cell.neighbour(d);
-                            while let Some(c) = at.filter(|&c| d != h.toward_other as usize && g.board().get(c) == h.color) {
+                            while let Some(c) =
+                                at.filter(|&c| d != h.toward_other as usize && g.board().get(c) == h.color)
+                            {
                                 n += 1;
                                 at = c.neighbour(d);
                             }
