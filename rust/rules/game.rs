@@ -419,7 +419,7 @@ impl Game {
         }
         let n = self.config.players();
         if self.config.variant == Variant::Solo {
-            out[0] = self.result(0) as f64 / self.config.variant.track_max() as f64;
+            out[0] = self.result_fraction(0);
             return out;
         }
         let ranks = self.ranks();
@@ -436,6 +436,12 @@ impl Game {
     /// the ranking of every other variant looks at first.
     pub fn result(&self, player: usize) -> i8 {
         *self.tracks.view(&self.config, player).iter().min().expect("six colours")
+    }
+
+    /// [`result`](Game::result) as a share of the track, 0..1: the solo game's return, and
+    /// the value a search gives a solo position.
+    pub fn result_fraction(&self, player: usize) -> f64 {
+        self.result(player) as f64 / self.config.variant.track_max() as f64
     }
 
     /// The single best seat once the game is over (`None` while running or on a tie).
