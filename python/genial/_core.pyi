@@ -281,6 +281,27 @@ class GameState:
     def previews(self, tile: Tile | str | None = None) -> list[Preview]:
         """What each legal placement of the player to move would score (optionally only those
         of one rack tile), in the order of ``legal_moves()``, without playing any."""
+    def explain(
+        self, mv: Move | str
+    ) -> tuple[
+        int,
+        list[
+            tuple[
+                tuple[int, int],
+                Color,
+                int,
+                tuple[int, int, int, int, int, int],
+                int,
+                list[list[tuple[int, int]]],
+            ]
+        ],
+        list[tuple[int, Color, int, int, int, int, int, int, str | None]],
+        int,
+        bool,
+        tuple[int, int, int, int, int, int],
+        tuple[int, int, int, int, int, int],
+    ]:
+        """Why a legal placement of the player to move scores what it does (`Game.explain`)."""
     @property
     def board(self) -> Board: ...
     @property
@@ -431,6 +452,8 @@ class BuiltinBot:
         """The bot's settings as options that build the same bot, in catalogue order."""
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
+    def stop(self) -> None:
+        """Ends a search running in another thread now: it returns its best move so far."""
     def choose(self, state: GameState, seat: int | None = None) -> Move:
         """The bot's move for the seat to move in ``state`` (searches: stopped by Ctrl-C);
         `NotYourTurnError` when ``seat`` is given and is not to move."""
