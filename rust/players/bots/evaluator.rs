@@ -14,7 +14,7 @@
 //! A new evaluation (a learned one) is another implementation, given to
 //! `SearchBot::with_evaluator` or `MctsBot::with_evaluator`.
 
-use super::eval::{win_shares, win_probabilities, MoveScorer};
+use super::eval::{win_probabilities, win_shares, MoveScorer};
 use super::greedy::{placement_key, PlacementKeys};
 use super::mcts::Playout;
 use crate::game::{Game, Phase};
