@@ -27,7 +27,7 @@ def main() -> None:
     args = ap.parse_args()
     walls, cpus, decisions = [], [], []
     for g in range(args.games):
-        game = genial.play_game(["medium", "greedy"] * 2, args.players, 2000 + g)
+        game = genial.play_game((["medium", "greedy"] * 2)[: args.players], args.players, 2000 + g)
         w, c = time.perf_counter(), time.process_time()
         r = genial.review(game, args.level, seed=g)
         cpus.append(time.process_time() - c)
