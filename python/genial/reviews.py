@@ -36,6 +36,14 @@ from .analysis import CandidateMove
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
 
+
+def searching_levels() -> list[str]:
+    """The levels a review (or an analysis) can search like, from the bot catalogue."""
+    from .bots import catalogue
+
+    return [b.name for b in catalogue() if b.level and b.searches]
+
+
 __all__ = [
     "CLASSES",
     "LOSS_LIMITS",
@@ -371,8 +379,9 @@ def review(
         game = from_record(game)
     if not isinstance(game, Game):
         raise TypeError(f"review looks at a genial.Game or a record dict, not {type(game).__name__}")
-    if level not in ("hard", "expert"):
-        raise ValueError(f"a review searches like the hard or expert level, not {level!r}")
+    searching = searching_levels()
+    if level not in searching:
+        raise ValueError(f"a review searches like the {' or '.join(searching)} level, not {level!r}")
     if iterations is not None:
         iterations = int_in("iterations", iterations, 1, LIMITS["iterations"])
     seed = check_seed(seed)

@@ -20,7 +20,7 @@ from typing import Any
 from ..analysis import analyse
 from ..game import Game
 from ..records import RecordError, from_record, read_record, to_record
-from ..reviews import Decision, Review, review
+from ..reviews import Decision, Review, review, searching_levels
 from .common import closed_pipe_safe
 
 __all__ = ["register", "cache_path"]
@@ -221,7 +221,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
-    p.add_argument("--level", choices=("hard", "expert"), default="expert", help="search like this level")
+    p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (a review is deterministic for a seed)")
     p.add_argument("--out", default=None, help="also write the record with its review section to this file")
