@@ -11,9 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import genial
+import pytest
 from genial import _core
 from genial.bots import Forfeit, GameView, forfeit_ranks, parse_bot, play_game
 from genial.engine import EngineBot
@@ -107,11 +106,19 @@ def test_a_position_rebuilt_from_the_protocol_is_the_seats_view(variant: str, pl
         assert rebuilt.board == game.board
         assert rebuilt.tracks == game.tracks
         assert rebuilt.duel_tokens == game.duel_tokens
-        assert (rebuilt.current_player, rebuilt.phase, rebuilt.pending_bonuses) == (seat, game.phase, game.pending_bonuses)
+        assert (rebuilt.current_player, rebuilt.phase, rebuilt.pending_bonuses) == (
+            seat,
+            game.phase,
+            game.pending_bonuses,
+        )
         assert rebuilt.rack(seat) == game.rack(seat)
         assert rebuilt.bag_size == game.bag_size
-        assert [rebuilt._state.rack_size(p) for p in range(players)] == [game._state.rack_size(p) for p in range(players)]
-        assert [rebuilt._state.has_placed(p) for p in range(players)] == [game._state.has_placed(p) for p in range(players)]
+        assert [rebuilt._state.rack_size(p) for p in range(players)] == [
+            game._state.rack_size(p) for p in range(players)
+        ]
+        assert [rebuilt._state.has_placed(p) for p in range(players)] == [
+            game._state.has_placed(p) for p in range(players)
+        ]
         assert sorted(map(str, rebuilt.legal_moves())) == sorted(map(str, game.legal_moves()))
         if players > 1:
             stats = dict(game.stats, bonuses_lost=0)

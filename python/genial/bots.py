@@ -224,7 +224,7 @@ class GameView:
         return f"<GameView seat={self._seat} of {self._game!r}>"
 
 
-class Forfeit(Exception):  # noqa: N818 (the game's word for it)
+class Forfeit(Exception):
     """A seat lost the game by forfeit: its engine hung, crashed, wrote garbage or chose an
     illegal move. `genial.play_game` raises it with ``game`` (the game as it stood) and
     ``seat`` set; tournaments record the game with the forfeiting side ranked last."""

@@ -156,7 +156,18 @@ def simulate(
         lineups = [index]
     if all(isinstance(b, BuiltinBot) for b in kept):
         return run_games(
-            games, players, kept, labels, lineups, seed, False, first_game, n_threads, variant, swap_timing, require_contact
+            games,
+            players,
+            kept,
+            labels,
+            lineups,
+            seed,
+            False,
+            first_game,
+            n_threads,
+            variant,
+            swap_timing,
+            require_contact,
         )
     # Engines play through the Python table, game by game, and stop with this call.
     Rules(variant, players, swap_timing=swap_timing, require_contact=require_contact)  # checks the rules

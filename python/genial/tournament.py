@@ -20,8 +20,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._core import Rules
 from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
 from .bots import SEARCHING_BOTS, Bot, BuiltinBot, parse_bot
 from .game import Game

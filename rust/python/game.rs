@@ -325,10 +325,8 @@ impl PyGameState {
         seed: u64,
     ) -> PyResult<Self> {
         let config = rules.0;
-        let moves = moves
-            .iter()
-            .map(|(seat, m)| Ok((*seat, extract_move(m)?)))
-            .collect::<PyResult<Vec<(usize, Move)>>>()?;
+        let moves =
+            moves.iter().map(|(seat, m)| Ok((*seat, extract_move(m)?))).collect::<PyResult<Vec<(usize, Move)>>>()?;
         let rack = rack.iter().map(extract_tile).collect::<PyResult<Vec<_>>>()?;
         let phase = match phase {
             "place" => Phase::Place,

@@ -4,7 +4,6 @@ engine-check``: the protocol's conformance suite run against any engine command.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from .common import bots_help

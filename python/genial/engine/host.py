@@ -11,6 +11,7 @@ reaped: on `close`, at a forfeit, when the bot is garbage collected and at exit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -100,10 +101,8 @@ def _reap(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             proc.kill()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):  # only a process that ignores SIGKILL
         proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
-        pass
     for stream in (proc.stdin, proc.stdout):
         try:
             if stream is not None:
@@ -145,7 +144,9 @@ class EngineBot:
         for what, value in (("movetime_ms", movetime_ms), ("margin_ms", margin_ms)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{what} must be a whole number of milliseconds, not {value!r}")
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
             raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
         self.argv = argv
         self.command = command if isinstance(command, str) else shlex.join(argv)
@@ -322,10 +323,8 @@ class EngineBot:
         except Forfeit as e:
             log.warning("genial.engine: seat %d %s", view.seat, e.reason)
             if self._log is not None:
-                try:
+                with contextlib.suppress(OSError):
                     self._log.write(f"[host] forfeit: {e.reason}\n".encode())
-                except OSError:
-                    pass
             self.close()
             e.seat = view.seat
             raise

@@ -99,7 +99,8 @@ class EngineOption:
                 lo = conv(self.min) if self.min is not None else None
                 hi = conv(self.max) if self.max is not None else None
             except ValueError:
-                raise ProtocolError(f"option {self.name} takes a{'n int' if conv is int else ' float'}, not {value!r}")
+                kind = "an int" if conv is int else "a float"
+                raise ProtocolError(f"option {self.name} takes {kind}, not {value!r}") from None
             if (lo is not None and v < lo) or (hi is not None and v > hi):
                 raise ProtocolError(f"option {self.name} must be {self.min}..{self.max}, not {value}")
         elif self.type == "bool" and value not in ("true", "false"):
