@@ -196,6 +196,25 @@ mod tests {
     }
 
     #[test]
+    fn movers_are_the_seats_that_played_each_move() {
+        let mut r = Record::new(Config::standard(3).unwrap(), 4);
+        let mut seats = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            r.game().legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seats.push(r.game().current_player() as u8);
+            r.play(&moves[0]).unwrap();
+        }
+        assert_eq!(r.movers(), seats.as_slice());
+        r.pop().unwrap();
+        assert_eq!(r.movers(), &seats[..seats.len() - 1]);
+        assert_eq!(r.determinize(0, 9).movers(), r.movers());
+    }
+
+    #[test]
     fn replay_of_the_draw_order_and_moves_is_the_same_game() {
         let config = Config::standard(2).unwrap();
         let mut r = Record::new(config, 5);
