@@ -893,11 +893,11 @@ impl Game {
         let mut rng = Rng::new(seed);
         rng.shuffle(&mut pool);
         let mut it = pool.into_iter();
-        for p in 0..n {
+        for (p, &size) in rack_sizes.iter().enumerate() {
             if p == observer {
                 rack.iter().for_each(|&t| g.racks[p].push(t));
             } else {
-                it.by_ref().take(rack_sizes[p]).for_each(|t| g.racks[p].push(t));
+                it.by_ref().take(size).for_each(|t| g.racks[p].push(t));
             }
         }
         let rest: Vec<Tile> = it.collect();

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import demo, engine, play, records, serve, simulate
+from . import demo, engine, ladder, play, records, serve, simulate
 
 __all__ = ["main"]
 
@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, simulate, engine, serve):
+    for command in (demo, play, records, simulate, ladder, engine, serve):
         command.register(sub)
     args = parser.parse_args(argv)
     try:
