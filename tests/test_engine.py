@@ -401,3 +401,18 @@ def test_engine_check_reports_what_fails() -> None:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 1 and "FAIL" in out.stdout and "checks failed" in out.stdout
+
+
+def test_genial_play_seats_engines_and_reports_a_forfeit(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "genial", "play", "--seed", "5"]
+    out = subprocess.run(
+        [*run, "--seats", f"engine:{GENIAL_ENGINE} --bot greedy,greedy"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, check=True,
+    )  # fmt: skip
+    assert "game over" in out.stdout and "ahead of" in out.stdout
+    out = subprocess.run(
+        [*run, "--seats", f"greedy,engine:{FAULTY} crash"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, check=True,
+    )  # fmt: skip
+    assert "player 1" in out.stdout and "forfeits" in out.stdout and "exited" in out.stdout
+    assert "final places: player 0 (greedy) 1" in out.stdout

@@ -339,7 +339,7 @@ def fit(names: Sequence[str], rows: Sequence[dict[str, Any]], *, bootstrap: int 
 
     def solve(total: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         elo, _ = bradley_terry(total[..., 0], total[..., 1])
-        return elo - elo[anchor]
+        return np.asarray(elo - elo[anchor], dtype=np.float64)
 
     total = per_match.sum(axis=0)
     elo = solve(total)
