@@ -13,33 +13,32 @@ import threading
 from typing import IO, Any
 
 from .. import __version__
-from ..bots import BuiltinBot, GameView, parse_bot
+from ..bots import BuiltinBot, GameView, info, parse_bot
 from ..game import check_seed
 from .protocol import VERSION, EngineOption, PositionReader, ProtocolError, parse_go
 
 __all__ = ["serve_builtin", "builtin_options"]
 
-_U32 = str(2**32 - 1)
 _U64 = str(2**64 - 1)
 
 
 def builtin_options(bot: BuiltinBot) -> list[EngineOption]:
-    """The options the engine declares: ``seed``, the bot's own settings (types from their
-    values; the core checks each value when the bot is rebuilt) and ``swap``."""
+    """The options the engine declares: ``seed``, then the bot's options as the core's
+    catalogue describes them (type, default and bounds). An option whose default the bot
+    decides by itself (a level's iterations, which depend on the player count) is not
+    declared: ``go iterations N`` sets that budget."""
     out = [EngineOption("seed", "int", str(bot.seed), "0", _U64)]
-    for key, value in bot.options.items():
-        if isinstance(value, bool):
-            out.append(EngineOption(key, "bool", "true" if value else "false"))
-        elif isinstance(value, int):
-            out.append(EngineOption(key, "int", str(value), "0", _U32))
-        elif isinstance(value, float):
-            out.append(EngineOption(key, "float", repr(value), "0", "1000000"))
-        elif key == "swap":
-            out.append(EngineOption(key, "choice", str(value), choices=("auto", "never")))
+    for o in info(bot.name).options:
+        if o.default is None:
+            continue
+        lo = None if o.min is None else str(o.min)
+        hi = None if o.max is None else str(o.max)
+        if o.kind in ("int", "float"):
+            out.append(EngineOption(o.name, o.kind, str(o.default), lo, hi))
+        elif any(c.endswith("N") for c in o.choices):  # a family like sampleN: free text
+            out.append(EngineOption(o.name, "string", str(o.default)))
         else:
-            out.append(EngineOption(key, "string", str(value)))
-    if "swap" not in bot.options:  # every bot can be told to decline each swap offer
-        out.append(EngineOption("swap", "choice", "auto", choices=("auto", "never")))
+            out.append(EngineOption(o.name, "choice", str(o.default), choices=o.choices))
     return out
 
 
