@@ -416,3 +416,11 @@ def test_genial_play_seats_engines_and_reports_a_forfeit(tmp_path: Path) -> None
     )  # fmt: skip
     assert "player 1" in out.stdout and "forfeits" in out.stdout and "exited" in out.stdout
     assert "final places: player 0 (greedy) 1" in out.stdout
+
+
+def test_an_engine_that_cannot_start_stops_the_command_with_a_message() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "genial", "tournament", "--bots", "engine:/nonexistent/engine,random", "--games", "2"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 2 and "cannot start engine" in out.stderr and "Traceback" not in out.stderr

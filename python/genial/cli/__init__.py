@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..engine.host import EngineError
 from . import demo, engine, ladder, play, records, serve, simulate
 
 __all__ = ["main"]
@@ -23,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (ValueError, TypeError, MemoryError) as e:
+    except (ValueError, TypeError, MemoryError, EngineError) as e:
         print(f"genial: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
