@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from genial.bots import BUILTIN_BOTS, LEVELS
 from genial.ladder import LadderRun, default_pool, fit, schedule
 
 POOL = ["random", "greedy", "scarcity", "easy"]
@@ -31,7 +32,9 @@ def test_the_schedule_pairs_everyone_and_draws_four_distinct_bots() -> None:
     assert all(sorted(col) == sorted(four[0].bots) for col in zip(*lineups))
     with pytest.raises(ValueError):
         schedule(3, 1, 1, seed=0)
-    assert default_pool()[:4] == ["random", "greedy", "scarcity", "mcts"]
+    pool = default_pool()
+    assert sorted(pool) == sorted(BUILTIN_BOTS) and pool[0] == "random"
+    assert [b for b in pool if b in LEVELS] == list(LEVELS)  # the levels, weakest first
 
 
 def test_a_ladder_run_resumes_where_it_stopped(tmp_path: Path) -> None:

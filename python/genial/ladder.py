@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .bots import BUILTIN_BOTS, LEVELS, BuiltinBot, parse_bot
+from .bots import BuiltinBot, catalogue, parse_bot
 from .simulation import derive_seed, python_games, run_games
 from .tournament import bradley_terry
 
@@ -52,11 +52,9 @@ ANCHOR = "random"
 
 
 def default_pool() -> list[str]:
-    """``random``, ``greedy``, ``scarcity``, ``mcts`` and the levels, weakest first (and
-    ``master`` when this genial has it)."""
-    pool = ["random", "greedy", "scarcity", "mcts", *LEVELS]
-    pool += [b for b in ("master",) if b in BUILTIN_BOTS and b not in pool]
-    return pool
+    """Every built-in bot of the catalogue (``random``, ``greedy``, ``scarcity``, ``mcts``
+    and the levels), weakest first by the catalogue's strength rank."""
+    return [b.name for b in sorted(catalogue(), key=lambda b: b.strength)]
 
 
 @dataclass(frozen=True)
