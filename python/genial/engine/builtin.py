@@ -66,6 +66,7 @@ class _Engine:
         self.lock = threading.Lock()
         self.say_lock = threading.Lock()
         self.pending: tuple[int, GameView] | None = None
+        self.running: BuiltinBot | None = None
 
     def say(self, line: str) -> None:
         with self.say_lock:
@@ -120,6 +121,7 @@ class _Engine:
                 del budget[key]
         token = self.decisions
         self.pending = (token, view)
+        self.running = bot
 
         def think() -> None:
             move = str(bot.choose(view))
@@ -136,11 +138,22 @@ class _Engine:
             self.say(f"bestmove {move}")
 
     def stop(self) -> None:
-        """Answers at once: a search still running gives way to the one-ply move."""
-        pending = self.pending
-        if pending is not None:
-            token, view = pending
-            self.answer(token, str(BuiltinBot("greedy", self.seed).choose(view)))
+        """Ends a running search: it answers with its best move so far (`BuiltinBot.stop`).
+        Should the search not have begun yet (the stop then finds the bot idle), the
+        one-ply move answers 0.2 s later instead."""
+        pending, running = self.pending, self.running
+        if pending is None or running is None:
+            return
+        running.stop()
+        token, view = pending
+
+        def fallback() -> None:
+            if self.pending is not None and self.pending[0] == token:
+                self.answer(token, str(BuiltinBot("greedy", self.seed).choose(view)))
+
+        timer = threading.Timer(0.2, fallback)
+        timer.daemon = True
+        timer.start()
 
     def run(self, stdin: IO[str]) -> int:
         for raw in stdin:
