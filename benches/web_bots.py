@@ -92,7 +92,9 @@ async def run(args: argparse.Namespace, base: str) -> tuple[list[float], list[st
         await asyncio.sleep(1.0)  # the busy games fill the queue
         answers: list[float] = []
         errors: list[str] = []
-        await person(base, args.bot, args.seconds, answers, errors)
+        end = time.monotonic() + args.seconds
+        while time.monotonic() < end and not errors:  # a new game when one ends
+            await person(base, args.bot, end - time.monotonic(), answers, errors)
         decisions = 0
         for gid in busy:
             decisions += (await http.get(f"/api/games/{gid}")).json()["moves"]
