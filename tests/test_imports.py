@@ -104,8 +104,20 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+# Cycles known and not yet removed, each with its reason; the test fails on any other, and
+# on one of these once it is gone (so that the list only shrinks).
+KNOWN = {
+    # `parse_bot("engine:...")` imports the engine host lazily, and the host imports bots
+    # for the bot protocol: added with the engine protocol, to be split.
+    ("genial.bots", "genial.engine.host"),
+}
+
+
 def test_the_package_has_no_import_cycles() -> None:
     graph = import_graph()
+    for a, b in KNOWN:
+        assert b in graph[a] and a in graph[b], f"the known cycle {a} <-> {b} is gone: remove it from KNOWN"
+        graph[a].discard(b)
     # The package's own entry point imports its submodules, which is fine; a submodule that
     # imports the package (`from . import __version__`) closes a loop through it.
     top = graph.pop("genial")

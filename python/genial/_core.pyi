@@ -327,10 +327,27 @@ class GameState:
     def check(self, mv: Move | str) -> None:
         """Raises ``IllegalMoveError`` naming why ``mv`` is not legal now."""
     def play(self, mv: Move | str) -> PlayResult: ...
+    @property
+    def movers(self) -> list[int]:
+        """The seat that played each move of the history."""
     def history_len(self) -> int: ...
     def pop(self) -> Move:
         """Takes back the last move (replaying the game from its start) and returns it."""
     def clone(self) -> GameState: ...
+    @staticmethod
+    def from_public(
+        rules: Rules,
+        moves: list[tuple[int, Move | str]],
+        observer: int,
+        rack: list[Tile | str],
+        rack_sizes: list[int],
+        phase: str,
+        pending_bonuses: int,
+        seed: int,
+    ) -> GameState:
+        """The game as ``observer`` sees it, rebuilt from public facts: ``(seat, move)``
+        pairs, its own rack, every rack size and the decision it faces; unseen tiles dealt
+        from ``seed``. Inconsistent facts raise ``ValueError``."""
     def determinize(self, observer: int, seed: int) -> GameState:
         """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
     def unseen_tiles(self, observer: int) -> list[Tile]:
@@ -470,6 +487,17 @@ def analyse_state(
 ) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""
+
+def review_decision(
+    state: GameState,
+    played: Move | str,
+    seed: int = 0,
+    ply: int = 0,
+    iterations: int | None = None,
+    level_name: str = "expert",
+) -> tuple[list[tuple[Move, int, float, float, list[Move]]], float, list[float], int]:
+    """Reviews the decision of the seat to move, who played ``played``, from its view only:
+    ``(candidates, played_win, seats_before, legal_moves)``."""
 
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""

@@ -16,6 +16,7 @@ from .colors import Color
 if TYPE_CHECKING:
     from typing import Self
 
+    from .reviews import Review
     from .scoring import ScoreExplanation
 
 __all__ = [
@@ -411,8 +412,9 @@ class RecordError(ValueError):
     """A game record that is malformed, inconsistent or not replayable."""
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` as a JSON-ready dict."""
+def to_record(game: Game, *, review: Review | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict; with ``review`` (of this game's moves),
+    its optional ``review`` section."""
     state = game._state
     bag = state.initial_bag
     if bag is None or game.seed is None:
@@ -433,6 +435,10 @@ def to_record(game: Game) -> dict[str, Any]:
         result["end"] = game.end
         result["ranking"] = game.ranking()
     record["result"] = result
+    if review is not None:
+        if tuple(str(m) for m in review.moves) != tuple(str(m) for m in state.history):
+            raise RecordError("the review is of other moves than the game's")
+        record["review"] = review.to_dict()
     return record
 
 

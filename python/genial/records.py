@@ -13,10 +13,14 @@ Format ``genial.game`` version 1::
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)
       "moves": ["Y5,-1+P4,-1", "keep", ...],
       "result": {...},                  # optional: over, scores, end, ranking (checked on read)
-      "seats": ["human", "greedy"]      # optional, informational: who sat where (written by
-    }                                   # `genial play`, read by `genial play --resume`)
+      "seats": ["human", "greedy"],     # optional, informational: who sat where (written by
+                                        # `genial play`, read by `genial play --resume`)
+      "review": {"format": "genial.review", "version": 1, ...}
+    }                                   # optional: the game's review (`genial.reviews`)
 
 Unknown fields are ignored on read, so tools may add informational fields like ``seats``.
+The optional ``review`` section has its own format and version (`genial.reviews.Review.to_dict`);
+read it with `genial.reviews.Review.from_dict`, which checks it reviews the record's moves.
 
 Reading replays every move through the rules; any inconsistency raises `RecordError`
 naming the field or the move at fault. A stored ``result`` must be what the replay gives

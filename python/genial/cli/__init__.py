@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import demo, play, records, serve, simulate
+from ..engine.host import EngineError
+from . import analyse, demo, engine, ladder, play, records, serve, simulate
 from .common import Parser, error, examples
 
 __all__ = ["main"]
@@ -28,12 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, simulate, serve):
+    for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
         command.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (ValueError, TypeError, MemoryError) as e:
+    except (ValueError, TypeError, MemoryError, EngineError) as e:
         return error(str(e))
     except KeyboardInterrupt:
         print("genial: interrupted", file=sys.stderr)
