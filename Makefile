@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
-RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
+RUST_SOURCES := $(shell find rust -name '*.rs' -o -name '*.bin') Cargo.toml pyproject.toml
 
 .PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke fmt lint
 

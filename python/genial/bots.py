@@ -41,13 +41,15 @@ BUILTIN_BOTS: tuple[str, ...] = tuple(_core.bot_names())
 """The built-in bots, from the core: ``scarcity`` is the one-ply reference player of another
 engine (see BENCHMARKS.md); ``easy`` ... ``expert`` are the playing levels (`LEVELS`)."""
 
-SEARCHING_BOTS = ("mcts", "hard", "expert")
+SEARCHING_BOTS = ("mcts", "hard", "expert", "master")
 """The built-in bots that search, taking milliseconds a move rather than microseconds."""
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert", "master")
 """Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``
 plays its best move one ply deep, ``hard`` and ``expert`` search (ISMCTS guided by the
-evaluation). Budgets are iteration counts, so a level plays the same moves for a seed on
+evaluation); ``master`` searches with the learned evaluation (`genial.evaluate`), an
+exhaustive endgame and time management (1000/900/800 iterations, stopping early when the
+best move is settled and going on for up to half as many again when the best two are close). Budgets are iteration counts, so a level plays the same moves for a seed on
 any machine: ``hard`` 200/140/100 and ``expert`` 800/560/400 iterations per decision with
 2/3/4 players (a 4-player iteration costs about twice a 2-player one), calibrated so that
 ``expert`` takes at most about 50 ms per move (median) on the reference machine.

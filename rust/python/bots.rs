@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// Names of the built-in bots.
-pub const BOT_NAMES: [&str; 8] = ["random", "greedy", "mcts", "scarcity", "easy", "medium", "hard", "expert"];
+pub const BOT_NAMES: [&str; 9] = ["random", "greedy", "mcts", "scarcity", "easy", "medium", "hard", "expert", "master"];
 
 /// The names of the built-in bots.
 #[pyfunction]
@@ -190,7 +190,7 @@ pub fn make_spec(name: &str, options: &MctsOptions) -> PyResult<BotSpec> {
     ];
     if let Some((key, _)) = level_only.iter().find(|x| x.1) {
         return Err(PyValueError::new_err(format!(
-            "the {name} bot takes no option {key}: only the levels easy, medium, hard, expert do"
+            "the {name} bot takes no option {key}: only the levels easy, medium, hard, expert, master do"
         )));
     }
     let never = never_swap(options)?;

@@ -2,8 +2,10 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+mod endgame;
 pub mod eval;
 mod greedy;
+pub mod learned;
 pub mod levels;
 mod mcts;
 mod oneply;
@@ -18,7 +20,7 @@ pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIO
 pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
-pub use search::{Analysis, Candidate, SearchBot, SearchConfig};
+pub use search::{Analysis, Candidate, Evaluation, SearchBot, SearchConfig};
 
 use crate::game::Game;
 use crate::moves::Move;

@@ -15,7 +15,9 @@
 //!   cut by the evaluation; when few free pairs remain (`endgame`), playouts run to the end
 //!   of the game, so the last moves are judged by exact results.
 
+use super::endgame;
 use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::learned;
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -47,6 +49,26 @@ pub struct SearchConfig {
     /// iteration costs about twice a 2-player one (larger board, more moves), and a level
     /// is calibrated to the same time per move at every table size.
     pub iterations_by_players: Option<[u32; 3]>,
+    /// What judges a position where a playout stops.
+    pub evaluation: Evaluation,
+    /// Free pairs at or below which the decision is solved exhaustively (every legal
+    /// placement to the end of the game, averaged over sampled deals; `endgame` module),
+    /// 0: never. Falls back to the search when the game tree is too large.
+    pub exact: u32,
+    /// Time management (still counted in iterations, so deterministic): 0 spends exactly
+    /// the budget. Otherwise the search stops early once no other move can catch up with
+    /// the most visited one, and when the two most visited are close at the end of the
+    /// budget it goes on for up to `extend` × the budget more.
+    pub extend: f64,
+}
+
+/// The evaluation at the leaves of the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The 22 fitted features (`eval`).
+    Fitted,
+    /// The pattern network trained by self-play (`learned`).
+    Learned,
 }
 
 impl Default for SearchConfig {
@@ -61,11 +83,20 @@ impl Default for SearchConfig {
             endgame: 12,
             never_swap: false,
             iterations_by_players: None,
+            evaluation: Evaluation::Fitted,
+            exact: 0,
+            extend: 0.0,
         }
     }
 }
 
 pub const MAX_SEARCH_WIDTH: u32 = MAX_CANDIDATES as u32;
+/// Deals the exhaustive endgame averages over (2, 3, 4 players) and the most positions it
+/// may visit in all before it gives way to the search (about the time of the search's budget).
+const EXACT_SAMPLES: [u32; 3] = [16, 12, 8];
+const EXACT_NODES: [u64; 3] = [30_000, 20_000, 15_000];
+/// Most free pairs at which the exhaustive endgame may be asked for.
+pub const MAX_EXACT: u32 = 8;
 
 impl SearchConfig {
     pub fn validate(&self) -> Result<(), String> {
@@ -80,6 +111,12 @@ impl SearchConfig {
         }
         if self.iterations_by_players.is_some_and(|t| t.contains(&0)) {
             return Err("iterations_by_players must all be > 0".into());
+        }
+        if !(self.extend.is_finite() && (0.0..=4.0).contains(&self.extend)) {
+            return Err(format!("extend must be a number in 0..=4, not {}", self.extend));
+        }
+        if self.exact > MAX_EXACT {
+            return Err(format!("exact must be 0..={MAX_EXACT}, not {}", self.exact));
         }
         if !(1..=MAX_SEARCH_WIDTH).contains(&self.width) {
             return Err(format!("width must be 1..={MAX_SEARCH_WIDTH}, not {}", self.width));
@@ -225,6 +262,13 @@ impl SearchBot {
             _ => cfg.iterations,
         };
         let max_iter = if budget == 0 { u32::MAX } else { budget };
+        if cfg.exact > 0 && root.board().free_pairs() <= cfg.exact as usize && root.config().players() > 1 {
+            let k = root.config().players().clamp(2, 4) - 2;
+            let seed = self.rng.next_u64();
+            if let Some(a) = endgame::solve(root, root_moves, cfg.never_swap, EXACT_SAMPLES[k], EXACT_NODES[k], seed) {
+                return a;
+            }
+        }
         let endgame = root.board().free_pairs() <= cfg.endgame as usize;
         let depth = if endgame { u32::MAX } else { cfg.depth.max(1) };
 
@@ -246,8 +290,14 @@ impl SearchBot {
         let mut moves = Vec::new();
         let mut iterations = 0;
         let stop = self.stop.clone();
-        let budget = Budget { iterations: max_iter, deadline, stop: stop.as_deref() };
+        // Time management by iterations: up to `extend` × the budget more when it is close.
+        let managed = cfg.extend > 0.0 && budget > 0;
+        let cap = if managed { max_iter.saturating_add((max_iter as f64 * cfg.extend) as u32) } else { max_iter };
+        let budget = Budget { iterations: cap, deadline, stop: stop.as_deref() };
         while budget.allows(iterations) {
+            if managed && iterations % 16 == 0 && iterations > 0 && self.settled(iterations, max_iter) {
+                break;
+            }
             iterations += 1;
             let mut game = root.determinize(me, self.rng.next_u64());
             let mut node = 0u32;
@@ -283,7 +333,14 @@ impl SearchBot {
                 self.playout(&mut game, depth, me);
                 moves = std::mem::take(&mut self.moves);
             }
-            let r = if game.is_over() { terminal_returns(&game) } else { win_probabilities(&game, me) };
+            let r = if game.is_over() {
+                terminal_returns(&game)
+            } else {
+                match cfg.evaluation {
+                    Evaluation::Fitted => win_probabilities(&game, me),
+                    Evaluation::Learned => learned::win_probabilities(&game, me),
+                }
+            };
             backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
@@ -317,6 +374,29 @@ impl SearchBot {
             candidates.push(Candidate { mv, visits: 0, value: 0.0, prior, line: Vec::new() });
         }
         Analysis { iterations, nodes: self.nodes.len() as u32, candidates }
+    }
+
+    /// Whether the search may stop after `done` iterations of a budget of `budget`: before
+    /// the budget, once no other root move can catch up with the most visited one in the
+    /// iterations left; after it, unless the two most visited are within 15 %.
+    fn settled(&self, done: u32, budget: u32) -> bool {
+        let (mut first, mut second) = (0u32, 0u32);
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let v = self.nodes[c as usize].visits;
+            if v > first {
+                second = first;
+                first = v;
+            } else if v > second {
+                second = v;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        if done < budget {
+            first - second > budget - done
+        } else {
+            (first as f64) > 1.15 * second as f64
+        }
     }
 
     /// The most visited path below `node` (at least two visits per step).
