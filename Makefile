@@ -53,6 +53,16 @@ lint: $(BUILD)
 bench-rust:
 	cargo bench --bench core
 
+# Regenerates the master level's learned evaluation from its seed (a few minutes on one
+# core; SIZE=200 for a quick run into /tmp/genial-train), then rebuild with `make develop`.
+.PHONY: train
+train: $(BUILD)
+ifdef SIZE
+	$(PY) -m training.master --games $(SIZE) --out-dir /tmp/genial-train
+else
+	$(PY) -m training.master --plot docs/images/master_learning_curve.svg
+endif
+
 bench: $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 

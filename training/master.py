@@ -13,7 +13,7 @@ Writes the weight file compiled into the engine (``rust/players/bots/master_weig
 command, the curve) and, with ``--plot``, the learning curve as an SVG. Then rebuild
 (``make develop``) and update the checksum pinned in ``learned.rs``'s tests.
 
-    python -m training.master                                   # the shipped weights
+    make train          # the shipped weights and docs/images/master_learning_curve.svg
     python -m training.master --games 200 --out-dir /tmp/w      # a quick run
 """
 
@@ -58,18 +58,25 @@ def plot(curve: list[tuple[int, int, float]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=30_000, help="self-play games per player count")
+    ap.add_argument("--games", type=int, default=10_000, help="self-play games per player count")
     ap.add_argument("--round", type=int, default=1_000, help="games per round (one curve point each)")
-    ap.add_argument("--holdout", type=int, default=400, help="held-out games per player count")
+    ap.add_argument("--holdout", type=int, default=300, help="held-out games per player count")
     ap.add_argument("--keep", type=float, default=0.5, help="share of positions learned from")
-    ap.add_argument("--rate", type=float, default=0.003, help="Adam's step size")
+    ap.add_argument("--rate", type=float, default=0.002, help="Adam's step size")
     ap.add_argument("--lambda", dest="lambda_", type=float, default=1.0, help="TD(λ)'s λ")
     ap.add_argument("--seed", type=int, default=8_000_000)
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out-dir", type=Path, default=None, help="write here instead of the shipped files")
     ap.add_argument("--plot", type=Path, default=None, help="the learning curve as an SVG")
+    ap.add_argument("--replot", action="store_true", help="only draw --plot from the manifest's curve")
     args = ap.parse_args(argv)
+    if args.replot:
+        if args.plot is None:
+            ap.error("--replot needs --plot")
+        info = json.loads(((args.out_dir / MANIFEST.name) if args.out_dir else MANIFEST).read_text())
+        plot([(c["players"], c["games"], c["holdout_loss"]) for c in info["curve"]], args.plot)
+        return 0
 
     start = time.perf_counter()
     blob, curve = _core.train_evaluation(
