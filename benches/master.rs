@@ -2,7 +2,10 @@
 //! level"). Not a criterion bench: matches with 95 % Wilson intervals, and time per decision.
 //!
 //!     cargo bench --bench master -- match master expert 2 400 [seed] [threads]
-//!     cargo bench --bench master -- time master 2 4 [seed]
+//!     cargo bench --bench master -- time expert,master 2 4 [seed]
+//!
+//! `time` prints a table row per bot: decisions, wall median and p90, CPU median, p90 and
+//! max (ms; the CPU time of the thread that searches).
 //!
 //! Bots: the level names, `scarcity`, and the ablations of `master`: `master-fitted` (the
 //! fitted 22-feature evaluation instead of the learned one), `master-noexact` (no
@@ -95,32 +98,54 @@ fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads
     );
 }
 
-fn time(name: &str, players: usize, games: usize, seed: u64) {
-    let s = spec(name);
-    let mut times = Vec::new();
+/// CPU time of the calling thread in milliseconds (Linux: `/proc/thread-self/schedstat`,
+/// nanoseconds on a CPU), or `None` where that file does not exist.
+fn thread_cpu_ms() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(s.split_whitespace().next()?.parse::<f64>().ok()? / 1e6)
+}
+
+/// Time per decision of `names` in self-play, interleaved game by game (so that a changing
+/// load falls on all of them alike): wall clock and the search thread's CPU time.
+fn time(names: &str, players: usize, games: usize, seed: u64) {
+    let names: Vec<&str> = names.split(',').collect();
+    let mut wall = vec![Vec::new(); names.len()];
+    let mut cpu = vec![Vec::new(); names.len()];
     let mut moves = Vec::new();
     for g in 0..games as u64 {
-        let mut game = Game::new(Config::standard(players).unwrap(), seed + g);
-        let mut bots: Vec<_> = (0..players).map(|p| s.build(seed * 31 + g * 7 + p as u64)).collect();
-        while !game.is_over() {
-            game.legal_moves(&mut moves);
-            let bot = &mut bots[game.current_player()];
-            let t = Instant::now();
-            let i = bot.choose(&game, &moves);
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-            let mv = moves[i];
-            game.play_unchecked(&mv);
+        for (k, name) in names.iter().enumerate() {
+            let s = spec(name);
+            let mut game = Game::new(Config::standard(players).unwrap(), seed + g);
+            let mut bots: Vec<_> = (0..players).map(|p| s.build(seed * 31 + g * 7 + p as u64)).collect();
+            while !game.is_over() {
+                game.legal_moves(&mut moves);
+                let bot = &mut bots[game.current_player()];
+                let (t, c) = (Instant::now(), thread_cpu_ms());
+                let i = bot.choose(&game, &moves);
+                wall[k].push(t.elapsed().as_secs_f64() * 1e3);
+                if let (Some(a), Some(b)) = (c, thread_cpu_ms()) {
+                    cpu[k].push(b - a);
+                }
+                let mv = moves[i];
+                game.play_unchecked(&mv);
+            }
         }
     }
-    times.sort_by(f64::total_cmp);
-    let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
-    println!(
-        "{name}, {players} players: {} decisions, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
-        times.len(),
-        q(0.5),
-        q(0.9),
-        q(1.0)
-    );
+    let q = |v: &mut Vec<f64>, f: f64| {
+        v.sort_by(f64::total_cmp);
+        v.get(((v.len().max(1) - 1) as f64 * f) as usize).copied().unwrap_or(f64::NAN)
+    };
+    for (k, name) in names.iter().enumerate() {
+        let n = wall[k].len();
+        println!(
+            "| {name} | {players} | {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} |",
+            q(&mut wall[k], 0.5),
+            q(&mut wall[k], 0.9),
+            q(&mut cpu[k], 0.5),
+            q(&mut cpu[k], 0.9),
+            q(&mut cpu[k], 1.0),
+        );
+    }
 }
 
 fn main() {
@@ -131,6 +156,8 @@ fn main() {
             play_match(&args[1], &args[2], num(3, 2) as usize, num(4, 100) as usize, num(5, 2026), num(6, 1) as usize)
         }
         Some("time") => time(&args[1], num(2, 2) as usize, num(3, 2) as usize, num(4, 100)),
-        _ => eprintln!("usage: master match A B PLAYERS GAMES [SEED] [THREADS] | master time BOT PLAYERS GAMES [SEED]"),
+        _ => eprintln!(
+            "usage: master match A B PLAYERS GAMES [SEED] [THREADS] | master time BOT[,BOT...] PLAYERS GAMES [SEED]"
+        ),
     }
 }

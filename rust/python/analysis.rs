@@ -158,6 +158,9 @@ fn evaluation_weights_info() -> (u32, u64, usize) {
     (learned::WEIGHTS_VERSION, learned::checksum(), learned::shipped().0.len())
 }
 
+/// One point of a learning curve: `(players, games, held-out loss)`.
+type CurveRow = (usize, usize, f64);
+
 /// Trains the learned evaluation from zero by self-play: `(weight file bytes, curve)`, the
 /// curve as `(players, games, held-out loss)` rows. Ctrl-C stops it (between rounds).
 #[pyfunction]
@@ -174,7 +177,7 @@ fn train_evaluation<'py>(
     seed: u64,
     players: Vec<usize>,
     threads: usize,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<(usize, usize, f64)>)> {
+) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
     let tc = learned::TrainConfig { games, round, holdout, keep, rate, lambda: lambda_, seed, players, threads };
     tc.validate().map_err(PyValueError::new_err)?;
     let stop = AtomicBool::new(false);

@@ -135,7 +135,7 @@ mod tests {
     }
 
     /// Plain max-n without pruning, for one deal.
-    fn brute(game: &Game, me: usize) -> [f64; 4] {
+    fn brute(game: &Game) -> [f64; 4] {
         if game.is_over() {
             return terminal_returns(game);
         }
@@ -146,7 +146,7 @@ mod tests {
         for m in &moves {
             let mut g = *game;
             g.play_unchecked(m);
-            let r = brute(&g, me);
+            let r = brute(&g);
             if best.is_none_or(|b| r[mover] > b[mover]) {
                 best = Some(r);
             }
@@ -164,7 +164,7 @@ mod tests {
             }
             let me = g.current_player();
             let mut s = Solver { me, two: true, nodes: 0, max_nodes: u64::MAX, stack: Vec::new() };
-            assert_eq!(s.value(&g, 0, 0.0, 1.0).unwrap()[me], brute(&g, me)[me], "seed {seed}");
+            assert_eq!(s.value(&g, 0, 0.0, 1.0).unwrap()[me], brute(&g)[me], "seed {seed}");
             checked += 1;
         }
         assert!(checked >= 6);

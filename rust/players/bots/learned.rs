@@ -480,7 +480,7 @@ pub fn train(
         let k = class(&config);
         let w = &mut weights.0[k * LEN..(k + 1) * LEN];
         // Held-out games come from another seed stream than the training games.
-        let held = games(config, tc.seed ^ 0x401D_0u64, 0, tc.holdout, tc.keep, &pool);
+        let held = games(config, tc.seed ^ 0x0004_01D0, 0, tc.holdout, tc.keep, &pool);
         let point = CurvePoint { players, games: 0, holdout_loss: loss(&held, w, players) };
         if !progress(&point) {
             return Err("training stopped".into());
@@ -517,7 +517,7 @@ pub fn one_ply_share(weights: &Weights, opponent: &BotSpec, games: usize, seed: 
         let game_seed = crate::rng::derive_seed(seed, g);
         let mut game = Game::new(config, game_seed);
         let mut other = opponent.build(bot_seed(game_seed, 1));
-        let mut rng = crate::rng::Rng::new(game_seed ^ 0x0E_91A7);
+        let mut rng = crate::rng::Rng::new(game_seed ^ 0x000E_91A7);
         let me = (g % 2) as usize;
         while !game.is_over() {
             game.legal_moves(&mut moves);
