@@ -36,6 +36,14 @@ fn spec(name: &str) -> BotSpec {
             "master-noexact",
             LevelKind::Search(genial::bots::SearchConfig { exact: 0, ..search("master") }),
         ),
+        "hard-learned" => BotSpec::Level(
+            "hard-learned",
+            LevelKind::Search(genial::bots::SearchConfig { evaluation: Evaluation::Learned, ..search("hard") }),
+        ),
+        "expert-learned" => BotSpec::Level(
+            "expert-learned",
+            LevelKind::Search(genial::bots::SearchConfig { evaluation: Evaluation::Learned, ..search("expert") }),
+        ),
         "master-flat" => BotSpec::Level(
             "master-flat",
             LevelKind::Search(genial::bots::SearchConfig { extend: 0.0, ..search("master") }),
