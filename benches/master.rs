@@ -48,10 +48,7 @@ fn spec(name: &str) -> BotSpec {
             "master-flat",
             LevelKind::Search(genial::bots::SearchConfig { extend: 0.0, ..search("master") }),
         ),
-        other => {
-            let canonical = genial::bots::levels::level_name(other).unwrap_or_else(|| panic!("unknown bot {other}"));
-            BotSpec::Level(canonical, level(other).unwrap())
-        }
+        other => genial::bots::catalogue::parse(other).unwrap_or_else(|e| panic!("{e}")),
     }
 }
 

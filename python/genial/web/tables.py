@@ -9,6 +9,7 @@ seat's view is built from a `GameView` of that seat, so it cannot hold another s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -20,7 +21,7 @@ from typing import Any
 
 from .. import _core
 from .._core import IllegalMoveError, Move
-from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, make
+from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, catalogue, make
 from ..choices import ordered_choices
 from ..game import Game
 from ..records import RecordError, from_record, to_record
@@ -48,10 +49,24 @@ class ApiError(Exception):
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
-    """The built-in bots with their options and defaults, from `genial.bots`."""
+    """The built-in bots from the core's catalogue, for the lobby: per bot its ``name``,
+    ``description``, ``strength`` (1 the weakest), ``level``, ``searches``, ``options`` (the
+    settings a bot made with no options reports, by name) and ``option_specs`` (every option
+    the bot takes, with ``name``, ``kind``, ``default`` (``None`` where the bot decides),
+    ``min``, ``max``, ``min_open``, ``bounds``, ``choices`` and ``help``)."""
     out = []
-    for name in BUILTIN_BOTS:
-        out.append({"name": name, "options": make(name).options})
+    for b in catalogue():
+        out.append(
+            {
+                "name": b.name,
+                "description": b.description,
+                "strength": b.strength,
+                "level": b.level,
+                "searches": b.searches,
+                "options": make(b.name).options,
+                "option_specs": [dataclasses.asdict(o) | {"choices": list(o.choices)} for o in b.options],
+            }
+        )
     return out
 
 

@@ -13,10 +13,8 @@ pub enum LevelKind {
     Search(SearchConfig),
 }
 
-/// The level names, weakest first.
-pub const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "master"];
-
-/// The settings of a named level, or `None` for an unknown name.
+/// The settings of a named level, or `None` for an unknown name (the levels' names,
+/// descriptions and options are in the catalogue).
 pub fn level(name: &str) -> Option<LevelKind> {
     Some(match name {
         // Samples moves by the evaluation's cheap score: sensible, beatable.
@@ -37,7 +35,7 @@ pub fn level(name: &str) -> Option<LevelKind> {
         // endgame and time management, within the same time per move (BENCHMARKS.md).
         "master" => LevelKind::Search(SearchConfig {
             iterations: 1000,
-            iterations_by_players: Some([1000, 900, 800]),
+            iterations_by_players: Some([1000, 750, 600]),
             evaluation: Evaluation::Learned,
             exact: 3,
             extend: 0.5,
@@ -45,9 +43,4 @@ pub fn level(name: &str) -> Option<LevelKind> {
         }),
         _ => return None,
     })
-}
-
-/// The canonical `&'static` name of a level.
-pub fn level_name(name: &str) -> Option<&'static str> {
-    LEVELS.iter().copied().find(|&l| l == name)
 }

@@ -2,6 +2,7 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+pub mod catalogue;
 mod endgame;
 pub mod eval;
 mod greedy;
@@ -12,6 +13,7 @@ mod oneply;
 mod random;
 mod scarcity;
 pub mod search;
+mod spec;
 pub mod training;
 mod tree;
 
@@ -21,6 +23,7 @@ pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
 pub use search::{Analysis, Candidate, Evaluation, SearchBot, SearchConfig};
+pub use spec::{bot_seed, AnyBot, BotSpec, Plain};
 
 use crate::game::Game;
 use crate::moves::Move;
