@@ -5,6 +5,7 @@
 pub mod catalogue;
 mod endgame;
 pub mod eval;
+pub mod evaluator;
 mod greedy;
 pub mod learned;
 pub mod levels;
@@ -17,6 +18,7 @@ mod spec;
 pub mod training;
 mod tree;
 
+pub use evaluator::{Evaluator, Fitted, Rollout};
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 pub use oneply::{OnePlyBot, OnePlyConfig};
