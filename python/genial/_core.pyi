@@ -452,6 +452,8 @@ class BuiltinBot:
         """The bot's settings as options that build the same bot, in catalogue order."""
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
+    def stop(self) -> None:
+        """Ends a search running in another thread now: it returns its best move so far."""
     def choose(self, state: GameState, seat: int | None = None) -> Move:
         """The bot's move for the seat to move in ``state`` (searches: stopped by Ctrl-C);
         `NotYourTurnError` when ``seat`` is given and is not to move."""

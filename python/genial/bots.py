@@ -373,6 +373,12 @@ class BuiltinBot:
             return self._bot.choose(view._state)
         raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(view).__name__}")
 
+    def stop(self) -> None:
+        """Ends a search that `choose` runs in another thread: it returns its best move so
+        far at once (after at least one iteration). For servers and GUIs that must not wait;
+        does nothing while the bot is idle or for the quick bots."""
+        self._bot.stop()
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label} seed={self.seed}>"
 

@@ -10,7 +10,7 @@ use crate::bots::{AnyBot, Bot, BotSpec};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// The one place a refused bot spec becomes an exception: an unknown bot is a `ValueError`,
@@ -232,6 +232,13 @@ impl PyBuiltinBot {
             AnyBot::Search(b) => b.last_search().map(|a| (a.iterations, a.nodes, a.candidates.len() as u32)),
             _ => None,
         })
+    }
+
+    /// Asks a search running in another thread to end now: it returns the best move found
+    /// so far (after at least one iteration). Quick bots finish on their own; a call while
+    /// the bot is idle does nothing (the next `choose` starts afresh).
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 
     /// The bot's move for the seat to move in `state`; given `seat` (a view's seat), it
