@@ -193,15 +193,18 @@ def test_bad_python_bots_are_named() -> None:
 
 
 def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
-    from genial.tournament import _python_chunk
+    from genial.simulation import python_games
 
     native = genial.tournament(["greedy", "random"], games=8, seed=3, threads=1)
-    # The path Python bots take, run with the built-in bots: the very same games.
+    # The path Python bots and engines take, run with the built-in bots: the very same games.
     entries = [make("greedy"), make("random")]
-    slow = _python_chunk(
-        entries, lineups_for(2, 2), 2, 3, 0, 8, "standard", "after_placement", False, ("greedy", "random")
-    )
+    names = ("greedy", "random")
+    slow = python_games(entries, lineups_for(2, 2), 2, 3, True, 0, 8, "standard", "after_placement", False, names)
     assert slow == native.result
+    # Unpaired, as `simulate` deals them (rotating seats), from a later game on.
+    rotated = genial.simulate(6, 2, ["greedy", "random"], seed=5, threads=1, first_game=3, rotate=True)
+    slow = python_games(entries, [(0, 1), (1, 0)], 2, 5, False, 3, 6, "standard", "after_placement", False, names)
+    assert slow == rotated
     python = genial.tournament([FirstMoveBot(), "random"], games=8, seed=3)
     assert python.result.seed.tolist() == native.result.seed.tolist()
     assert python.seat_counts.tolist() == [[4, 4], [4, 4]]

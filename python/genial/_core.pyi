@@ -327,10 +327,27 @@ class GameState:
     def check(self, mv: Move | str) -> None:
         """Raises ``IllegalMoveError`` naming why ``mv`` is not legal now."""
     def play(self, mv: Move | str) -> PlayResult: ...
+    @property
+    def movers(self) -> list[int]:
+        """The seat that played each move of the history."""
     def history_len(self) -> int: ...
     def pop(self) -> Move:
         """Takes back the last move (replaying the game from its start) and returns it."""
     def clone(self) -> GameState: ...
+    @staticmethod
+    def from_public(
+        rules: Rules,
+        moves: list[tuple[int, Move | str]],
+        observer: int,
+        rack: list[Tile | str],
+        rack_sizes: list[int],
+        phase: str,
+        pending_bonuses: int,
+        seed: int,
+    ) -> GameState:
+        """The game as ``observer`` sees it, rebuilt from public facts: ``(seat, move)``
+        pairs, its own rack, every rack size and the decision it faces; unseen tiles dealt
+        from ``seed``. Inconsistent facts raise ``ValueError``."""
     def determinize(self, observer: int, seed: int) -> GameState:
         """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
     def unseen_tiles(self, observer: int) -> list[Tile]:

@@ -18,15 +18,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
 
 from . import _core
+from ._core import Rules
 from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
-from .bots import BuiltinBot, parse_bot
-from .results import SimulationResult
+from .bots import BuiltinBot, Forfeit, forfeit_ranks, parse_bot, play_game
+from .results import END_NAMES, SimulationResult
 
 __all__ = [
     "simulate",
     "run_games",
+    "python_games",
     "shards",
     "chunks",
     "derive_seed",
@@ -47,10 +52,11 @@ def derive_seed(base: int, index: int) -> int:
     return _core.derive_seed(check_seed(base), check_seed(index))
 
 
-def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
-    """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s."""
+def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[Any]:
+    """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s;
+    ``"engine:COMMAND"`` gives a `genial.engine.EngineBot` (not started yet)."""
     items: Sequence[BotSpecLike] = [bots] if isinstance(bots, (str, BuiltinBot)) else bots
-    out = []
+    out: list[Any] = []
     for b in items:
         if isinstance(b, BuiltinBot):
             out.append(b)
@@ -64,10 +70,10 @@ def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
     return out
 
 
-def unique_bots(bots: Sequence[BuiltinBot]) -> tuple[list[BuiltinBot], list[str], list[int]]:
+def unique_bots(bots: Sequence[Any]) -> tuple[list[Any], list[str], list[int]]:
     """Distinct bots by label, and each input's index among them."""
     labels: list[str] = []
-    kept: list[BuiltinBot] = []
+    kept: list[Any] = []
     index = []
     for b in bots:
         if b.label not in labels:
@@ -148,9 +154,41 @@ def simulate(
         lineups = [[index[(s + r) % players] for s in range(players)] for r in range(players)]
     else:
         lineups = [index]
-    return run_games(
-        games, players, kept, labels, lineups, seed, False, first_game, n_threads, variant, swap_timing, require_contact
-    )
+    if all(isinstance(b, BuiltinBot) for b in kept):
+        return run_games(
+            games,
+            players,
+            kept,
+            labels,
+            lineups,
+            seed,
+            False,
+            first_game,
+            n_threads,
+            variant,
+            swap_timing,
+            require_contact,
+        )
+    # Engines play through the Python table, game by game, and stop with this call.
+    Rules(variant, players, swap_timing=swap_timing, require_contact=require_contact)  # checks the rules
+    try:
+        return python_games(
+            kept,
+            [tuple(lineup) for lineup in lineups],
+            players,
+            seed,
+            False,
+            first_game,
+            games,
+            variant,
+            swap_timing,
+            require_contact,
+            tuple(labels),
+        )
+    finally:
+        for b in kept:
+            if not isinstance(b, BuiltinBot):
+                b.close()
 
 
 def run_games(
@@ -189,6 +227,83 @@ def run_games(
         bot_names=tuple(labels),
         run_seed=seed,
         first_game=first_game,
+    )
+
+
+def python_games(
+    entries: Sequence[Any],
+    lineups: Sequence[tuple[int, ...]],
+    players: int,
+    seed: int,
+    paired: bool,
+    first: int,
+    count: int,
+    variant: str,
+    swap_timing: str,
+    require_contact: bool,
+    labels: tuple[str, ...],
+) -> SimulationResult:
+    """Games ``first .. first + count`` of a run, played through `play_game` (for Python
+    bots and engines): the same deals, lineups and bot seeds as `run_games`. A game an
+    engine forfeits stops there, its side ranked last and its end ``"forfeit"``."""
+    L = len(lineups)
+    tracks_n = Rules(variant, players, swap_timing=swap_timing, require_contact=require_contact).track_count
+    cols: dict[str, list[Any]] = {k: [] for k in SimulationResult._columns}
+    for g in range(first, first + count):
+        lineup = lineups[g % L]
+        game_seed = derive_seed(seed, g // L if paired else g)
+        seats: list[Any] = []
+        for s, b in enumerate(lineup):
+            e = entries[b]
+            if isinstance(e, BuiltinBot):
+                seats.append(BuiltinBot(e.name, _core.bot_seed(game_seed, s), **e.options))
+            else:
+                seats.append(e)
+        try:
+            game = play_game(
+                seats, players, game_seed, variant, swap_timing=swap_timing, require_contact=require_contact
+            )
+            ranks, end = game.ranks(), game.end or "board_full"
+        except Forfeit as e:
+            # The game stops where the engine failed; its side ranks last (see `Forfeit`).
+            if e.game is None or e.seat is None:
+                raise
+            game, ranks, end = e.game, forfeit_ranks(e.game, e.seat), "forfeit"
+        st = game.stats
+        cols["seed"].append(game_seed)
+        cols["scores"].append(game.scores)
+        cols["tracks"].append(game.tracks[:tracks_n])
+        cols["ranks"].append(ranks)
+        cols["bots"].append(lineup)
+        for k in ("placements", "bonus_placements", "bonuses_lost", "swaps", "turns"):
+            cols[k].append(st[k])
+        cols["end"].append(END_NAMES.index(end))
+    dtypes = dict(
+        seed=np.uint64,
+        scores=np.int8,
+        tracks=np.int8,
+        ranks=np.uint8,
+        bots=np.uint8,
+        placements=np.uint16,
+        bonus_placements=np.uint16,
+        bonuses_lost=np.uint16,
+        swaps=np.uint16,
+        turns=np.uint16,
+        end=np.uint8,
+    )
+    shapes = dict(
+        scores=(count, players, 6), tracks=(count, tracks_n, 6), ranks=(count, players), bots=(count, players)
+    )
+    arrays = {k: np.asarray(v, dtype=dtypes[k]).reshape(shapes.get(k, (count,))) for k, v in cols.items()}
+    return SimulationResult(
+        **arrays,
+        players=players,
+        variant=variant,
+        swap_timing=swap_timing,
+        require_contact=require_contact,
+        bot_names=labels,
+        run_seed=seed,
+        first_game=first,
     )
 
 

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 __all__ = ["Rate", "Summary"]
 
 _Z95 = 1.959963984540054
-END_NAMES: tuple[str, ...] = tuple(_core.end_names())  # end reasons by code
+# End reasons by code: the core's, then "forfeit" (a game stopped by the host when an engine
+# failed: `genial.bots.Forfeit`).
+END_NAMES: tuple[str, ...] = (*_core.end_names(), "forfeit")
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._core import Rules
 from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
-from .bots import SEARCHING_BOTS, Bot, BuiltinBot, parse_bot, play_game
+from .bots import SEARCHING_BOTS, Bot, BuiltinBot, parse_bot
 from .game import Game
-from .results import END_NAMES, SimulationResult
-from .simulation import ProgressFn, chunks, derive_seed, run_games
+from .results import SimulationResult
+from .simulation import ProgressFn, chunks, python_games, run_games
 from .stats import Summary
 
 __all__ = ["tournament", "TournamentResult", "lineups_for", "lineups_count", "bradley_terry", "MAX_LINEUPS"]
@@ -173,71 +171,6 @@ def _pairwise(res: SimulationResult, nbots: int) -> tuple[npt.NDArray[np.float64
     return wins, games
 
 
-def _python_chunk(
-    entries: Sequence[Any],
-    lineups: Sequence[tuple[int, ...]],
-    players: int,
-    seed: int,
-    first: int,
-    count: int,
-    variant: str,
-    swap_timing: str,
-    require_contact: bool,
-    labels: tuple[str, ...],
-) -> SimulationResult:
-    """The same games as the Rust path, played through `play_game` (for Python bots)."""
-    L = len(lineups)
-    tracks_n = Rules(variant, players, swap_timing=swap_timing, require_contact=require_contact).track_count
-    cols: dict[str, list[Any]] = {k: [] for k in SimulationResult._columns}
-    for g in range(first, first + count):
-        lineup = lineups[g % L]
-        game_seed = derive_seed(seed, g // L)
-        seats: list[Any] = []
-        for s, b in enumerate(lineup):
-            e = entries[b]
-            if isinstance(e, BuiltinBot):
-                seats.append(BuiltinBot(e.name, _core.bot_seed(game_seed, s), **e.options))
-            else:
-                seats.append(e)
-        game = play_game(seats, players, game_seed, variant, swap_timing=swap_timing, require_contact=require_contact)
-        st = game.stats
-        cols["seed"].append(game_seed)
-        cols["scores"].append(game.scores)
-        cols["tracks"].append(game.tracks[:tracks_n])
-        cols["ranks"].append(game.ranks())
-        cols["bots"].append(lineup)
-        for k in ("placements", "bonus_placements", "bonuses_lost", "swaps", "turns"):
-            cols[k].append(st[k])
-        cols["end"].append(END_NAMES.index(game.end or "board_full"))
-    dtypes = dict(
-        seed=np.uint64,
-        scores=np.int8,
-        tracks=np.int8,
-        ranks=np.uint8,
-        bots=np.uint8,
-        placements=np.uint16,
-        bonus_placements=np.uint16,
-        bonuses_lost=np.uint16,
-        swaps=np.uint16,
-        turns=np.uint16,
-        end=np.uint8,
-    )
-    shapes = dict(
-        scores=(count, players, 6), tracks=(count, tracks_n, 6), ranks=(count, players), bots=(count, players)
-    )
-    arrays = {k: np.asarray(v, dtype=dtypes[k]).reshape(shapes.get(k, (count,))) for k, v in cols.items()}
-    return SimulationResult(
-        **arrays,
-        players=players,
-        variant=variant,
-        swap_timing=swap_timing,
-        require_contact=require_contact,
-        bot_names=labels,
-        run_seed=seed,
-        first_game=first,
-    )
-
-
 def tournament(
     bots: Sequence[TournamentBot],
     players: int = 2,
@@ -291,7 +224,7 @@ def tournament(
         e = parse_bot(b) if isinstance(b, str) else b
         if not isinstance(e, BuiltinBot) and not callable(getattr(e, "choose", None)):
             raise TypeError(f"a tournament bot is a name, a BuiltinBot or has choose(view); not {type(b).__name__}")
-        label = e.label if isinstance(e, BuiltinBot) else getattr(e, "name", type(e).__name__)
+        label = getattr(e, "label", None) or getattr(e, "name", type(e).__name__)
         base, k = str(label), 2
         while label in labels:
             label = f"{base}#{k}"
@@ -315,32 +248,48 @@ def tournament(
         on_start(total)
     parts = []
     done = 0
-    for first, count in chunks(total, step):
-        if native:
-            part = run_games(
-                count,
-                players,
-                entries,
-                labels,
-                lineups,
-                seed,
-                True,
-                first,
-                n_threads,
-                variant,
-                swap_timing,
-                require_contact,
-            )
-        else:
-            part = _python_chunk(
-                entries, lineups, players, seed, first, count, variant, swap_timing, require_contact, tuple(labels)
-            )
-        parts.append(part)
-        done += count
-        if on_chunk is not None:
-            on_chunk(part)
-        if progress is not None:
-            progress(done, total)
+    try:
+        for first, count in chunks(total, step):
+            if native:
+                part = run_games(
+                    count,
+                    players,
+                    entries,
+                    labels,
+                    lineups,
+                    seed,
+                    True,
+                    first,
+                    n_threads,
+                    variant,
+                    swap_timing,
+                    require_contact,
+                )
+            else:
+                part = python_games(
+                    entries,
+                    lineups,
+                    players,
+                    seed,
+                    True,
+                    first,
+                    count,
+                    variant,
+                    swap_timing,
+                    require_contact,
+                    tuple(labels),
+                )
+            parts.append(part)
+            done += count
+            if on_chunk is not None:
+                on_chunk(part)
+            if progress is not None:
+                progress(done, total)
+    finally:
+        # Engines this call started from their text form are stopped with it.
+        for given, e in zip(bots, entries):
+            if isinstance(given, str) and not isinstance(e, BuiltinBot) and callable(getattr(e, "close", None)):
+                e.close()
     res = SimulationResult.concat(parts)
     nb = len(entries)
     seat_counts = np.zeros((nb, players), dtype=np.int64)
