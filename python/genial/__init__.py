@@ -20,6 +20,7 @@ from .envs import registration as _registration
 from .game import Game, Outcome
 from .records import RecordError
 from .results import SimulationResult
+from .reviews import Review, review
 from .simulation import simulate
 from .stats import Summary
 from .tournament import TournamentResult, tournament
@@ -56,6 +57,8 @@ __all__ = [
     "TournamentResult",
     "tournament",
     "analyse",
+    "review",
+    "Review",
     "Analysis",
     "CandidateMove",
     "evaluate",

@@ -488,6 +488,17 @@ def analyse_state(
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""
 
+def review_decision(
+    state: GameState,
+    played: Move | str,
+    seed: int = 0,
+    ply: int = 0,
+    iterations: int | None = None,
+    level_name: str = "expert",
+) -> tuple[list[tuple[Move, int, float, float, list[Move]]], float, list[float], int]:
+    """Reviews the decision of the seat to move, who played ``played``, from its view only:
+    ``(candidates, played_win, seats_before, legal_moves)``."""
+
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""
 

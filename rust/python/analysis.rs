@@ -11,7 +11,7 @@ use crate::bots::eval::{all_features, win_probabilities as core_win_probabilitie
 use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
-use crate::bots::SearchBot;
+use crate::bots::{Candidate, SearchBot, SearchConfig};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// One root move: `(move, visits, win_probability, prior, line)`.
-type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
+pub(super) type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
 
 /// The search's view of the decision of the seat to move: `(iterations, candidates)`,
 /// candidates best first. The search deals what the mover cannot see anew in every
@@ -41,6 +41,29 @@ fn analyse_state(
         return Err(PyValueError::new_err("the game is over: there is no move to analyse"));
     }
     check_turn(&game, seat)?;
+    let config = search_config(level_name, iterations, time_ms)?;
+    // On a worker thread that Ctrl-C stops, like a searching bot's `choose`.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let analysis = interrupt::run(py, &stop, move || {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut bot = SearchBot::new(config, seed);
+        bot.set_stop(flag);
+        bot.analyse(&game, &moves)
+    })?;
+    let rows = analysis.candidates.into_iter().map(candidate_row).collect();
+    Ok((analysis.iterations, rows))
+}
+
+/// A candidate as Python sees it.
+pub(super) fn candidate_row(c: Candidate) -> CandidateRow {
+    (PyMove(c.mv), c.visits, c.value, c.prior, c.line.into_iter().map(PyMove).collect())
+}
+
+/// The search settings of a searching level, with its budget replaced by `iterations`
+/// and/or `time_ms` when given.
+pub(super) fn search_config(level_name: &str, iterations: Option<u32>, time_ms: Option<u32>) -> PyResult<SearchConfig> {
     let mut config = match level(level_name) {
         Some(LevelKind::Search(c)) => c,
         _ => {
@@ -63,22 +86,7 @@ fn analyse_state(
         config.iterations_by_players = None;
     }
     config.validate().map_err(PyValueError::new_err)?;
-    // On a worker thread that Ctrl-C stops, like a searching bot's `choose`.
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    let analysis = interrupt::run(py, &stop, move || {
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        let mut bot = SearchBot::new(config, seed);
-        bot.set_stop(flag);
-        bot.analyse(&game, &moves)
-    })?;
-    let rows = analysis
-        .candidates
-        .into_iter()
-        .map(|c| (PyMove(c.mv), c.visits, c.value, c.prior, c.line.into_iter().map(PyMove).collect()))
-        .collect();
-    Ok((analysis.iterations, rows))
+    Ok(config)
 }
 
 /// The evaluation's feature rows of every seat as `observer` sees the position
