@@ -13,7 +13,7 @@ from importlib import metadata as _metadata
 from . import actions as actions  # submodules for learning agents
 from . import observation as observation
 from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
-from .analysis import Analysis, CandidateMove, analyse
+from .analysis import Analysis, CandidateMove, analyse, evaluate
 from .bots import BotOptionError, GameView, HiddenInformationError, NotYourTurnError, play_game
 from .colors import Color
 from .envs import registration as _registration
@@ -61,6 +61,7 @@ __all__ = [
     "Review",
     "Analysis",
     "CandidateMove",
+    "evaluate",
 ]
 
 try:

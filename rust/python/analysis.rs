@@ -8,13 +8,15 @@ use super::interrupt;
 use super::types::PyMove;
 use crate::bots::catalogue::CATALOGUE;
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
+use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
 use crate::bots::{Candidate, SearchBot, SearchConfig};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use std::sync::atomic::AtomicBool;
+use pyo3::types::PyBytes;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// One root move: `(move, visits, win_probability, prior, line)`.
@@ -151,7 +153,57 @@ fn self_play_positions<'py>(
     ))
 }
 
+/// Each seat's win probability by the learned evaluation (the `master` level's), as
+/// `observer` sees the position: other racks enter only as tiles `observer` has not seen.
+#[pyfunction]
+fn evaluate_state(state: &Bound<'_, PyGameState>, observer: usize) -> PyResult<Vec<f64>> {
+    let game = *state.borrow().game();
+    let n = game.config().players();
+    if observer >= n {
+        return Err(PyValueError::new_err(format!("observer {observer} is not a seat of a {n}-player game")));
+    }
+    Ok(learned::win_probabilities(&game, observer)[..n].to_vec())
+}
+
+/// `(version, FNV-1a 64 checksum, weight count)` of the shipped learned weights.
+#[pyfunction]
+fn evaluation_weights_info() -> (u32, u64, usize) {
+    (learned::WEIGHTS_VERSION, learned::checksum(), learned::shipped().0.len())
+}
+
+/// One point of a learning curve: `(players, games, held-out loss)`.
+type CurveRow = (usize, usize, f64);
+
+/// Trains the learned evaluation from zero by self-play: `(weight file bytes, curve)`, the
+/// curve as `(players, games, held-out loss)` rows. Ctrl-C stops it (between rounds).
+#[pyfunction]
+#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads))]
+#[allow(clippy::too_many_arguments)]
+fn train_evaluation<'py>(
+    py: Python<'py>,
+    games: usize,
+    round: usize,
+    holdout: usize,
+    keep: f64,
+    rate: f64,
+    lambda_: f64,
+    seed: u64,
+    players: Vec<usize>,
+    threads: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
+    let tc = learned::TrainConfig { games, round, holdout, keep, rate, lambda: lambda_, seed, players, threads };
+    tc.validate().map_err(PyValueError::new_err)?;
+    let stop = AtomicBool::new(false);
+    let out = interrupt::run(py, &stop, || learned::train(&tc, |_| !stop.load(Ordering::Relaxed)))?;
+    let (w, curve) = out.map_err(PyRuntimeError::new_err)?;
+    let rows = curve.iter().map(|c| (c.players, c.games, c.holdout_loss)).collect();
+    Ok((PyBytes::new(py, &w.to_bytes()), rows))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(evaluate_state, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation_weights_info, m)?)?;
+    m.add_function(wrap_pyfunction!(train_evaluation, m)?)?;
     m.add_function(wrap_pyfunction!(analyse_state, m)?)?;
     m.add_function(wrap_pyfunction!(eval_features, m)?)?;
     m.add_function(wrap_pyfunction!(win_probabilities, m)?)?;
