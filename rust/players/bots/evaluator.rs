@@ -233,7 +233,7 @@ impl Evaluator for Learned {
             self.playout.play_out(game, me);
         }
         if game.is_over() {
-            terminal_returns(game)
+            win_shares(game)
         } else {
             learned::win_probabilities(game, me)
         }
