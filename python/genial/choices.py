@@ -17,7 +17,7 @@ from .analysis import analyse
 from .colors import Color
 from .game import Game
 
-__all__ = ["Choice", "hint_seed", "rank_choices", "ordered_choices"]
+__all__ = ["Choice", "hint_seed", "placement_key", "rank_choices", "ordered_choices"]
 
 
 @dataclass(frozen=True)
@@ -60,16 +60,22 @@ def rank_choices(game: Game, tile: Tile | None = None) -> list[Choice]:
         for c, p in zip(move.colors, preview.points):
             if p:
                 gains[c] = gains.get(c, 0) + p
-        neg = tuple(-v for v in sorted(preview.scores_after))
-        first = 0 if not preview.wins else -1  # an immediate win beats everything
-        key = (first, neg, -preview.bonuses_earned, -sum(preview.points), str(move))
-        choices.append(Choice(move, gains, preview.bonuses_earned, key, preview=preview))
+        choices.append(Choice(move, gains, preview.bonuses_earned, placement_key(preview), preview=preview))
     if tile is None:
         for index, move in enumerate(game.legal_moves()):
             if not move.is_placement:
                 choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
     choices.sort(key=lambda c: c.key)
     return choices
+
+
+def placement_key(preview: Preview) -> tuple[Any, ...]:
+    """The sort key of a placement in `rank_choices`' order (smallest first): an immediate
+    win, then the mover's scores after the move, lowest first, compared as the ranking
+    does, then bonus placements earned, then raw points, then the move's text."""
+    first = 0 if not preview.wins else -1  # an immediate win beats everything
+    neg = tuple(sorted([-v for v in preview.scores_after], reverse=True))
+    return (first, neg, -preview.bonuses_earned, -sum(preview.points), str(preview.move))
 
 
 def hint_seed(game: Game) -> int:

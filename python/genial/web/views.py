@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__, _core
 from .._core import Board, Move, PlayResult, Rules, Tile
-from ..choices import Choice, rank_choices
+from ..choices import Choice, placement_key
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
@@ -56,6 +56,7 @@ _END_TEXT = {
     "no_placement": "the player to move could not place a tile",
 }
 _CELL_SIZE = 10.0  # circumradius of a cell in the page's board drawing (its own units)
+_COLOR_NAMES = tuple(str(c) for c in Color)
 _DIRECTION_NAMES = ("east", "south-east", "south-west", "west", "north-west", "north-east")
 
 
@@ -248,44 +249,48 @@ def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
 
 def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
     """The mover's placements of one rack tile, best first as the terminal lists them
-    (`genial.choices.rank_choices`), each with the points the core's preview gives it.
+    (`genial.choices.placement_key`, `rank_choices`' order), each with the points the
+    core's preview gives it.
 
     ``cells``/``colors``/``points`` are aligned, the tile's first colour on ``cells[0]``;
     ``anchors`` are the ways to lay it as ``[q, r, direction]``: the tile's first half on
-    (q, r), its second half in ``board.directions[direction]`` (two ways for a double)."""
+    (q, r), its second half in ``board.directions[direction]`` (two ways for a double).
+    This runs for every rack tile a player picks, so it reads each preview once."""
     first = int(tile.colors[0])
     out = []
-    for rank, choice in enumerate(rank_choices(game, tile)):
-        preview = choice.preview
-        assert preview is not None and choice.move.cells is not None and choice.move.colors is not None
-        cells = [list(c) for c in choice.move.cells]
-        colors = [int(c) for c in choice.move.colors]
-        points = list(preview.points)
-        if colors[0] != first:
-            cells, colors, points = cells[::-1], colors[::-1], points[::-1]
-        anchors = _anchors(cells, colors, first)
-        gains = [0] * len(Color)
-        for c, p in zip(colors, points):
-            gains[c] += p
-        total = sum(points)
+    for rank, preview in enumerate(sorted(game.previews(tile), key=placement_key)):
+        move = preview.move
+        assert move.cells is not None and move.colors is not None
+        a, b = move.cells
+        ca, cb = (int(c) for c in move.colors)
+        pa, pb = preview.points
+        if ca != first:
+            a, b, ca, cb, pa, pb = b, a, cb, ca, pb, pa
+        cells = [list(a), list(b)]
+        colors = [ca, cb]
+        gains = [0] * len(_COLOR_NAMES)
+        gains[ca] += pa
+        gains[cb] += pb
+        total = pa + pb
         notes = []
         if preview.wins:
             notes.append("wins the game at once")
-        if choice.bonuses:
-            notes.append(f"Ingenious! {_plural(choice.bonuses, 'bonus tile')}")
+        bonuses = preview.bonuses_earned
+        if bonuses:
+            notes.append(f"Ingenious! {_plural(bonuses, 'bonus tile')}")
         out.append(
             {
-                "move": str(choice.move),
+                "move": str(move),
                 "slot": slot,
                 "rank": rank,
                 "cells": cells,
                 "colors": colors,
-                "points": points,
+                "points": [pa, pb],
                 "gains": gains,
                 "total": total,
-                "bonus": choice.bonuses,
-                "anchors": anchors,
-                "text": f"{Color(colors[0])!s} +{points[0]}, {Color(colors[1])!s} +{points[1]} = {total}",
+                "bonus": bonuses,
+                "anchors": _anchors(cells, colors, first),
+                "text": f"{_COLOR_NAMES[ca]} +{pa}, {_COLOR_NAMES[cb]} +{pb} = {total}",
                 "notes": notes,
             }
         )
