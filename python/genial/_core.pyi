@@ -1,6 +1,6 @@
 """The Rust extension: core types of genial. Use them through `genial`."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, final, overload
 
 import numpy as np
@@ -315,14 +315,15 @@ class GameState:
 class Rules:
     """A complete choice of rules: a variant, its player count and the edition options.
 
-    ``players=None`` takes the variant's default (its only or smallest player count)."""
+    ``variant=None``: standard; ``players=None``: the variant's default (its only or
+    smallest player count); ``swap_timing=None``: after_placement."""
 
     def __new__(
         cls,
-        variant: str = "standard",
+        variant: str | None = None,
         players: int | None = None,
         *,
-        swap_timing: str = "after_placement",
+        swap_timing: str | None = None,
         require_contact: bool = False,
     ) -> Rules: ...
     @staticmethod
@@ -565,20 +566,36 @@ class VecEnv:
     def episodes(self) -> npt.NDArray[np.uint64]:
         """Games finished by each env since the last reset."""
 
-def simulate_games(
-    players: int,
-    variant: str,
-    swap_timing: str,
-    require_contact: bool,
-    bots: list[BuiltinBot],
-    lineups: list[list[int]],
-    seed: int,
-    paired: bool,
-    first_game: int,
-    games: int,
-    threads: int,
-) -> dict[str, Any]:
-    """Games ``first_game .. first_game + games`` of a run, as a dict of numpy arrays."""
+@final
+class Run:
+    """A run: rules, built-in bots, seatings and a seed; the one run loop of the core."""
+
+    def __new__(
+        cls, rules: Rules, bots: list[BuiltinBot], lineups: list[list[int]], seed: int, paired: bool = False
+    ) -> Run: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def paired(self) -> bool: ...
+    @property
+    def lineups(self) -> list[list[int]]: ...
+    def searches(self) -> bool:
+        """Whether some bot searches (milliseconds or more a move)."""
+    def chunk_size(self, games: int) -> int:
+        """How many of ``games`` games to play, hold and write at a time."""
+    def deal(self, game: int) -> tuple[int, list[int]]:
+        """The deal of game number ``game`` and its seating: ``(seed, lineup)``."""
+    def play(
+        self, first_game: int, games: int, threads: int, progress: Callable[[int, int], object] | None = None
+    ) -> tuple[dict[str, Any], BaseException | None]:
+        """Games ``first_game .. first_game + games``: ``(columns, raised)``."""
+    def record(self, games: list[int], states: list[GameState]) -> dict[str, Any]:
+        """The columns of games of this run played elsewhere."""
+    @staticmethod
+    def columns() -> list[str]:
+        """The names of the result columns, in order."""
 
 def derive_seed(base: int, index: int) -> int:
     """The seed of game number ``index`` of a run started from ``base`` (independent of threads)."""

@@ -2,6 +2,10 @@
 released) and returns a `SimulationResult` of numpy columns (`genial.results`), whose
 `summary()` gives win rates with confidence intervals (`genial.stats`).
 
+`simulate` and `genial.tournament` share one run loop: a `Run` (the rules, the bots, who
+sits where, the seed) whose games the core plays, seeds, chunks and records in one layout;
+this module adds only the Python face (bots by name, labels, chunks as an iterator).
+
 Game ``g`` of a run is dealt from ``derive_seed(seed, g)``: the result is the same for any
 number of threads, and a run split into seed ranges (``first_game``) merges back into exactly
 the single run (`SimulationResult.concat`), on one machine or many (`genial.distributed`
@@ -11,27 +15,32 @@ runs the ranges on a Ray cluster).
 >>> res = genial.simulate(200, players=2, bots=("greedy", "random"), seed=1, threads=1)
 >>> res.scores.shape, res.ranks.shape
 ((200, 2, 6), (200, 2))
->>> res.summary().win_rate[0] > 0.9
+>>> res.summary().bot_rates()["greedy"].value > 0.9
 True
 """
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from . import _core
-from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
-from .bots import BuiltinBot, parse_bot
+from ._core import Rules
+from .arguments import LIMITS, check_results_fit, check_seed, check_threads, int_in
+from .bots import Bot, BuiltinBot, parse_bot, play_game
 from .results import SimulationResult
+from .variants import as_rules
 
 __all__ = [
     "simulate",
-    "run_games",
+    "Run",
     "shards",
     "chunks",
     "derive_seed",
     "resolve_bots",
-    "unique_bots",
+    "bot_label",
     "BotSpecLike",
     "ProgressFn",
     "MAX_SHARDS",
@@ -40,6 +49,10 @@ __all__ = [
 MAX_SHARDS = 65536
 BotSpecLike = str | BuiltinBot
 ProgressFn = Callable[[int, int], None]
+"""``progress(done, total)``: games finished so far of the games asked."""
+
+# How often a run of Python bots reports progress (the core's runs: every 200 ms too).
+_PROGRESS_S = 0.2
 
 
 def derive_seed(base: int, index: int) -> int:
@@ -49,6 +62,8 @@ def derive_seed(base: int, index: int) -> int:
 
 def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
     """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s."""
+    if bots is None:
+        raise TypeError("bots must be a bot name like 'greedy', a BuiltinBot, or a sequence of them, not None")
     items: Sequence[BotSpecLike] = [bots] if isinstance(bots, (str, BuiltinBot)) else bots
     out = []
     for b in items:
@@ -64,17 +79,36 @@ def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
     return out
 
 
-def unique_bots(bots: Sequence[BuiltinBot]) -> tuple[list[BuiltinBot], list[str], list[int]]:
-    """Distinct bots by label, and each input's index among them."""
-    labels: list[str] = []
-    kept: list[BuiltinBot] = []
-    index = []
-    for b in bots:
-        if b.label not in labels:
-            labels.append(b.label)
-            kept.append(b)
-        index.append(labels.index(b.label))
-    return kept, labels, index
+_UNSAFE = re.compile(r"[#,;\"'`\x00-\x1f\x7f]+")
+
+
+def bot_label(bot: BuiltinBot | Bot) -> str:
+    """A bot's name in tables and result files: the built-in bot's name and the settings
+    that differ from the defaults (``mcts(iterations=100 width=6)``), or a Python bot's
+    ``name`` (else its class name). Never holds ``#``, commas, semicolons, quotes or line
+    breaks (they become ``-``), so that every CSV reader reads it as one plain field.
+
+    >>> class Mine:
+    ...     name = 'my "best", #1'
+    >>> bot_label(Mine())
+    'my -best- -1'
+    """
+    if isinstance(bot, BuiltinBot):
+        return _UNSAFE.sub("-", bot.label.replace(",", " "))
+    text = str(getattr(bot, "name", None) or type(bot).__name__)
+    return _UNSAFE.sub("-", text).strip("- ") or type(bot).__name__
+
+
+def _unique(labels: Sequence[str]) -> list[str]:
+    """Labels made unique: a repeated ``random`` becomes ``random-2``, ``random-3``, ..."""
+    out: list[str] = []
+    for label in labels:
+        base, k = label, 2
+        while label in out:
+            label = f"{base}-{k}"
+            k += 1
+        out.append(label)
+    return out
 
 
 def shards(games: int, parts: int, first_game: int = 0) -> list[tuple[int, int]]:
@@ -99,99 +133,6 @@ def shards(games: int, parts: int, first_game: int = 0) -> list[tuple[int, int]]
     return out
 
 
-def simulate(
-    games: int,
-    players: int = 2,
-    bots: BotSpecLike | Sequence[BotSpecLike] = "random",
-    seed: int = 0,
-    threads: int | None = None,
-    variant: str = "standard",
-    swap_timing: str = "after_placement",
-    require_contact: bool = False,
-    *,
-    first_game: int = 0,
-    rotate: bool = False,
-) -> SimulationResult:
-    """Plays games ``first_game .. first_game + games`` of a run between built-in bots.
-
-    ``bots``: one per seat (a name, a text form like ``"mcts:iterations=100"``, or a
-    `BuiltinBot`), or a single one for every seat. Each game builds fresh bots from their
-    settings, seeded from the game (`genial.play_game` with the same seed plays the same
-    game). ``rotate`` shifts the bots one seat per game, so that each sits in each seat
-    equally often over ``players`` consecutive games. ``threads``: the size of the thread
-    pool built for this call (``None``: one per core); the result does not depend on it.
-    To spread a run over a Ray cluster, `genial.distributed.simulate_ray` takes the same
-    arguments and returns the identical result.
-
-    Every count is checked before any game is played (``ValueError`` naming the limit; at
-    most ``LIMITS["games"]`` games a call, and `MemoryError` when their results cannot fit
-    in memory). Ctrl-C stops the run within a fraction of a second, raising
-    ``KeyboardInterrupt`` (a signal handler's own exception likewise).
-    """
-    games = int_in("games", games, 0, LIMITS["games"])
-    first_game = int_in("first_game", first_game, 0, 2**64 - 1)
-    seed = check_seed(seed)
-    n_threads = check_threads(threads)
-    players = check_players(players)
-    if not isinstance(variant, str):
-        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
-    check_results_fit(games, players, variant)
-    if not isinstance(bots, (str, BuiltinBot)) and isinstance(bots, Sequence) and len(bots) not in (1, players):
-        raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(bots)}")
-    seat_bots = resolve_bots(bots)
-    if len(seat_bots) == 1:
-        seat_bots = seat_bots * players
-    if len(seat_bots) != players:
-        raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(seat_bots)}")
-    kept, labels, index = unique_bots(seat_bots)
-    if rotate:
-        lineups = [[index[(s + r) % players] for s in range(players)] for r in range(players)]
-    else:
-        lineups = [index]
-    return run_games(
-        games, players, kept, labels, lineups, seed, False, first_game, n_threads, variant, swap_timing, require_contact
-    )
-
-
-def run_games(
-    games: int,
-    players: int,
-    bots: Sequence[BuiltinBot],
-    labels: Sequence[str],
-    lineups: Sequence[Sequence[int]],
-    seed: int,
-    paired: bool,
-    first_game: int,
-    threads: int,
-    variant: str,
-    swap_timing: str,
-    require_contact: bool,
-) -> SimulationResult:
-    raw = _core.simulate_games(
-        players,
-        variant,
-        swap_timing,
-        require_contact,
-        [b._bot for b in bots],
-        [list(lineup) for lineup in lineups],
-        seed,
-        paired,
-        first_game,
-        games,
-        threads,
-    )
-    return SimulationResult.from_columns(
-        raw,
-        players=players,
-        variant=variant,
-        swap_timing=swap_timing,
-        require_contact=require_contact,
-        bot_names=tuple(labels),
-        run_seed=seed,
-        first_game=first_game,
-    )
-
-
 def chunks(games: int, size: int, first_game: int = 0) -> Iterator[tuple[int, int]]:
     """Consecutive ``(first_game, games)`` ranges of at most ``size`` games."""
     start, stop = first_game, first_game + games
@@ -199,3 +140,228 @@ def chunks(games: int, size: int, first_game: int = 0) -> Iterator[tuple[int, in
         n = min(size, stop - start)
         yield start, n
         start += n
+
+
+class Run:
+    """A run of games: the rules, the bots, who sits where, and the seed -- what `simulate`
+    and `genial.tournament` both play. The core deals, seeds and records every game
+    (`genial._core.Run`); game ``g`` sits ``lineups[g % len(lineups)]``.
+
+    ``bots`` are built-in bots, or any objects with ``choose(view) -> Move`` (then every game
+    is played through `play_game`, with the same deals, bot seeds and columns).
+    ``labels`` name them in tables and files (default: `bot_label`, made unique).
+    Every argument is checked here; no game is played.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        bots: Sequence[BuiltinBot | Bot],
+        lineups: Sequence[Sequence[int]],
+        seed: int = 0,
+        *,
+        paired: bool = False,
+        labels: Sequence[str] | None = None,
+    ) -> None:
+        self.rules = as_rules(rules)
+        self.bots = list(bots)
+        self.seed = check_seed(seed)
+        self.native = all(isinstance(b, BuiltinBot) for b in self.bots)
+        self.labels = tuple(_unique([bot_label(b) for b in self.bots] if labels is None else list(labels)))
+        self.specs = tuple(b.spec if isinstance(b, BuiltinBot) else label for b, label in zip(self.bots, self.labels))
+        # A run of Python bots still asks the core for its deals and its columns; the
+        # placeholders only fill the bot list (none of them plays).
+        core_bots = [b._bot if isinstance(b, BuiltinBot) else parse_bot("random")._bot for b in self.bots]
+        self._core = _core.Run(self.rules, core_bots, [list(lineup) for lineup in lineups], self.seed, paired)
+        self.lineups = tuple(tuple(lineup) for lineup in self._core.lineups)
+        self.paired = paired
+
+    def chunk_size(self, games: int) -> int:
+        """How many games are played, held and handed over at a time (the core's policy:
+        small for searching bots and Python bots)."""
+        return 64 if not self.native else int(self._core.chunk_size(games))
+
+    def empty(self) -> SimulationResult:
+        """A result with no games (the header of a file)."""
+        return self._result(self._core.record([], []))
+
+    def _result(self, columns: dict[str, Any]) -> SimulationResult:
+        return SimulationResult(
+            **columns,
+            rules=self.rules,
+            bot_names=self.labels,
+            run_seed=self.seed,
+            bot_specs=self.specs,
+            paired=self.paired,
+            lineups=self.lineups,
+        )
+
+    def chunks(
+        self,
+        first_game: int,
+        games: int,
+        threads: int | None = None,
+        *,
+        chunk: int | None = None,
+        progress: ProgressFn | None = None,
+    ) -> Iterator[SimulationResult]:
+        """Games ``first_game .. first_game + games``, chunk by chunk, in game order.
+
+        ``progress(done, total)`` comes from the core every 200 ms while games are played
+        (and after each chunk). Ctrl-C -- or any exception a signal handler or ``progress``
+        raises -- stops the run within a fraction of a second: the games finished by then,
+        those of the unfinished chunk included, come as a last chunk, and then the
+        exception is raised."""
+        games = int_in("games", games, 0, LIMITS["games"])
+        first_game = int_in("first_game", first_game, 0, 2**64 - 1)
+        if first_game + games > 2**64:
+            raise ValueError("game numbers overflow 2**64: first_game + games must not pass 2**64")
+        n_threads = check_threads(threads)
+        size = self.chunk_size(games) if chunk is None else int_in("chunk", chunk, 1)
+        done = 0
+
+        def report(finished: int, _total: int) -> None:
+            if progress is not None:
+                progress(done + finished, games)
+
+        for first, count in chunks(games, size, first_game):
+            if self.native:
+                columns, raised = self._core.play(first, count, n_threads, report if progress is not None else None)
+            else:
+                columns, raised = self._python_games(first, count, report)
+            part = self._result(columns)
+            done += len(part)
+            if len(part):
+                yield part
+            if raised is not None:
+                raise raised
+            if progress is not None:
+                progress(done, games)
+
+    def play(self, first_game: int, games: int, threads: int | None = None, **kw: Any) -> SimulationResult:
+        """All of `chunks` as one result."""
+        parts = list(self.chunks(first_game, games, threads, **kw))
+        return SimulationResult.concat(parts) if parts else self.empty()
+
+    def _python_games(self, first: int, count: int, report: ProgressFn) -> tuple[dict[str, Any], BaseException | None]:
+        """Games of a run with Python bots, played through `play_game` with the core's deals
+        and bot seeds, recorded by the core. Ctrl-C keeps the games finished."""
+        numbers: list[int] = []
+        states: list[_core.GameState] = []
+        raised: BaseException | None = None
+        last = time.monotonic()
+        try:
+            for g in range(first, first + count):
+                seed, lineup = self._core.deal(g)
+                seats: list[Any] = []
+                for s, b in enumerate(lineup):
+                    bot = self.bots[b]
+                    if isinstance(bot, BuiltinBot):
+                        seats.append(BuiltinBot(bot.name, _core.bot_seed(seed, s), **bot.options))
+                    else:
+                        seats.append(bot)
+                game = play_game(seats, seed=seed, rules=self.rules)
+                numbers.append(g)
+                states.append(game._state)
+                if time.monotonic() - last >= _PROGRESS_S:
+                    last = time.monotonic()
+                    report(len(numbers), count)
+        except KeyboardInterrupt as e:
+            raised = e
+        return self._core.record(numbers, states), raised
+
+
+def simulate(
+    games: int,
+    players: int | None = None,
+    bots: BotSpecLike | Sequence[BotSpecLike] = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    variant: str = "standard",
+    swap_timing: str = "after_placement",
+    require_contact: bool = False,
+    *,
+    rules: Rules | None = None,
+    first_game: int = 0,
+    rotate: bool = True,
+    chunk: int | None = None,
+    progress: ProgressFn | None = None,
+) -> SimulationResult:
+    """Plays games ``first_game .. first_game + games`` of a run between built-in bots.
+
+    The rules: ``rules=`` a `genial.Rules`, or ``players``, ``variant``, ``swap_timing`` and
+    ``require_contact`` as in `genial.Rules` (``players=None``: the variant's own count, 2
+    in the standard game).
+
+    ``bots``: one per seat (a name, a text form like ``"mcts:iterations=100"``, or a
+    `BuiltinBot`), or a single one for every seat. Each game builds fresh bots from their
+    settings, seeded from the game (`genial.play_game` with the same seed plays the same
+    game). ``rotate`` (the default) shifts the bots one seat per game, so that each sits in
+    each seat equally often over ``players`` consecutive games and a seat's win rate is the
+    seat's, not its bot's; ``rotate=False`` keeps ``bots[s]`` in seat ``s``. ``threads``:
+    the size of the thread pool built for this call (``None``: one per core); the result
+    does not depend on it. ``progress(done, total)`` is called every 200 ms. To spread a run
+    over a Ray cluster, `genial.distributed.simulate_ray` takes the same arguments and
+    returns the identical result.
+
+    Every count is checked before any game is played (``ValueError`` naming the limit; at
+    most ``LIMITS["games"]`` games a call, and `MemoryError` when their results cannot fit
+    in memory). Ctrl-C stops the run within a fraction of a second, raising
+    ``KeyboardInterrupt`` (a signal handler's own exception likewise); `Run.chunks` also
+    hands over the games finished by then.
+    """
+    run, games, first_game = simulation_run(
+        games,
+        bots,
+        seed,
+        rules=as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        ),
+        first_game=first_game,
+        rotate=rotate,
+    )
+    return run.play(first_game, games, threads, chunk=chunk, progress=progress)
+
+
+def simulation_run(
+    games: int,
+    bots: BotSpecLike | Sequence[BotSpecLike],
+    seed: int,
+    *,
+    rules: Rules,
+    first_game: int = 0,
+    rotate: bool = True,
+) -> tuple[Run, int, int]:
+    """The `Run` of `simulate` (checked, no game played), with ``games`` and ``first_game``
+    checked: what ``genial simulate`` and `simulate_ray` play."""
+    games = int_in("games", games, 0, LIMITS["games"])
+    first_game = int_in("first_game", first_game, 0, 2**64 - 1)
+    if first_game + games > 2**64:
+        raise ValueError("game numbers overflow 2**64: first_game + games must not pass 2**64")
+    seed = check_seed(seed)
+    if not isinstance(rotate, bool):
+        raise TypeError(f"rotate must be True or False, not {type(rotate).__name__}")
+    players = rules.players
+    check_results_fit(games, rules)
+    if not isinstance(bots, (str, BuiltinBot)) and isinstance(bots, Sequence) and len(bots) not in (1, players):
+        raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(bots)}")
+    seat_bots = resolve_bots(bots)
+    if len(seat_bots) == 1:
+        seat_bots = seat_bots * players
+    if len(seat_bots) != players:
+        raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(seat_bots)}")
+    # The same bot in several seats is one bot of the run.
+    labels: list[str] = []
+    kept: list[BuiltinBot] = []
+    index = []
+    for b in seat_bots:
+        label = bot_label(b)
+        if label not in labels:
+            labels.append(label)
+            kept.append(b)
+        index.append(labels.index(label))
+    if rotate and len(kept) > 1:
+        lineups = [[index[(s + r) % players] for s in range(players)] for r in range(players)]
+    else:
+        lineups = [index]
+    return Run(rules, kept, lineups, seed, labels=labels), games, first_game

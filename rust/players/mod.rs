@@ -2,3 +2,4 @@
 
 pub mod bots;
 pub mod sim;
+pub mod stop;

@@ -13,7 +13,6 @@ use crate::bots::SearchBot;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// One root move: `(move, visits, win_probability, prior, line)`.
@@ -56,10 +55,10 @@ fn analyse_state(
         config.iterations_by_players = None;
     }
     config.validate().map_err(PyValueError::new_err)?;
-    // On a worker thread that Ctrl-C stops, like a searching bot's `choose`.
-    let stop = Arc::new(AtomicBool::new(false));
+    // Stopped by Ctrl-C, like a searching bot's `choose`.
+    let (stop, raised) = interrupt::polling_stop();
     let flag = Arc::clone(&stop);
-    let analysis = interrupt::run(py, &stop, move || {
+    let analysis = interrupt::here(py, &stop, &raised, move || {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let mut bot = SearchBot::new(config, seed);

@@ -8,10 +8,10 @@ use super::types::PyMove;
 use crate::bots::levels::{level, level_name, LevelKind};
 use crate::bots::{Bot, MctsConfig, Playout, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 use crate::sim::{AnyBot, BotSpec, Plain};
+use crate::stop::Stop;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// Names of the built-in bots.
@@ -247,8 +247,10 @@ pub struct PyBuiltinBot {
     pub spec: BotSpec,
     seed: u64,
     bot: Mutex<AnyBot>,
-    /// Ends a search early (Ctrl-C while an `mcts` bot thinks).
-    stop: Arc<AtomicBool>,
+    /// Ends a search early (Ctrl-C while a searching bot thinks), and the exception that
+    /// ended it.
+    stop: Arc<Stop>,
+    raised: interrupt::Raised,
 }
 
 impl PyBuiltinBot {
@@ -300,10 +302,10 @@ impl PyBuiltinBot {
             rerank: int_option(rerank, "rerank", 0, u32::MAX)?,
         };
         let spec = make_spec(&name, &options)?;
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop, raised) = interrupt::polling_stop();
         let mut bot = spec.build(seed);
         bot.set_stop(&stop);
-        Ok(PyBuiltinBot { spec, seed, bot: Mutex::new(bot), stop })
+        Ok(PyBuiltinBot { spec, seed, bot: Mutex::new(bot), stop, raised })
     }
 
     #[getter]
@@ -374,9 +376,9 @@ impl PyBuiltinBot {
         })
     }
 
-    /// The bot's move for the seat to move in `state`. A search (`mcts`) runs on a worker
-    /// thread that Ctrl-C stops (the `KeyboardInterrupt` is raised here); the quick bots
-    /// decide with the GIL released.
+    /// The bot's move for the seat to move in `state`, decided with the GIL released. A
+    /// search runs Python's signal handlers every 50 ms, so that Ctrl-C stops it (the
+    /// `KeyboardInterrupt` is raised here).
     fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
         // threads may use the game while the bot thinks.
@@ -387,7 +389,7 @@ impl PyBuiltinBot {
         let mut guard = self.lock()?;
         let bot = &mut *guard;
         let mv = if bot.searches() {
-            interrupt::run(py, &self.stop, || bot.choose_move(&game, &mut Vec::new()))?
+            interrupt::here(py, &self.stop, &self.raised, || bot.choose_move(&game, &mut Vec::new()))?
         } else {
             py.detach(|| bot.choose_move(&game, &mut Vec::new()))
         };

@@ -1,7 +1,7 @@
 //! The facts of every rule set, for Python to read instead of restating them: players,
 //! tracks, teams and sides, phase and end names, the board's cells and directions.
 
-use super::convert::{extract_players, extract_seat};
+use super::convert::{extract_players, extract_seat, Text};
 use super::game::config_from;
 use crate::game::{End, Phase};
 use crate::hex::{Cell, BOARD_CELLS, DIRECTIONS};
@@ -19,13 +19,16 @@ pub struct PyRules(pub Config);
 impl PyRules {
     /// `players=None` takes the variant's default (its only or smallest player count).
     #[new]
-    #[pyo3(signature = (variant = "standard", players = None, *, swap_timing = "after_placement", require_contact = false))]
+    #[pyo3(signature = (variant = None, players = None, *, swap_timing = None, require_contact = false))]
     fn new(
-        variant: &str,
+        variant: Option<Text>,
         players: Option<&Bound<'_, PyAny>>,
-        swap_timing: &str,
+        swap_timing: Option<Text>,
         require_contact: bool,
     ) -> PyResult<Self> {
+        // Text: a lone surrogate is an unknown name, not a `UnicodeEncodeError`.
+        let variant = variant.as_deref().unwrap_or("standard");
+        let swap_timing = swap_timing.as_deref().unwrap_or("after_placement");
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
             _ => Variant::parse(variant).map_or(2, Variant::default_players),
