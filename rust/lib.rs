@@ -20,6 +20,8 @@
 //!   - [`vecenv`]: many games stepped together.
 //! - `python` (feature `python`): the PyO3 bindings, the private module `genial._core`.
 //!
+//! `build.rs` fails the build when a lower layer uses a higher one (`build/layers.rs`).
+//!
 //! Every module is also reachable from the crate root (`genial::game`, `genial::bots`, ...),
 //! the paths the bindings, tests, benches and fuzz targets use.
 //!

@@ -54,7 +54,7 @@ def test_bad_options_raise_a_value_error(name: str, options: dict[str, object]) 
 
 
 def test_unknown_option_in_a_spec() -> None:
-    with pytest.raises(BotOptionError, match="unknown bot option"):
+    with pytest.raises(BotOptionError, match="the expert bot takes no option colour: its options are iterations"):
         parse_bot("expert:colour=red")
 
 

@@ -91,3 +91,30 @@ def test_explain_ranking_reads_the_core_rank_key() -> None:
             assert key[0] == sum(1 for v in game.scores[0] if v > 0)
         else:
             assert game.rank_key(0) == tuple(sorted(game.scores[0]))
+
+
+def test_ranking_step_text_in_singular_and_plural() -> None:
+    from genial.render import ranking_step_text
+
+    def step(a: list[int], b: list[int], count: bool = False) -> dict[str, object]:
+        i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        return {"above": [0], "below": [1], "rows": [a, b], "decided_at": i, "count": count}
+
+    assert ranking_step_text(step([3, 5, 6], [2, 5, 6]), "A", "B") == "The lowest colour decided: 3 against 2."
+    assert (
+        ranking_step_text(step([3, 5, 6], [3, 4, 6]), "A", "B")
+        == "The lowest colour was equal; the 2nd lowest decided: 5 against 4."
+    )
+    assert (
+        ranking_step_text(step([3, 5, 7], [3, 5, 6]), "A", "B")
+        == "The 2 lowest colours were equal; the 3rd lowest decided: 7 against 6."
+    )
+    assert ranking_step_text(step([3, 5], [3, 5]), "A", "B") == "Equal results: the places are shared."
+    assert (
+        ranking_step_text(step([4, 1], [2, 1], count=True), "A", "B")
+        == "More markers on A's side decided: 4 against 2."
+    )
+    assert (
+        ranking_step_text(step([3, 1, 2], [3, 1, 1], count=True), "A", "B")
+        == "The lowest distance was equal; the 2nd lowest decided: 2 against 1."
+    )

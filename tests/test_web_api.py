@@ -67,22 +67,20 @@ def my_turn(s: dict[str, Any]) -> bool:
     return bool(s["over"] or (s["current"] == s["you"] and "others" in s))
 
 
-def options(client: TestClient, game_id: str, token: str, tile: str) -> Any:
-    return client.get(f"/api/games/{game_id}/options", params={"tile": tile}, headers={"X-Seat-Token": token})
-
-
-def text_of(row: list[int]) -> str:
-    return f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+def options(client: TestClient, game_id: str, token: str, tile: str | int) -> Any:
+    query = {"slot": str(tile)} if isinstance(tile, int) else {"tile": tile}
+    return client.get(f"/api/games/{game_id}/options", params=query, headers={"X-Seat-Token": token})
 
 
 def best_move(client: TestClient, s: dict[str, Any], token: str) -> str:
-    """The first rack tile that fits, at its most-points placement; keep when offered a swap."""
+    """The first rack tile that fits, at its best placement (the server's first); keep
+    when offered a swap. The move's text is the one the server sent."""
     if s["phase"] == "swap_offer":
         return "keep"
-    for a, b in s["rack"]:
-        rows = options(client, s["id"], token, LETTERS[a] + LETTERS[b]).json()["placements"]
+    for slot in range(len(s["rack"])):
+        rows = options(client, s["id"], token, slot).json()["placements"]
         if rows:
-            return text_of(rows[0])
+            return str(rows[0]["move"])
     return str(s["others"][0])
 
 
@@ -119,18 +117,25 @@ def test_create_and_play_against_a_bot(client: TestClient) -> None:
     legal = {m for m in game.legal_moves()}
     assert s["placement_count"] == len(legal) and s["others"] == []
     offered = set()
-    for a, b in s["rack"]:
+    for slot, (a, b) in enumerate(s["rack"]):
         tile = LETTERS[a] + LETTERS[b]
-        for row in options(client, gid, token, tile).json()["placements"]:
-            move = genial.Move.parse(text_of(row))
+        rows = options(client, gid, token, slot).json()["placements"]
+        assert rows == options(client, gid, token, tile).json()["placements"]
+        for row in rows:
+            move = genial.Move.parse(row["move"])
             assert move in legal and str(move.tile) == str(genial.Tile.parse(tile))
             result = game.clone().play(move)
-            assert list(result.points) == row[6:8] and row[8] == result.bonuses_earned
+            # The tile's first colour on the first cell, its points aligned with the cells.
+            assert row["colors"][0] == a and row["slot"] == slot
+            by_cell = dict(zip(map(tuple, move.cells), result.points))
+            assert [by_cell[tuple(c)] for c in row["cells"]] == row["points"]
+            assert row["bonus"] == result.bonuses_earned and row["total"] == sum(result.points)
             offered.add(move)
     assert offered == legal
     r = options(client, gid, token, "RR" if [0, 0] not in s["rack"] else "PP")
     assert r.status_code == 400 and "not in your rack" in r.json()["error"]
     assert options(client, gid, token, "XY").status_code == 400
+    assert options(client, gid, token, 6).status_code == 400 and options(client, gid, token, "0x1").status_code == 400
     assert client.get(f"/api/games/{gid}/options?tile=RB").status_code == 401
     move = best_move(client, s, token)
     r = act(client, gid, token, {"version": s["version"], "move": move})
@@ -347,3 +352,145 @@ def test_record_download_load_and_replay(client: TestClient) -> None:
     made2 = client.post("/api/games", json={"record": record, "upto": 2, "seats": [HUMAN, HUMAN]}).json()
     s2 = state(client, made2["id"], made2["seats"][0]["token"])
     assert s2["moves"] == 2 and s2["version"] == 2
+
+
+# ----- what the page is sent (genial.web.views) ----------------------------------------------
+
+
+def test_placements_are_ordered_as_the_terminal_lists_them(client: TestClient) -> None:
+    from genial.choices import rank_choices
+
+    made = create(client, [HUMAN, GREEDY])
+    gid, token = made["id"], made["seats"][0]["token"]
+    s = state(client, gid, token)
+    game = genial.Game(2, 7)
+    for slot, tile in enumerate(game.rack(0)):
+        sent = [p["move"] for p in options(client, gid, token, slot).json()["placements"]]
+        assert sent == [str(c.move) for c in rank_choices(game, tile)]
+    assert s["rack_labels"][0] == " and ".join(str(c) for c in game.rack(0)[0].colors)
+
+
+def test_the_board_is_drawn_where_genial_geometry_puts_it(client: TestClient) -> None:
+    from genial.geometry import Layout
+
+    board = client.get("/api/meta").json()["board"]
+    cells = {(c[0], c[1]): c for c in board["cells"]}
+    assert set(cells) == set(genial._core.board_cells())
+    layout = Layout(7, board["size"], 0, 0)
+    ox, oy = layout.center((0, 0))
+    for (q, r), c in cells.items():
+        x, y = layout.center((q, r))
+        assert abs(c[2] - (x - ox)) < 1e-3 and abs(c[3] - (y - oy)) < 1e-3
+        assert genial.Board(players={5: 2, 6: 3, 7: 4}[c[4]]).in_zone((q, r))
+    # The six directions of the core, clockwise on the screen (y grows downwards), each with
+    # the pixel offset of the neighbour.
+    deltas = [tuple(d["delta"]) for d in board["directions"]]
+    assert sorted(deltas) == sorted(genial._core.directions())
+    import math
+
+    angles = [math.atan2(d["offset"][1], d["offset"][0]) % (2 * math.pi) for d in board["directions"]]
+    assert angles == sorted(angles) and board["directions"][0]["name"] == "east"
+    for d in board["directions"]:
+        x, y = layout.center(tuple(d["delta"]))
+        assert abs(d["offset"][0] - (x - ox)) < 1e-3 and abs(d["offset"][1] - (y - oy)) < 1e-3
+        assert d["outline"].count("L") == 9 and d["rim"].startswith("M")
+
+
+def test_seeds_travel_as_text(client: TestClient) -> None:
+    big = 2**63 - 1  # a JavaScript number would round it to 2**63
+    made = create(client, [HUMAN, GREEDY], seed=str(big))
+    token = made["seats"][0]["token"]
+    record = client.get(f"/api/games/{made['id']}/record", headers={"X-Seat-Token": token}).json()
+    assert record["seed"] == big
+    assert client.post("/api/replay", json=record).json()["seed"] == str(big)
+    for bad in ("12a", "-1", "1e9", "9" * 30, " 7"):
+        r = client.post("/api/games", json={"players": 2, "seed": bad, "seats": [HUMAN, GREEDY]})
+        assert r.status_code == 400 and "seed" in r.json()["error"], bad
+    # A finished game shows its seed, as text.
+    finished = genial.play_game(["greedy", "greedy"], seed=big)
+    made = client.post("/api/games", json={"record": json.loads(finished.to_json()), "seats": [HUMAN, GREEDY]}).json()
+    s = state(client, made["id"], made["seats"][0]["token"])
+    assert s["over"] and s["seed"] == str(big)
+
+
+def test_a_swap_offer_says_why(client: TestClient) -> None:
+    # Seed 1, greedy against greedy: after 16 moves seat 0 is offered a swap.
+    finished = genial.play_game(["greedy", "greedy"], seed=1)
+    record = json.loads(finished.to_json())
+    made = client.post("/api/games", json={"record": record, "upto": 16, "seats": [HUMAN, HUMAN]}).json()
+    s = state(client, made["id"], made["seats"][0]["token"])
+    assert s["phase"] == "swap_offer" and s["current"] == 0 and "swap" in s["others"]
+    game = genial.Game(2, 1)
+    for m in finished.moves[:16]:
+        game.play(m)
+    lowest = min(game.scores[0])
+    names = [str(c) for c in genial.Color if game.scores[0][c] == lowest]
+    assert not any(c in t.colors for t in game.rack(0) for c in genial.Color if game.scores[0][c] == lowest)
+    assert s["swap_why"].startswith("none of your tiles shows")
+    assert all(n in s["swap_why"] for n in names)
+    assert s["status"]["kind"] == "swap" and s["swap_why"] in s["status"]["text"]
+    other = state(client, made["id"], made["seats"][1]["token"])
+    assert "swap_why" not in other and "decides on a swap" in other["status"]["text"]
+
+
+def test_the_end_is_explained_in_words(client: TestClient) -> None:
+    finished = genial.play_game(["greedy", "greedy", "greedy"], seed=5)
+    made = client.post(
+        "/api/games", json={"record": json.loads(finished.to_json()), "seats": [HUMAN, GREEDY, GREEDY]}
+    ).json()
+    s = state(client, made["id"], made["seats"][0]["token"])
+    end = s["ending"]
+    assert end["title"] == "Game over" and end["reason"].startswith("The game ended: ")
+    assert [p["place"] for p in end["ranking"]] == list(range(1, len(finished.ranking()) + 1))
+    assert len(end["steps"]) == len(finished.ranking()) - 1
+    for step in end["steps"]:
+        assert len(step["rows"]) == 2 and all(len(r["cells"]) == 6 for r in step["rows"])
+        assert " 1 colour" not in step["text"] and " 1 colours" not in step["text"]
+    # The solo game: a result, not a ranking.
+    solo = genial.play_game(["greedy"], seed=3, variant="solo")
+    made = client.post("/api/games", json={"record": json.loads(solo.to_json()), "seats": [HUMAN]}).json()
+    end = state(client, made["id"], made["seats"][0]["token"])["ending"]
+    assert end["title"] == f"Result: {solo.result()}" and end["ranking"] == [] and end["steps"] == []
+
+
+def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:
+    made = create(
+        client,
+        [{"kind": "human", "name": "Ann"}, GREEDY, {"kind": "human", "name": "Cy"}, GREEDY],
+        variant="team",
+        players=4,
+    )
+    s = state(client, made["id"], made["seats"][0]["token"])
+    rules = genial.Rules("team", 4)
+    assert [v["seats"] for v in s["track_views"]] == [rules.seats_of_track(t) for t in range(rules.track_count)]
+    assert s["track_views"][0]["title"].startswith("Team A") and "Ann" in s["track_views"][0]["title"]
+    assert [seat["team"] for seat in s["seats"]] == [f"Team {'AB'[rules.team_of(p)]}" for p in range(4)]
+    assert [v["mine"] for v in s["track_views"]] == [True, False]
+    duel = create(client, [HUMAN, GREEDY], variant="duel")
+    d = state(client, duel["id"], duel["seats"][0]["token"])
+    (track,) = d["track_views"]
+    assert track["signed"] and track["min"] == genial.Rules("duel").track_min and len(track["tokens"]) == 6
+
+
+def test_the_hint_is_the_terminals(client: TestClient) -> None:
+    from genial.choices import ordered_choices
+
+    made = create(client, [HUMAN, HUMAN])
+    gid, t0, t1 = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    game = genial.Game(2, 7)
+    expected = ordered_choices(game)[0]  # what `genial play`'s hint says in this position
+    r = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t0})
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert hint["move"] == str(expected.move) and hint["version"] == 0 and hint["text"].startswith("Hint: ")
+    # The slot and the way to lay it name the same placement the options list has.
+    rows = options(client, gid, t0, hint["slot"]).json()["placements"]
+    (row,) = [p for p in rows if p["move"] == hint["move"]]
+    assert hint["anchor"] in row["anchors"]
+    assert client.get(f"/api/games/{gid}/hint").status_code == 401
+    assert client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).status_code == 403
+    # The hint is a legal move, and after it the next seat gets its own.
+    assert act(client, gid, t0, {"version": 0, "move": hint["move"]}).status_code == 200
+    game.play(hint["move"])
+    nxt = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).json()
+    assert nxt["version"] == 1 and nxt["move"] == str(ordered_choices(game)[0].move)

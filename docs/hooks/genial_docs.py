@@ -285,12 +285,28 @@ def _bots() -> str:
     return ", ".join(f"`{name}`" for name in BUILTIN_BOTS)
 
 
+def _bot_table() -> str:
+    """Every built-in bot from the core's catalogue, with its options' defaults and bounds."""
+    from genial.bots import catalogue
+
+    lines = ["| bot | strength | searches | what it does | options (default, bounds) |", "|---|---|---|---|---|"]
+    for b in catalogue():
+        options = "<br>".join(
+            f"`{o.name}` = {'the level decides' if o.default is None else f'`{o.default}`'} ({o.bounds}): {o.help}"
+            for o in b.options
+        )
+        searches = "yes" if b.searches else "no"
+        lines.append(f"| `{b.name}` | {b.strength} | {searches} | {b.description} | {options} |")
+    return "\n".join(lines)
+
+
 _GENERATORS: dict[str, Callable[[str | None], str]] = {
     "cli-help": _cli_help,
     "observation-table": lambda _arg: _observation_table(),
     "docstring": _docstring,
     "variants-table": lambda _arg: _variants_table(),
     "bot-names": lambda _arg: _bots(),
+    "bot-table": lambda _arg: _bot_table(),
 }
 
 

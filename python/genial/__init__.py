@@ -14,7 +14,7 @@ from . import actions as actions  # submodules for learning agents
 from . import observation as observation
 from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
 from .analysis import Analysis, CandidateMove, analyse
-from .bots import GameView, HiddenInformationError, play_game
+from .bots import BotOptionError, GameView, HiddenInformationError, NotYourTurnError, play_game
 from .colors import Color
 from .envs import registration as _registration
 from .game import Game, Outcome
@@ -47,6 +47,8 @@ __all__ = [
     "variants",
     "GameView",
     "HiddenInformationError",
+    "BotOptionError",
+    "NotYourTurnError",
     "play_game",
     "SimulationResult",
     "Summary",

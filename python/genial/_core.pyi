@@ -11,6 +11,12 @@ from .colors import Color
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow now; the game is left unchanged."""
 
+class BotOptionError(ValueError):
+    """A bot option that the bot does not take, or a value outside the option's bounds."""
+
+class NotYourTurnError(ValueError):
+    """A decision asked of a seat that is not to move."""
+
 class BusyError(RuntimeError):
     """An object that one thread at a time may use (a bot, a VecEnv) is in use by another thread."""
 
@@ -406,40 +412,29 @@ def board_cells() -> list[tuple[int, int]]:
 def directions() -> list[tuple[int, int]]:
     """The six neighbour directions ``(dq, dr)``, in the engine's order."""
 
-def bot_names() -> list[str]:
-    """The names of the built-in bots."""
+def bot_catalogue() -> list[dict[str, Any]]:
+    """Every built-in bot from the core's catalogue: name, description, strength, level,
+    searches, and its options (name, kind, default, min, max, min_open, bounds, choices, help)."""
+
+def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """A bot's text form ``name:key=value,...`` read by the catalogue: ``(name, options)``."""
 
 @final
 class BuiltinBot:
     """A built-in bot running in Rust."""
 
-    def __new__(
-        cls,
-        name: str,
-        seed: int = 0,
-        *,
-        iterations: int | None = None,
-        time_ms: int | None = None,
-        exploration: float | None = None,
-        width: int | None = None,
-        playout: str | None = None,
-        depth: int | None = None,
-        swap: str | None = None,
-        widen: float | None = None,
-        endgame: int | None = None,
-        temperature: float | None = None,
-        rerank: int | None = None,
-    ) -> BuiltinBot: ...
+    def __new__(cls, name: str, seed: int = 0, **options: Any) -> BuiltinBot: ...
     @property
     def name(self) -> str: ...
     @property
     def seed(self) -> int: ...
     def options(self) -> dict[str, Any]:
-        """The bot's settings (``mcts``: iterations, time_ms, exploration, width, playout, depth)."""
+        """The bot's settings as options that build the same bot, in catalogue order."""
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
-    def choose(self, state: GameState) -> Move:
-        """The bot's move for the seat to move in ``state`` (``mcts``: stopped by Ctrl-C)."""
+    def choose(self, state: GameState, seat: int | None = None) -> Move:
+        """The bot's move for the seat to move in ``state`` (searches: stopped by Ctrl-C);
+        `NotYourTurnError` when ``seat`` is given and is not to move."""
 
 # ----- analysis and the evaluation (rust/python/analysis.rs) -----
 
@@ -449,6 +444,7 @@ def analyse_state(
     iterations: int | None = None,
     time_ms: int | None = None,
     level_name: str = "expert",
+    seat: int | None = None,
 ) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""

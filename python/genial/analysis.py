@@ -80,11 +80,14 @@ def analyse(
     deterministic for a ``seed``), ``iterations`` instead, or ``budget_ms`` milliseconds of
     thinking (then the result depends on the machine's speed and load; with both, whichever
     runs out first). The GIL is released while the search runs. Accepts a `genial.Game` or
-    a `genial.bots.GameView` of the seat to move.
+    a `genial.bots.GameView` of the seat to move; a view of another seat raises
+    `genial.bots.NotYourTurnError`.
     """
-    from .bots import GameView
+    from .bots import GameView, catalogue
 
+    seat = None
     if isinstance(game, GameView):
+        seat = game.seat
         game = game._game
     if not isinstance(game, Game):
         raise TypeError(f"analyse looks at a genial.Game, not {type(game).__name__}")
@@ -93,10 +96,11 @@ def analyse(
         budget_ms = int_in("budget_ms", budget_ms, 1, LIMITS["time_ms"])
     if iterations is not None:
         iterations = int_in("iterations", iterations, 1, LIMITS["iterations"])
-    if level not in ("hard", "expert"):
-        raise ValueError(f"analysis searches like the hard or expert level, not {level!r}")
+    searching = [b.name for b in catalogue() if b.level and b.searches]
+    if level not in searching:
+        raise ValueError(f"analysis searches like the {' or '.join(searching)} level, not {level!r}")
     player = game.current_player
-    its, rows = _core.analyse_state(game._state, check_seed(seed), iterations, budget_ms, level)
+    its, rows = _core.analyse_state(game._state, check_seed(seed), iterations, budget_ms, level, seat)
     candidates = tuple(
         CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
         for m, n, v, p, line in rows

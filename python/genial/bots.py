@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from . import _core
@@ -27,7 +28,13 @@ __all__ = [
     "GreedyBot",
     "MctsBot",
     "LEVELS",
+    "BotInfo",
+    "BotOption",
     "BotOptionError",
+    "NotYourTurnError",
+    "catalogue",
+    "info",
+    "names",
     "make",
     "parse_bot",
     "BUILTIN_BOTS",
@@ -37,26 +44,109 @@ __all__ = [
     "SEARCHING_BOTS",
 ]
 
-BUILTIN_BOTS: tuple[str, ...] = tuple(_core.bot_names())
-"""The built-in bots, from the core: ``scarcity`` is the one-ply reference player of another
-engine (see BENCHMARKS.md); ``easy`` ... ``expert`` are the playing levels (`LEVELS`)."""
 
-SEARCHING_BOTS = ("mcts", "hard", "expert")
+@dataclass(frozen=True)
+class BotOption:
+    """One option of a built-in bot, from the core's catalogue."""
+
+    name: str
+    kind: str
+    """``"int"``, ``"float"`` or ``"choice"``."""
+    default: int | float | str | None
+    """``None``: the bot decides (a level's iterations depend on the player count)."""
+    min: int | float | None
+    max: int | float | None
+    min_open: bool
+    """The value must be above ``min``, not equal to it."""
+    bounds: str
+    """The bounds in words, as error messages give them: ``0..=462``, ``auto or never``."""
+    choices: tuple[str, ...]
+    """A choice's accepted texts (``sampleN`` stands for ``sample1`` ... ``sample64``)."""
+    help: str
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A built-in bot as the core's catalogue describes it."""
+
+    name: str
+    description: str
+    strength: int
+    """Rank among the built-in bots by measured strength, 1 the weakest (BENCHMARKS.md)."""
+    level: bool
+    """One of the named playing levels (`LEVELS`)."""
+    searches: bool
+    """Searches, taking milliseconds a move rather than microseconds."""
+    options: tuple[BotOption, ...]
+
+    def option(self, name: str) -> BotOption:
+        """The option called ``name``; `BotOptionError` naming the bot's options otherwise."""
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise BotOptionError(
+            f"the {self.name} bot takes no option {name}: its options are {', '.join(o.name for o in self.options)}"
+        )
+
+
+def _read_catalogue() -> tuple[BotInfo, ...]:
+    out = []
+    for e in _core.bot_catalogue():
+        options = tuple(BotOption(**{**o, "choices": tuple(o["choices"])}) for o in e["options"])
+        out.append(BotInfo(**{**e, "options": options}))
+    return tuple(out)
+
+
+_CATALOGUE = _read_catalogue()
+
+
+def catalogue() -> tuple[BotInfo, ...]:
+    """Every built-in bot, from the core's catalogue: name, description, strength rank,
+    whether it searches, and each option with its type, default, bounds and help.
+
+    >>> expert = catalogue()[-1]
+    >>> expert.name, expert.searches, expert.option("endgame").bounds
+    ('expert', True, '0..=462')
+    >>> catalogue()[0].option("swap").choices
+    ('auto', 'never')
+    """
+    return _CATALOGUE
+
+
+def names() -> tuple[str, ...]:
+    """The names of the built-in bots, in catalogue order."""
+    return tuple(b.name for b in _CATALOGUE)
+
+
+def info(name: str) -> BotInfo:
+    """The catalogue entry of bot ``name``; `ValueError` for an unknown name."""
+    for b in _CATALOGUE:
+        if b.name == name:
+            return b
+    raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(names())}")
+
+
+BUILTIN_BOTS: tuple[str, ...] = names()
+"""The built-in bots, from the core's catalogue (see `catalogue`)."""
+
+SEARCHING_BOTS: tuple[str, ...] = tuple(b.name for b in _CATALOGUE if b.searches)
 """The built-in bots that search, taking milliseconds a move rather than microseconds."""
 
-LEVELS = ("easy", "medium", "hard", "expert")
-"""Playing levels, weakest first: ``easy`` samples moves by the fitted evaluation, ``medium``
-plays its best move one ply deep, ``hard`` and ``expert`` search (ISMCTS guided by the
-evaluation). Budgets are iteration counts, so a level plays the same moves for a seed on
-any machine: ``hard`` 200/140/100 and ``expert`` 800/560/400 iterations per decision with
-2/3/4 players (a 4-player iteration costs about twice a 2-player one), calibrated so that
-``expert`` takes at most about 50 ms per move (median) on the reference machine.
-``iterations=`` sets one budget for every table size; ``time_ms=`` replaces the budget by
-a time (play then depends on machine speed and load)."""
+LEVELS: tuple[str, ...] = tuple(b.name for b in sorted(_CATALOGUE, key=lambda b: b.strength) if b.level)
+"""Playing levels, weakest first (from the catalogue): ``easy`` samples moves by the fitted
+evaluation, ``medium`` plays its best move one ply deep, ``hard`` and ``expert`` search
+(ISMCTS guided by the evaluation). Budgets are iteration counts, so a level plays the same
+moves for a seed on any machine; ``iterations=`` sets one budget for every table size;
+``time_ms=`` replaces the budget by a time (play then depends on machine speed and load)."""
 
 
-class BotOptionError(ValueError):
-    """A bot option that the bot does not take, or a bad value for one."""
+BotOptionError = _core.BotOptionError
+"""A bot option that the bot does not take, or a value outside the option's bounds (a
+`ValueError`); the message names the option and its bounds."""
+
+NotYourTurnError = _core.NotYourTurnError
+"""A built-in bot or `genial.analyse` asked to decide for a seat that is not to move (a
+`ValueError`): a view of another seat holds the mover's rack only as a guess."""
 
 
 class HiddenInformationError(LookupError):
@@ -228,53 +318,16 @@ class Bot(Protocol):
 
 
 class BuiltinBot:
-    """A bot implemented in Rust: ``random``, ``greedy`` or ``mcts`` (with search options,
-    see `MctsBot`). Chooses with the GIL released."""
+    """A bot implemented in Rust, by its name in the catalogue (`catalogue`, `BUILTIN_BOTS`)
+    with its options as keywords. Chooses with the GIL released."""
 
     __slots__ = ("_bot",)
 
-    def __init__(
-        self,
-        name: str,
-        seed: int = 0,
-        *,
-        iterations: int | None = None,
-        time_ms: int | None = None,
-        exploration: float | None = None,
-        width: int | None = None,
-        playout: str | None = None,
-        depth: int | None = None,
-        swap: str | None = None,
-        widen: float | None = None,
-        endgame: int | None = None,
-        temperature: float | None = None,
-        rerank: int | None = None,
-    ) -> None:
+    def __init__(self, name: str, seed: int = 0, **options: Any) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a bot name is a str, not {type(name).__name__}")
-        if swap is not None and swap not in ("auto", "never"):
-            raise BotOptionError(f"swap must be 'auto' (the bot decides) or 'never' (decline every swap), not {swap!r}")
-        # Ints (numpy's too) are checked against their limits in the core.
-        try:
-            self._bot = _core.BuiltinBot(
-                name,
-                check_seed(seed),
-                iterations=iterations,
-                time_ms=time_ms,
-                exploration=exploration,
-                width=width,
-                playout=playout,
-                depth=depth,
-                swap=swap,
-                widen=widen,
-                endgame=endgame,
-                temperature=temperature,
-                rerank=rerank,
-            )
-        except ValueError as e:
-            if isinstance(e, BotOptionError) or str(e).startswith("unknown bot "):
-                raise
-            raise BotOptionError(str(e)) from None
+        # Every option is checked against the core's catalogue (type, bounds, which bot).
+        self._bot = _core.BuiltinBot(name, check_seed(seed), **options)
 
     @property
     def name(self) -> str:
@@ -310,9 +363,10 @@ class BuiltinBot:
 
     def choose(self, view: Game | GameView) -> Move:
         """The bot's move for the seat to move, thinking with the GIL released. A built-in
-        bot never reads hidden tiles, so it may be given the `Game` itself."""
+        bot never reads hidden tiles, so it may be given the `Game` itself. A `GameView` of
+        a seat that is not to move raises `NotYourTurnError`."""
         if isinstance(view, GameView):
-            return self._bot.choose(view._game._state)
+            return self._bot.choose(view._game._state, view.seat)
         if isinstance(view, Game):
             return self._bot.choose(view._state)
         raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(view).__name__}")
@@ -387,47 +441,29 @@ class MctsBot(BuiltinBot):
 
 
 def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
-    """A built-in bot by name (see `BUILTIN_BOTS`), with options as keywords:
+    """A built-in bot by name (see `catalogue`), with options as keywords:
     ``make("mcts", seed=1, iterations=200)``, ``make("expert")``, ``make("scarcity", swap="never")``.
 
-    Every bot takes ``swap="never"`` (decline every swap offer). Levels: ``easy``/``medium``
-    take ``temperature``, ``rerank``; ``hard``/``expert`` take ``iterations``, ``time_ms``,
-    ``exploration``, ``width``, ``depth``, ``widen``, ``endgame``. An option a bot does not
-    take raises `BotOptionError` (a `ValueError`)."""
-    if name not in BUILTIN_BOTS:
-        raise ValueError(f"unknown bot {name!r}: built-in bots are {', '.join(BUILTIN_BOTS)}")
+    Each bot takes the options its catalogue entry lists (every bot takes ``swap="never"``:
+    decline every swap offer). An option a bot does not take, or a value outside the
+    option's bounds, raises `BotOptionError` (a `ValueError`) naming the option and its
+    bounds; an unknown name raises `ValueError`.
+
+    >>> make("greedy", iterations=5)
+    Traceback (most recent call last):
+    ...
+    genial.BotOptionError: the greedy bot takes no option iterations: its options are swap
+    """
     return BuiltinBot(name, seed, **options)
 
 
-_INT_OPTIONS = ("iterations", "time_ms", "width", "depth", "endgame", "rerank")
-_FLOAT_OPTIONS = ("exploration", "widen", "temperature")
-_STR_OPTIONS = ("playout", "swap")
-
-
 def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
-    """A built-in bot from its text form: ``"greedy"``, ``"mcts:iterations=200,time_ms=50"``."""
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq:
-            raise BotOptionError(f"bot option {item!r} in {spec!r} is not key=value")
-        try:
-            if key in _INT_OPTIONS:
-                options[key] = int(value)
-            elif key in _FLOAT_OPTIONS:
-                options[key] = float(value)
-            elif key in _STR_OPTIONS:
-                options[key] = value.strip()
-            else:
-                known = ", ".join(_INT_OPTIONS + _FLOAT_OPTIONS + _STR_OPTIONS)
-                raise BotOptionError(f"unknown bot option {key!r} in {spec!r}: use {known}")
-        except ValueError as e:
-            if "unknown bot option" in str(e):
-                raise
-            raise BotOptionError(f"bot option {key}={value!r} in {spec!r} is not a number") from None
-    return make(name.strip(), seed, **options)
+    """A built-in bot from its text form: ``"greedy"``, ``"mcts:iterations=200,time_ms=50"``
+    (values typed by the catalogue)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot spec is a str like 'mcts:iterations=100', not {type(spec).__name__}")
+    name, options = _core.parse_bot_spec(spec)
+    return make(name, seed, **options)
 
 
 BotLike = Bot | BuiltinBot | str

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SQRT3", "Layout", "hex_corners", "polar", "text_column"]
+__all__ = ["SQRT3", "Layout", "hex_corners", "pair_outline", "polar", "text_column"]
 
 SQRT3 = math.sqrt(3.0)
 
@@ -46,3 +46,30 @@ def text_column(cell: Cell) -> int:
     x = 2q + r (relative to the centre's column)."""
     q, r = cell
     return 2 * q + r
+
+
+def pair_outline(
+    a: tuple[float, float], b: tuple[float, float], size: float, inset: float = 1.0
+) -> list[tuple[float, float]]:
+    """The outline of a two-hexagon tile whose halves are centred at ``a`` and ``b`` (neighbours
+    of hexagons of circumradius ``size``): both hexagons drawn ``inset`` times smaller, as one
+    piece with a notch where they meet. Ten corners, clockwise."""
+    ca = hex_corners(*a, size * inset)
+    cb = hex_corners(*b, size * inset)
+
+    def facing(corners: list[tuple[float, float]], other: tuple[float, float]) -> int:
+        # The side whose middle is nearest the other half: its two corners face it.
+        def gap(k: int) -> float:
+            (x0, y0), (x1, y1) = corners[k], corners[(k + 1) % 6]
+            return math.hypot((x0 + x1) / 2 - other[0], (y0 + y1) / 2 - other[1])
+
+        return min(range(6), key=gap)
+
+    k, j = facing(ca, b), facing(cb, a)
+
+    def mid(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+
+    side_a = [ca[(k + i) % 6] for i in range(2, 6)]
+    side_b = [cb[(j + i) % 6] for i in range(2, 6)]
+    return [*side_a, mid(ca[k], cb[(j + 1) % 6]), *side_b, mid(cb[j], ca[(k + 1) % 6])]

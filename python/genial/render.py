@@ -14,7 +14,16 @@ from .variants import track_titles
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["board_text", "game_board_text", "rack_text", "text", "tracks_text", "explain_ranking", "ranking_text"]
+__all__ = [
+    "board_text",
+    "game_board_text",
+    "rack_text",
+    "text",
+    "tracks_text",
+    "explain_ranking",
+    "ranking_step_text",
+    "ranking_text",
+]
 
 # 256-colour codes close to the pieces' colours (orange has no 8-colour equivalent).
 _ANSI_CODE = {
@@ -185,11 +194,27 @@ def ranking_text(game: Game, names: Sequence[str] | None = None) -> list[str]:
         else:
             k = i - 1 if step["count"] else i
             what = "distance" if step["count"] else "score"
-            why = f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}" + (
-                f" (the {k} lower ones equal)" if k else ""
-            )
+            equal = "the lower one" if k == 1 else f"the {k} lower ones"
+            why = f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}" + (f" ({equal} equal)" if k else "")
         lines.append(f"  {who(step['above'])} ahead of {who(step['below'])}: {why}")
     return lines
+
+
+def ranking_step_text(step: dict[str, Any], above: str, below: str) -> str:
+    """What decided one step of `explain_ranking` (``above``, ``below``: the sides' names),
+    as a sentence, in the singular or plural as it falls."""
+    a, b = step["rows"]
+    i = step["decided_at"]
+    if i is None:
+        return "Equal results: the places are shared."
+    if step["count"] and i == 0:
+        return f"More markers on {above}'s side decided: {a[0]} against {b[0]}."
+    k = i - 1 if step["count"] else i  # equal values before the deciding one
+    what = "distance" if step["count"] else "colour"
+    if k == 0:
+        return f"The lowest {what} decided: {a[i]} against {b[i]}."
+    tied = f"The lowest {what} was" if k == 1 else f"The {k} lowest {what}s were"
+    return f"{tied} equal; the {_ordinal(k + 1)} lowest decided: {a[i]} against {b[i]}."
 
 
 def _ordinal(n: int) -> str:

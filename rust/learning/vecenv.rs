@@ -9,7 +9,7 @@ use crate::actions::{action_to_move, legal_action_mask_with, ACTION_COUNT, PLACE
 use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
-use crate::rng::{derive_seed, Rng};
+use crate::rng::{derive_seed, salt, Rng};
 use crate::variants::Config;
 use std::fmt;
 
@@ -147,8 +147,6 @@ pub struct VecEnv {
     threads: usize,
 }
 
-const SAMPLER_SALT: u64 = 0xA076_1D64_78BD_642F;
-
 /// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
 /// env (0.9 GB at this limit), and a call at this size takes about 0.3 s of one core (the
 /// first ones up to about 2 s while that memory is first touched), so Ctrl-C, which takes
@@ -191,7 +189,7 @@ impl VecEnv {
             let game = Game::new(self.config, derive_seed(env_seed, 0));
             let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
             legal.read(&game, &mut scratch);
-            self.envs.push(Env { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ SAMPLER_SALT), legal });
+            self.envs.push(Env { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ salt::ENV_SAMPLER), legal });
         }
     }
 

@@ -2,10 +2,11 @@
 //! seat to move, GIL released), the evaluation's features and win probabilities, and the
 //! self-play data that `training/fit_eval.py` fits the evaluation to.
 
-use super::bots::PyBuiltinBot;
+use super::bots::{check_turn, PyBuiltinBot};
 use super::game::{config_from, PyGameState};
 use super::interrupt;
 use super::types::PyMove;
+use crate::bots::catalogue::CATALOGUE;
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
@@ -22,7 +23,7 @@ type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
 /// candidates best first. The search deals what the mover cannot see anew in every
 /// iteration, so hidden racks never influence it.
 #[pyfunction]
-#[pyo3(signature = (state, seed = 0, iterations = None, time_ms = None, level_name = "expert"))]
+#[pyo3(signature = (state, seed = 0, iterations = None, time_ms = None, level_name = "expert", seat = None))]
 fn analyse_state(
     py: Python<'_>,
     state: &Bound<'_, PyGameState>,
@@ -30,17 +31,21 @@ fn analyse_state(
     iterations: Option<u32>,
     time_ms: Option<u32>,
     level_name: &str,
+    seat: Option<usize>,
 ) -> PyResult<(u32, Vec<CandidateRow>)> {
     let game = *state.borrow().game();
     if game.is_over() {
         return Err(PyValueError::new_err("the game is over: there is no move to analyse"));
     }
+    check_turn(&game, seat)?;
     let mut config = match level(level_name) {
         Some(LevelKind::Search(c)) => c,
         _ => {
+            let searching: Vec<&str> = CATALOGUE.iter().filter(|e| e.level && e.searches).map(|e| e.name).collect();
             return Err(PyValueError::new_err(format!(
-                "analysis searches like a searching level (hard or expert), not {level_name:?}"
-            )))
+                "analysis searches like a searching level ({}), not {level_name:?}",
+                searching.join(" or ")
+            )));
         }
     };
     match (iterations, time_ms) {

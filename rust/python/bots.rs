@@ -1,240 +1,162 @@
 //! Built-in bots for Python: `choose(state)` with the GIL released (searches stopped by
 //! Ctrl-C).
 
-use super::convert::{extract_int_in, BusyError, Text};
+use super::convert::{BotOptionError, BusyError, NotYourTurnError, Text};
 use super::game::PyGameState;
 use super::interrupt;
 use super::types::PyMove;
-use crate::bots::levels::{level, level_name, LevelKind};
-use crate::bots::{Bot, MctsConfig, Playout, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
-use crate::sim::{AnyBot, BotSpec, Plain};
+use crate::bots::catalogue::{self, Default, Kind, SpecError, Value, CATALOGUE};
+use crate::bots::{AnyBot, Bot, BotSpec};
 use crate::stop::Stop;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyList};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
-/// Names of the built-in bots.
-pub const BOT_NAMES: [&str; 8] = ["random", "greedy", "mcts", "scarcity", "easy", "medium", "hard", "expert"];
+/// The one place a refused bot spec becomes an exception: an unknown bot is a `ValueError`,
+/// a value of the wrong type a `TypeError`, anything else a `BotOptionError` (a `ValueError`).
+pub fn spec_error(e: SpecError) -> PyErr {
+    match e {
+        SpecError::UnknownBot(_) => PyValueError::new_err(e.to_string()),
+        SpecError::WrongType { .. } => PyTypeError::new_err(e.to_string()),
+        _ => BotOptionError::new_err(e.to_string()),
+    }
+}
 
-/// The names of the built-in bots.
+fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Float(x) => x.into_pyobject(py)?.into_any(),
+        Value::Text(t) => t.into_pyobject(py)?.into_any(),
+    })
+}
+
+/// Every built-in bot from the core's catalogue: a dict per bot (`name`, `description`,
+/// `strength`, `level`, `searches`, `options`), each option a dict (`name`, `kind`,
+/// `default`, `min`, `max`, `bounds`, `choices`, `help`).
 #[pyfunction]
-pub fn bot_names() -> Vec<&'static str> {
-    BOT_NAMES.to_vec()
-}
-
-/// Search options of the `mcts` bot, as given from Python (`None`: the default).
-#[derive(Default)]
-pub struct MctsOptions {
-    pub iterations: Option<u32>,
-    pub time_ms: Option<u32>,
-    pub exploration: Option<f64>,
-    pub width: Option<u32>,
-    pub playout: Option<String>,
-    pub depth: Option<u32>,
-    /// Every bot: `"auto"` (the bot decides) or `"never"` (decline every swap).
-    pub swap: Option<String>,
-    /// Levels `hard`/`expert`: progressive widening and endgame threshold.
-    pub widen: Option<f64>,
-    pub endgame: Option<u32>,
-    /// Levels `easy`/`medium`: sampling temperature and candidates re-ranked.
-    pub temperature: Option<f64>,
-    pub rerank: Option<u32>,
-}
-
-impl MctsOptions {
-    fn any(&self) -> bool {
-        self.iterations.is_some()
-            || self.time_ms.is_some()
-            || self.exploration.is_some()
-            || self.width.is_some()
-            || self.playout.is_some()
-            || self.depth.is_some()
+pub fn bot_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for e in CATALOGUE {
+        let options = PyList::empty(py);
+        for o in e.options {
+            let d = PyDict::new(py);
+            d.set_item("name", o.name)?;
+            d.set_item("kind", o.kind.name())?;
+            match o.default {
+                Default::Int(i) => d.set_item("default", i)?,
+                Default::Float(x) => d.set_item("default", x)?,
+                Default::Text(t) => d.set_item("default", t)?,
+                Default::Auto => d.set_item("default", py.None())?,
+            }
+            match o.kind {
+                Kind::Int => {
+                    d.set_item("min", o.min as i64)?;
+                    d.set_item("max", o.max as i64)?;
+                }
+                Kind::Float => {
+                    d.set_item("min", o.min)?;
+                    d.set_item("max", o.max)?;
+                }
+                Kind::Choice => {
+                    d.set_item("min", py.None())?;
+                    d.set_item("max", py.None())?;
+                }
+            }
+            d.set_item("min_open", o.min_open)?;
+            d.set_item("bounds", o.bounds())?;
+            d.set_item("choices", o.choices.to_vec())?;
+            d.set_item("help", o.help)?;
+            options.append(d)?;
+        }
+        let d = PyDict::new(py);
+        d.set_item("name", e.name)?;
+        d.set_item("description", e.description)?;
+        d.set_item("strength", e.strength)?;
+        d.set_item("level", e.level)?;
+        d.set_item("searches", e.searches)?;
+        d.set_item("options", options)?;
+        out.append(d)?;
     }
-
-    fn config(&self) -> PyResult<MctsConfig> {
-        let mut c = MctsConfig::default();
-        // A time budget alone means: search until the time is up.
-        if let Some(t) = self.time_ms {
-            c.time_ms = t;
-            c.iterations = self.iterations.unwrap_or(0);
-        } else if let Some(i) = self.iterations {
-            c.iterations = i;
-        }
-        if let Some(e) = self.exploration {
-            c.exploration = e;
-        }
-        if let Some(w) = self.width {
-            c.width = w;
-        }
-        if let Some(p) = &self.playout {
-            c.playout = Playout::parse(p).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown playout {p:?}: use \"random\", \"greedy\" or \"sampleN\" (N in 1..64)"
-                ))
-            })?;
-        }
-        if let Some(d) = self.depth {
-            c.depth = d;
-        }
-        if c.width > MAX_WIDTH {
-            return Err(PyValueError::new_err(format!("width must be 1..={MAX_WIDTH}, not {}", c.width)));
-        }
-        c.validate().map_err(PyValueError::new_err)?;
-        Ok(c)
-    }
+    Ok(out)
 }
 
-/// Whether swaps are declined, from the `swap` option.
-fn never_swap(options: &MctsOptions) -> PyResult<bool> {
-    match options.swap.as_deref() {
-        None | Some("auto") => Ok(false),
-        Some("never") => Ok(true),
-        Some(other) => Err(PyValueError::new_err(format!(
-            "unknown swap option {other:?}: use \"auto\" (the bot decides) or \"never\" (decline every swap)"
-        ))),
+/// A bot's text form `name:key=value,...` read by the catalogue: `(name, options)`.
+#[pyfunction]
+pub fn parse_bot_spec(py: Python<'_>, text: Text) -> PyResult<(&'static str, Bound<'_, PyDict>)> {
+    let (name, options) = catalogue::parse_text(&text).map_err(spec_error)?;
+    let d = PyDict::new(py);
+    for (k, v) in &options {
+        d.set_item(*k, value_to_py(py, v)?)?;
     }
+    Ok((name, d))
 }
 
-/// The options a level accepts, checked: naming one it does not take is an error.
-fn level_spec(name: &'static str, kind: LevelKind, o: &MctsOptions) -> PyResult<BotSpec> {
-    let never = never_swap(o)?;
-    let bad = |key: &str, allowed: &str| {
-        Err(PyValueError::new_err(format!("the {name} level takes no option {key}: it takes {allowed}")))
+/// A Python value as the value of option `key` of bot `bot` (typed by the catalogue; an
+/// int too large for any option is out of its bounds, not an `OverflowError`).
+fn option_value(bot: &catalogue::BotEntry, key: &str, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let Some(o) = bot.option(key) else {
+        return Err(spec_error(SpecError::UnknownOption {
+            bot: bot.name,
+            option: key.to_string(),
+            takes: bot.options.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+        }));
     };
-    match kind {
-        LevelKind::OnePly(mut c) => {
-            let allowed = "swap, temperature, rerank";
-            for (key, set) in [
-                ("iterations", o.iterations.is_some()),
-                ("time_ms", o.time_ms.is_some()),
-                ("exploration", o.exploration.is_some()),
-                ("width", o.width.is_some()),
-                ("playout", o.playout.is_some()),
-                ("depth", o.depth.is_some()),
-                ("widen", o.widen.is_some()),
-                ("endgame", o.endgame.is_some()),
-            ] {
-                if set {
-                    return bad(key, allowed);
-                }
-            }
-            if let Some(t) = o.temperature {
-                c.temperature = t;
-            }
-            if let Some(r) = o.rerank {
-                c.rerank = r;
-            }
-            c.never_swap = never;
-            let spec = BotSpec::Level(name, LevelKind::OnePly(c));
-            spec.validate().map_err(PyValueError::new_err)?;
-            Ok(spec)
-        }
-        LevelKind::Search(mut c) => {
-            let allowed = "iterations, time_ms, exploration, width, depth, widen, endgame, swap";
-            for (key, set) in [
-                ("playout", o.playout.is_some()),
-                ("temperature", o.temperature.is_some()),
-                ("rerank", o.rerank.is_some()),
-            ] {
-                if set {
-                    return bad(key, allowed);
-                }
-            }
-            // A time budget alone means: search until the time is up.
-            // A time budget alone means: search until the time is up; `time_ms=0` means no
-            // time limit. An explicit budget replaces the level's budgets by player count.
-            match (o.time_ms, o.iterations) {
-                (Some(t), i) if t > 0 => {
-                    c.time_ms = t;
-                    c.iterations = i.unwrap_or(0);
-                    c.iterations_by_players = None;
-                }
-                (_, Some(i)) => {
-                    c.iterations = i;
-                    c.iterations_by_players = None;
-                }
-                _ => {}
-            }
-            if let Some(e) = o.exploration {
-                c.exploration = e;
-            }
-            if let Some(w) = o.width {
-                c.width = w;
-            }
-            if let Some(d) = o.depth {
-                c.depth = d;
-            }
-            if let Some(w) = o.widen {
-                c.widen = w;
-            }
-            if let Some(e) = o.endgame {
-                c.endgame = e;
-            }
-            c.never_swap = never;
-            c.validate().map_err(PyValueError::new_err)?;
-            Ok(BotSpec::Level(name, LevelKind::Search(c)))
-        }
-    }
-}
-
-pub fn make_spec(name: &str, options: &MctsOptions) -> PyResult<BotSpec> {
-    if let (Some(canonical), Some(kind)) = (level_name(name), level(name)) {
-        return level_spec(canonical, kind, options);
-    }
-    let level_only = [
-        ("widen", options.widen.is_some()),
-        ("endgame", options.endgame.is_some()),
-        ("temperature", options.temperature.is_some()),
-        ("rerank", options.rerank.is_some()),
-    ];
-    if let Some((key, _)) = level_only.iter().find(|x| x.1) {
-        return Err(PyValueError::new_err(format!(
-            "the {name} bot takes no option {key}: only the levels easy, medium, hard, expert do"
-        )));
-    }
-    let never = never_swap(options)?;
-    let plain = match name {
-        "random" => Plain::Random,
-        "greedy" => Plain::Greedy,
-        "scarcity" => Plain::Scarcity,
-        "mcts" => Plain::Mcts(options.config()?),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown bot {name:?}: built-in bots are {}",
-                BOT_NAMES.join(", ")
-            )))
-        }
+    let type_name = || obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    let out_of_range = || {
+        spec_error(SpecError::OutOfRange {
+            bot: bot.name.to_string(),
+            option: o.name,
+            bounds: o.bounds(),
+            value: shown(),
+        })
     };
-    if !matches!(plain, Plain::Mcts(_)) && options.any() {
-        return Err(PyTypeError::new_err(format!(
-            "the {name} bot takes no search options (iterations, time_ms, ...): only mcts does"
-        )));
+    let wrong = |what: &str, got: String| PyTypeError::new_err(format!("{key} must be {what}, not {got}"));
+    match o.kind {
+        Kind::Int => {
+            if obj.is_instance_of::<PyBool>() {
+                return Err(wrong("an int", "bool".into()));
+            }
+            match obj.extract::<i64>() {
+                Ok(v) => Ok(Value::Int(v)),
+                Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
+                Err(_) => Err(wrong("an int", type_name())),
+            }
+        }
+        Kind::Float => {
+            if obj.is_instance_of::<PyBool>() {
+                return Err(wrong("a number", "bool".into()));
+            }
+            match obj.extract::<f64>() {
+                Ok(v) => Ok(Value::Float(v)),
+                Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(out_of_range()),
+                Err(_) => Err(wrong("a number", type_name())),
+            }
+        }
+        Kind::Choice => match obj.extract::<Text>() {
+            Ok(t) => Ok(Value::Text(t.0)),
+            Err(_) => Err(wrong("a str", type_name())),
+        },
     }
-    Ok(if never { BotSpec::NeverSwap(plain) } else { plain.spec() })
 }
 
-/// An MCTS option: an int in `0..=max` (`lo..=max`), as a `ValueError` naming the limit
-/// however large, `TypeError` for anything but an int (numpy integers are ints).
-fn int_option(obj: Option<&Bound<'_, PyAny>>, what: &str, lo: u32, max: u32) -> PyResult<Option<u32>> {
-    obj.map(|o| extract_int_in(o, what, lo as i64, max as i64, &format!("{lo}..={max}")).map(|v| v as u32)).transpose()
-}
-
-fn exploration_option(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
-    let Some(o) = obj else { return Ok(None) };
-    let bad = || {
-        let shown = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-        PyValueError::new_err(format!("exploration must be a finite number >= 0, not {shown}"))
-    };
-    if o.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err("exploration must be a number, not bool"));
+/// The spec of bot `name` with options from Python keywords (`None`: not given).
+pub fn make_spec(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<BotSpec> {
+    let entry = catalogue::entry(name).ok_or_else(|| spec_error(SpecError::UnknownBot(name.to_string())))?;
+    let mut values: Vec<(String, Value)> = Vec::new();
+    if let Some(options) = options {
+        for (k, v) in options.iter() {
+            if v.is_none() {
+                continue;
+            }
+            let key: String = k.extract::<Text>()?.0;
+            let value = option_value(entry, &key, &v)?;
+            values.push((key, value));
+        }
     }
-    match o.extract::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-        Ok(_) => Err(bad()),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(o.py()) => Err(bad()),
-        Err(_) => Err(PyTypeError::new_err(format!("exploration must be a number, not {}", o.get_type().name()?))),
-    }
+    let borrowed: Vec<(&str, Value)> = values.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    catalogue::build(name, &borrowed).map_err(spec_error)
 }
 
 /// A built-in bot running in Rust.
@@ -270,38 +192,12 @@ impl PyBuiltinBot {
 
 #[pymethods]
 impl PyBuiltinBot {
+    /// Bot `name` of the catalogue, with its options as keywords (checked against the
+    /// catalogue; `None` means the default).
     #[new]
-    #[pyo3(signature = (name, seed = 0, *, iterations = None, time_ms = None, exploration = None, width = None, playout = None, depth = None, swap = None, widen = None, endgame = None, temperature = None, rerank = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        name: Text,
-        seed: u64,
-        iterations: Option<&Bound<'_, PyAny>>,
-        time_ms: Option<&Bound<'_, PyAny>>,
-        exploration: Option<&Bound<'_, PyAny>>,
-        width: Option<&Bound<'_, PyAny>>,
-        playout: Option<Text>,
-        depth: Option<&Bound<'_, PyAny>>,
-        swap: Option<Text>,
-        widen: Option<f64>,
-        endgame: Option<&Bound<'_, PyAny>>,
-        temperature: Option<f64>,
-        rerank: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let options = MctsOptions {
-            iterations: int_option(iterations, "iterations", 0, MAX_ITERATIONS)?,
-            time_ms: int_option(time_ms, "time_ms", 0, MAX_TIME_MS)?,
-            exploration: exploration_option(exploration)?,
-            width: int_option(width, "width", 1, MAX_WIDTH)?,
-            playout: playout.map(|p| p.0),
-            depth: int_option(depth, "depth", 0, MAX_DEPTH)?,
-            swap: swap.map(|s| s.0),
-            widen,
-            endgame: int_option(endgame, "endgame", 0, u32::MAX)?,
-            temperature,
-            rerank: int_option(rerank, "rerank", 0, u32::MAX)?,
-        };
-        let spec = make_spec(&name, &options)?;
+    #[pyo3(signature = (name, seed = 0, **options))]
+    fn new(name: Text, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let spec = make_spec(&name, options)?;
         let (stop, raised) = interrupt::polling_stop();
         let mut bot = spec.build(seed);
         bot.set_stop(&stop);
@@ -318,48 +214,12 @@ impl PyBuiltinBot {
         self.seed
     }
 
-    /// The bot's settings (`mcts`: iterations, time_ms, exploration, width, playout, depth).
+    /// The bot's settings as options that build the same bot, in catalogue order (`swap`
+    /// only when `"never"`).
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        if let BotSpec::Mcts(c) = self.spec {
-            d.set_item("iterations", c.iterations)?;
-            d.set_item("time_ms", c.time_ms)?;
-            d.set_item("exploration", c.exploration)?;
-            d.set_item("width", c.width)?;
-            d.set_item("playout", c.playout.name())?;
-            d.set_item("depth", c.depth)?;
-        }
-        match self.spec {
-            BotSpec::Level(_, LevelKind::OnePly(c)) => {
-                d.set_item("temperature", c.temperature)?;
-                d.set_item("rerank", c.rerank)?;
-            }
-            BotSpec::Level(_, LevelKind::Search(c)) => {
-                // The level's own budgets (by player count) are not an option one can write
-                // back: listed only when set explicitly, so that `spec` round-trips.
-                if c.iterations_by_players.is_none() {
-                    d.set_item("iterations", c.iterations)?;
-                }
-                d.set_item("time_ms", c.time_ms)?;
-                d.set_item("exploration", c.exploration)?;
-                d.set_item("width", c.width)?;
-                d.set_item("depth", c.depth)?;
-                d.set_item("widen", c.widen)?;
-                d.set_item("endgame", c.endgame)?;
-            }
-            BotSpec::NeverSwap(Plain::Mcts(c)) => {
-                d.set_item("iterations", c.iterations)?;
-                d.set_item("time_ms", c.time_ms)?;
-                d.set_item("exploration", c.exploration)?;
-                d.set_item("width", c.width)?;
-                d.set_item("playout", c.playout.name())?;
-                d.set_item("depth", c.depth)?;
-            }
-            _ => {}
-        }
-        // Only the non-default answer is listed, so that existing specs read as before.
-        if self.spec.never_swaps() {
-            d.set_item("swap", "never")?;
+        for (k, v) in catalogue::options_of(&self.spec) {
+            d.set_item(k, value_to_py(py, &v)?)?;
         }
         Ok(d)
     }
@@ -376,16 +236,19 @@ impl PyBuiltinBot {
         })
     }
 
-    /// The bot's move for the seat to move in `state`, decided with the GIL released. A
-    /// search runs Python's signal handlers every 50 ms, so that Ctrl-C stops it (the
-    /// `KeyboardInterrupt` is raised here).
-    fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>) -> PyResult<PyMove> {
+    /// The bot's move for the seat to move in `state`; given `seat` (a view's seat), it
+    /// refuses with `NotYourTurnError` unless that seat is to move. The bot decides with the
+    /// GIL released; a search runs Python's signal handlers every 50 ms, so that Ctrl-C
+    /// stops it (the `KeyboardInterrupt` is raised here).
+    #[pyo3(signature = (state, seat = None))]
+    fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>, seat: Option<usize>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
         // threads may use the game while the bot thinks.
         let game = *state.borrow().game();
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }
+        check_turn(&game, seat)?;
         let mut guard = self.lock()?;
         let bot = &mut *guard;
         let mv = if bot.searches() {
@@ -394,5 +257,17 @@ impl PyBuiltinBot {
             py.detach(|| bot.choose_move(&game, &mut Vec::new()))
         };
         Ok(PyMove(mv))
+    }
+}
+
+/// Refuses a decision for `seat` when another seat is to move: a view of that seat holds
+/// the mover's rack only as a guess, and a move chosen from it could be illegal.
+pub fn check_turn(game: &crate::game::Game, seat: Option<usize>) -> PyResult<()> {
+    match seat {
+        Some(s) if s != game.current_player() => Err(NotYourTurnError::new_err(format!(
+            "seat {s} is not to move (seat {} is): a bot chooses only for the seat to move, from that seat's view",
+            game.current_player()
+        ))),
+        _ => Ok(()),
     }
 }

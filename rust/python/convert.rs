@@ -68,6 +68,20 @@ impl From<ActionError> for PyErr {
 
 pyo3::create_exception!(
     genial,
+    BotOptionError,
+    PyValueError,
+    "A bot option that the bot does not take, or a value outside the option's bounds."
+);
+
+pyo3::create_exception!(
+    genial,
+    NotYourTurnError,
+    PyValueError,
+    "A decision asked of a seat that is not to move (a bot or analysis given another seat's view)."
+);
+
+pyo3::create_exception!(
+    genial,
     BusyError,
     pyo3::exceptions::PyRuntimeError,
     "An object that one thread at a time may use (a bot, a VecEnv) is in use by another thread."

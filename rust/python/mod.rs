@@ -23,6 +23,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = numpy::PyArray1::<u8>::zeros(m.py(), 0, false);
     m.add("IllegalMoveError", m.py().get_type::<convert::IllegalMoveError>())?;
     m.add("BusyError", m.py().get_type::<convert::BusyError>())?;
+    m.add("BotOptionError", m.py().get_type::<convert::BotOptionError>())?;
+    m.add("NotYourTurnError", m.py().get_type::<convert::NotYourTurnError>())?;
     m.add_class::<types::PyTile>()?;
     m.add_class::<types::PyMove>()?;
     m.add_class::<types::PyBoard>()?;
@@ -31,7 +33,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyPlayResult>()?;
     m.add_class::<game::PyPreview>()?;
     m.add_class::<bots::PyBuiltinBot>()?;
-    m.add_function(wrap_pyfunction!(bots::bot_names, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::bot_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::parse_bot_spec, m)?)?;
     rules::register(m)?;
     rl::register(m)?;
     sim::register(m)?;

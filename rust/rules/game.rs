@@ -231,7 +231,7 @@ pub struct Game {
 /// The generator that mixes swapped tiles into the bag. Separate from the shuffle of the
 /// deal, so that a game rebuilt from its initial draw order and seed has the same future.
 fn swap_rng(seed: u64) -> Rng {
-    Rng::new(seed ^ 0x6A09_E667_F3BC_C908)
+    Rng::new(seed ^ crate::rng::salt::SWAP_MIX)
 }
 
 /// Which extra condition a placement's cells must meet.

@@ -3,6 +3,22 @@
 //! Written out here rather than taken from a crate so that the same seed gives the same
 //! game on every machine and every version of our dependencies.
 
+/// The salts that split one seed into independent streams: a seed XOR a salt seeds a
+/// stream that no other use of the same seed shares. Named once here; every value is
+/// pinned (changing one changes every seeded game, and the golden table notices).
+pub mod salt {
+    /// How swapped tiles are mixed into the bag (`Game`), apart from the deal's shuffle.
+    pub const SWAP_MIX: u64 = 0x6A09_E667_F3BC_C908;
+    /// The decisions of a uniformly random game (`sim::random_game`), apart from its deal.
+    pub const RANDOM_GAME: u64 = 0x5DEE_CE66_D1CE_F00D;
+    /// The seeds of the bots at a game's seats (`bots::bot_seed`), apart from the deal.
+    pub const BOT_SEATS: u64 = 0xB075_EA75_0F6E_A1A1;
+    /// Which positions a self-play run keeps (`bots::training`), apart from the deal.
+    pub const SELF_PLAY_KEEP: u64 = 0x7EA1_DA7A;
+    /// The action sampler of a learning environment (`vecenv`), apart from its deal.
+    pub const ENV_SAMPLER: u64 = 0xA076_1D64_78BD_642F;
+}
+
 /// SplitMix64 step: also used to derive independent per-game seeds from one base seed.
 #[inline]
 pub fn splitmix64(state: &mut u64) -> u64 {
@@ -96,6 +112,14 @@ mod tests {
         assert_eq!(first, GOLDEN.to_vec());
     }
     const GOLDEN: [u64; 3] = [5987356902031041503, 7051070477665621255, 6633766593972829180];
+
+    #[test]
+    fn salts_are_distinct() {
+        let all = [salt::SWAP_MIX, salt::RANDOM_GAME, salt::BOT_SEATS, salt::SELF_PLAY_KEEP, salt::ENV_SAMPLER];
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| a != b), "salt {a:#x} is used twice");
+        }
+    }
 
     #[test]
     fn below_is_in_range_and_covers() {

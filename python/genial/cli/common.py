@@ -55,16 +55,19 @@ def split_bot_specs(text: str) -> list[str]:
 
 
 def bots_help() -> str:
-    """The built-in bots with their options and defaults, for ``--help``."""
+    """The built-in bots from the core's catalogue, with their options, defaults and bounds,
+    for ``--help``."""
     from .. import bots
 
     parts = []
-    for name in bots.BUILTIN_BOTS:
-        options = bots.make(name).options
-        shown = ", ".join(f"{k}={v}" for k, v in options.items())
-        parts.append(f"{name} ({shown})" if shown else name)
+    for b in bots.catalogue():
+        shown = ", ".join(
+            f"{o.name}={'auto' if o.default is None else o.default} ({o.bounds})" for o in b.options if o.name != "swap"
+        )
+        parts.append(f"{b.name}: {b.description}" + (f"; options {shown}" if shown else ""))
     return (
-        "Built-in bots, with their options and defaults: "
-        + "; ".join(parts)
-        + ". Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8."
+        "Built-in bots: "
+        + ". ".join(parts)
+        + ". Every bot takes swap=auto|never. Give options as name:key=value,key=value, "
+        "e.g. mcts:iterations=2000,width=8."
     )

@@ -9,7 +9,6 @@ is read line by line from stdin and everything is written to stdout, so a script
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import io
 import json
 import os
@@ -18,12 +17,11 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
 from .. import bots
 from .._core import IllegalMoveError, Move, Rules, Tile
-from ..analysis import analyse
+from ..choices import Choice, ordered_choices, rank_choices
 from ..colors import Color
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
@@ -64,73 +62,6 @@ chance, then the others by the lowest colours after the move (then points)."""
 
 class _Quit(Exception):
     """The human left (``quit`` or end of input)."""
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A legal move with what it would do for the mover (and, for the moves the expert's
-    search looked at, its estimated win chance)."""
-
-    move: Move
-    gains: dict[Color, int]
-    bonuses: int
-    key: tuple[Any, ...]
-    win: float | None = None
-
-    def describe(self) -> str:
-        chance = f"  (win {100 * self.win:.0f}%)" if self.win is not None else ""
-        if not self.move.is_placement:
-            return f"{self.move}{chance}"
-        pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(self.gains.items())) or "0 points"
-        bonus = "  Ingenious!" if self.bonuses else ""
-        return f"{self.move!s:<14} {pts}{bonus}{chance}"
-
-
-def ordered_choices(game: Game, seed: int) -> list[Choice]:
-    """The list a human picks from, one ranking for the list and the hint: the moves the
-    expert level's search looked at (from the mover's view, hidden racks unread), best
-    first with their win chance, then every other move as `rank_choices` orders them."""
-    choices = rank_choices(game)
-    analysis = analyse(game, seed=seed)
-    by_move = {c.move: c for c in choices}
-    first = [
-        dataclasses.replace(by_move[c.move], win=c.win_probability) for c in analysis.candidates if c.move in by_move
-    ]
-    seen = {c.move for c in first}
-    return first + [c for c in choices if c.move not in seen]
-
-
-def rank_choices(game: Game) -> list[Choice]:
-    """Every legal move, best first for the player to move.
-
-    What each placement would do comes from the core (`Game.previews`). Best means: the
-    mover's scores after the move, lowest first, compared as the ranking does; then bonus
-    placements earned; then raw points; then the move's text, so the order is fully
-    determined.
-    """
-    choices = []
-    for preview in game.previews():
-        move = preview.move
-        assert move.colors is not None
-        gains: dict[Color, int] = {}
-        for c, p in zip(move.colors, preview.points):
-            if p:
-                gains[c] = gains.get(c, 0) + p
-        neg = tuple(-v for v in sorted(preview.scores_after))
-        first = 0 if not preview.wins else -1  # an immediate win beats everything
-        choices.append(
-            Choice(
-                move,
-                gains,
-                preview.bonuses_earned,
-                (first, neg, -preview.bonuses_earned, -sum(preview.points), str(move)),
-            )
-        )
-    for index, move in enumerate(game.legal_moves()):
-        if not move.is_placement:  # swap and keep: after the placements, in the rules' order
-            choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
-    choices.sort(key=lambda c: c.key)
-    return choices
 
 
 class Table:
@@ -349,7 +280,7 @@ class Table:
         game = self.game
         self.say()
         self.show_board(seat)
-        choices = ordered_choices(game, (game.seed or 0) & _SEED_MASK)
+        choices = ordered_choices(game)
         self.list_choices(choices, limit=self.show)
         while True:
             line = self._read(f"player {seat}> ")

@@ -3,13 +3,16 @@
 HTTP API (JSON in and out; a seat acts with its secret token in the ``X-Seat-Token``
 header, never in the URL, so tokens stay out of access logs):
 
-- ``GET  /api/meta``                   variants, bots and their options, colours and symbols
+- ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
+  the board's drawing (every payload the page receives is built in `genial.web.views`)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   each human seat's token, once
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
-- ``GET  /api/games/{id}/options?tile=RB``  the mover's placements of one rack tile, each
-  with the points it would score (the engine plays it on a copy)
+- ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
+  slot, or ``tile=RB``), best first, each with its move text and the points it would score
+- ``GET  /api/games/{id}/hint``         what the expert level would play for the seat to move
+  (the same hint as ``genial play``'s), with the rack slot and how to lay it
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
 - ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
@@ -39,13 +42,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import __version__
-from .._core import Board
-from ..colors import Color
-from ..svg import PALETTE, symbol
-from ..variants import variants
+from . import views
 from .store import Store
-from .tables import SWAP_TIMINGS, ApiError, Hub, Listener, bot_catalogue, replay_frames
+from .tables import ApiError, Hub, Listener, bot_catalogue, replay_frames
 
 __all__ = ["STATIC", "create_app"]
 
@@ -53,36 +52,6 @@ log = logging.getLogger("genial.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
-
-
-def _meta() -> dict[str, Any]:
-    return {
-        "version": __version__,
-        "variants": [
-            {
-                "name": v.name,
-                "player_counts": list(v.player_counts),
-                "track_max": v.track_max,
-                "description": v.description,
-            }
-            for v in variants()
-        ],
-        "bots": bot_catalogue(),
-        "swap_timings": list(SWAP_TIMINGS),
-        "colors": [
-            {
-                "index": int(c),
-                "name": str(c),
-                "letter": c.letter,
-                "symbol": c.symbol,
-                "fill": PALETTE[c],
-                # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
-                "svg": symbol(c, 0.0, 0.0, 100.0, "currentColor"),
-            }
-            for c in Color
-        ],
-        "printed": [[q, r, int(c)] for (q, r), c in Board.symbols()],
-    }
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -109,7 +78,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
     """The app serving the games kept in the SQLite file ``db``."""
     store = Store(db)
     hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay)
-    meta = _meta()
+    meta = views.meta(bot_catalogue())
     index = STATIC / "index.html"
 
     async def page(request: Request) -> Response:
@@ -130,7 +99,11 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
 
     async def options(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
-        return JSONResponse(table.options(table.seat_of(_token(request)), request.query_params.get("tile")))
+        query = request.query_params
+        return JSONResponse(table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot")))
+
+    async def hint(request: Request) -> Response:
+        return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))
 
     async def move(request: Request) -> Response:
         body = await _body(request)
@@ -223,6 +196,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/options", options),
+        Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/record", record),

@@ -9,6 +9,7 @@ seat's view is built from a `GameView` of that seat, so it cannot hold another s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -19,20 +20,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _core
-from .._core import IllegalMoveError, Move, PlayResult, Tile
-from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, make
+from .._core import IllegalMoveError, Move
+from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, catalogue, make
+from ..choices import ordered_choices
 from ..game import Game
 from ..records import RecordError, from_record, to_record
-from ..render import explain_ranking
 from ..variants import variants
+from . import views
 from .store import GameRow, Store, hash_token
 
-__all__ = ["SWAP_TIMINGS", "ApiError", "Hub", "Table", "bot_catalogue"]
+__all__ = ["ApiError", "Hub", "Table", "bot_catalogue"]
 
 log = logging.getLogger("genial.web")
 
-#: The edition options the engine accepts for ``swap_timing`` (it checks them itself).
-SWAP_TIMINGS = ("after_placement", "instead_of_placement")
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
 MAX_NAME = 40
@@ -49,10 +49,24 @@ class ApiError(Exception):
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
-    """The built-in bots with their options and defaults, from `genial.bots`."""
+    """The built-in bots from the core's catalogue, for the lobby: per bot its ``name``,
+    ``description``, ``strength`` (1 the weakest), ``level``, ``searches``, ``options`` (the
+    settings a bot made with no options reports, by name) and ``option_specs`` (every option
+    the bot takes, with ``name``, ``kind``, ``default`` (``None`` where the bot decides),
+    ``min``, ``max``, ``min_open``, ``bounds``, ``choices`` and ``help``)."""
     out = []
-    for name in BUILTIN_BOTS:
-        out.append({"name": name, "options": make(name).options})
+    for b in catalogue():
+        out.append(
+            {
+                "name": b.name,
+                "description": b.description,
+                "strength": b.strength,
+                "level": b.level,
+                "searches": b.searches,
+                "options": make(b.name).options,
+                "option_specs": [dataclasses.asdict(o) | {"choices": list(o.choices)} for o in b.options],
+            }
+        )
     return out
 
 
@@ -102,22 +116,6 @@ def _make_bot(seat_cfg: dict[str, Any], game: Game, seat: int) -> BuiltinBot:
 # ----- a live game ------------------------------------------------------------------------------
 
 
-def _entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
-    move = result.move
-    entry: dict[str, Any] = {"n": n, "seat": seat, "move": str(move), "kind": move.kind}
-    if move.cells is not None and move.colors is not None:
-        entry["cells"] = [list(c) for c in move.cells]
-        entry["colors"] = [int(c) for c in move.colors]
-        entry["points"] = list(result.points)
-        entry["gains"] = list(result.gains)
-        entry["bonus"] = result.bonuses_earned
-        entry["was_bonus"] = result.was_bonus
-        entry["lost"] = result.bonuses_lost
-    else:
-        entry["swapped"] = result.swapped
-    return entry
-
-
 def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], list[dict[str, Any]]]:
     """Replays a record move by move: the game, its move log (who moved, what it scored)
     and the public frames of a replay (tracks after each move)."""
@@ -126,7 +124,7 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
         raise RecordError("record field 'moves' must be a list")
     game = from_record({**record, "moves": []})
     entries: list[dict[str, Any]] = []
-    frames: list[dict[str, Any]] = [_frame(game)]
+    frames: list[dict[str, Any]] = [views.frame(game)]
     for i, m in enumerate(moves):
         if not isinstance(m, str):
             raise RecordError(f"move {i} must be text like 'R0,-4+B1,-4', not {type(m).__name__}")
@@ -135,19 +133,9 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
             result = game.play(m)
         except IllegalMoveError as e:
             raise RecordError(f"move {i} ({m!r}) cannot be played: {e}") from None
-        entries.append(_entry(i, seat, result))
-        frames.append(_frame(game))
+        entries.append(views.entry(i, seat, result))
+        frames.append(views.frame(game))
     return game, entries, frames
-
-
-def _frame(game: Game) -> dict[str, Any]:
-    return {
-        "tracks": [list(t) for t in game.tracks],
-        "tokens": list(game.duel_tokens),
-        "current": game.current_player,
-        "phase": game.phase,
-        "bag": game.bag_size,
-    }
 
 
 @dataclass(eq=False)
@@ -173,7 +161,10 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self._options: dict[tuple[int, str], list[list[int]]] = {}  # (version, tile) -> rows
+        self._options: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (version, tile) -> placements
+        self.joined: set[int] = set()  # human seats that have opened the game
+        self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
+        self.log_tail = LOG_TAIL
 
     # ----- who is who ----------------------------------------------------------------
 
@@ -202,86 +193,17 @@ class Table:
 
     def summary(self) -> dict[str, Any]:
         """Public facts for the lobby (no rack, no token)."""
-        g = self.game
-        return {
-            "id": self.id,
-            "variant": g.variant,
-            "players": g.players,
-            "swap_timing": g.swap_timing,
-            "require_contact": g.require_contact,
-            "moves": len(self.log),
-            "current": None if g.is_over else g.current_player,
-            "phase": g.phase,
-            "over": g.is_over,
-            "end": g.end,
-            "ranking": g.ranking() if g.is_over else None,
-            "seats": [self._seat_public(i) for i in range(g.players)],
-            "created": self.created,
-            "updated": self.updated,
-        }
-
-    def _seat_public(self, i: int) -> dict[str, Any]:
-        s = self.seats[i]
-        out: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
-        if s["kind"] == "bot":
-            out["label"] = s["label"]
-        else:
-            out["online"] = any(lis.seat == i for lis in self.listeners)
-        return out
+        return views.summary(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as ``seat`` may see it (None: a spectator, no rack at all)."""
-        g = self.game
-        gv = GameView(g, 0 if seat is None else seat)
-        board = gv.board
-        out: dict[str, Any] = {
-            "type": "state",
-            "id": self.id,
-            "version": self.version,
-            "variant": gv.variant,
-            "players": gv.players,
-            "swap_timing": gv.swap_timing,
-            "require_contact": gv.require_contact,
-            "seed": g.seed if g.is_over else None,
-            "radius": board.radius,
-            "cells": [[q, r, int(c)] for (q, r), c in sorted(board.occupied().items())],
-            "tiles": [e["cells"] for e in self.log if "cells" in e],
-            "tracks": [list(t) for t in gv.tracks],
-            "track_max": gv.track_max,
-            "scores": [list(s) for s in gv.scores],
-            "tokens": list(gv.duel_tokens),
-            "rack_sizes": list(gv.rack_sizes),
-            "bag": gv.bag_size,
-            "phase": gv.phase,
-            "current": gv.current_player,
-            "pending_bonuses": gv.pending_bonuses,
-            "over": gv.is_over,
-            "end": g.end,
-            "ranks": list(gv.ranks()),
-            "moves": len(self.log),
-            "log": self.log[-LOG_TAIL:],
-            "seats": [self._seat_public(i) for i in range(gv.players)],
-            "you": seat,
-            "can_undo": self.can_undo(seat),
-            "can_download": self.can_download(seat),
-        }
-        if g.is_over:
-            out["ranking"] = g.ranking()
-            out["winner"] = g.winner
-            out["explanation"] = explain_ranking(g)
         if seat is not None:
-            out["rack"] = [[int(c) for c in t.colors] for t in gv.rack()]
-            if not gv.is_over and gv.current_player == seat:
-                # Placements are fetched per tile (`options`), with their points; here only
-                # the other moves (swap, keep) and how many placements there are.
-                legal = gv.legal_moves()
-                others = [str(m) for m in (Move.swap(), Move.keep()) if m in legal]
-                out["others"] = others
-                out["placement_count"] = len(legal) - len(others)
-        return out
+            self.joined.add(seat)
+        return views.state(self, seat)
 
-    def options(self, seat: int | None, tile_text: str | None) -> dict[str, Any]:
-        """Where the seat to move may lay one tile of its rack, with the points of each."""
+    def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> dict[str, Any]:
+        """Where the seat to move may lay one tile of its rack (by ``slot`` or text), with
+        the points of each placement, best first."""
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
         g = self.game
@@ -289,41 +211,26 @@ class Table:
             raise ApiError(409, "the game is over")
         if g.current_player != seat:
             raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
-        if not tile_text:
-            raise ApiError(400, "name a tile of your rack: ?tile=RB")
         try:
-            tile = Tile.parse(tile_text)
+            tile, index = views.tile_of(g, seat, tile=tile_text, slot=slot)
         except ValueError as e:
-            raise ApiError(400, f"tile {tile_text!r}: {e}") from None
-        if tile not in g.rack(seat):
-            raise ApiError(400, f"tile {tile} is not in your rack")
+            raise ApiError(400, f"tile {tile_text or slot!r}: {e}") from None
         cache_key = (self.version, str(tile))
         rows = self._options.get(cache_key)
         if rows is None:
             if len(self._options) > 12:
                 self._options.clear()
-            rows = self._options[cache_key] = tile_options(g, tile)
-        return {"version": self.version, "tile": str(tile), "placements": rows}
+            rows = self._options[cache_key] = views.placements(g, tile, index)
+        return {"version": self.version, "tile": str(tile), "slot": index, "placements": rows}
 
-
-def tile_options(game: Game, tile: Tile) -> list[list[int]]:
-    """The mover's legal placements of ``tile`` with what each would score, from the engine
-    (`Game.previews`). Rows:
-    ``[qa, ra, colour_a, qb, rb, colour_b, points_a, points_b, bonuses, gained]``, most
-    points first."""
-    rows: list[list[int]] = []
-    for preview in game.previews(tile):
-        cells, colors = preview.move.cells, preview.move.colors
-        assert cells is not None and colors is not None
-        (a, b), (ca, cb) = cells, colors
-        pa, pb = preview.points
-        rows.append([a[0], a[1], int(ca), b[0], b[1], int(cb), pa, pb, preview.bonuses_earned, pa + pb])
-    rows.sort(key=_best_first)
-    return rows
-
-
-def _best_first(p: list[int]) -> tuple[int, ...]:
-    return (-p[8], -p[9], -p[6] - p[7], *p)
+    def check_turn(self, seat: int | None, what: str) -> None:
+        """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
+        if seat is None:
+            raise ApiError(401, f"send your seat's token (header X-Seat-Token) to {what}")
+        if self.game.is_over:
+            raise ApiError(409, "the game is over")
+        if self.game.current_player != seat:
+            raise ApiError(403, f"it is seat {self.game.current_player}'s turn, and your token holds seat {seat}")
 
 
 # ----- all games -------------------------------------------------------------------------------
@@ -415,6 +322,10 @@ class Hub:
             swap_timing = body.get("swap_timing", "after_placement")
             require_contact = body.get("require_contact", False)
             seed = body.get("seed")
+            if isinstance(seed, str):  # seeds travel as text: JavaScript rounds 63-bit numbers
+                if not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
+                    raise ApiError(400, f"seed must be a whole number 0..2**64-1, not {seed[:24]!r}")
+                seed = int(seed)
             if seed is None:
                 seed = secrets.randbits(63)
             known = {v.name: v for v in variants()}
@@ -501,7 +412,7 @@ class Hub:
                 result = g.play(move)
             except IllegalMoveError as e:
                 raise ApiError(422, f"illegal move {move_text!r}: {e}") from None
-            entry = _entry(len(table.log), seat, result)
+            entry = views.entry(len(table.log), seat, result)
             table.log.append(entry)
             table.version += 1
             self._persist(table)
@@ -540,6 +451,24 @@ class Hub:
             self._persist(table)
         self._kick_bots(table)
         return {"ok": True, "version": table.version}
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """What the expert level would play for the seat to move, from that seat's view: the
+        first of `genial.choices.ordered_choices`, as ``genial play``'s ``hint`` (searched in
+        the bots' pool, once per version)."""
+        table = self.table(game_id)
+        seat = table.seat_of(token)
+        table.check_turn(seat, "ask for a hint")
+        assert seat is not None
+        version = table.version
+        if table.hint is None or table.hint[0] != version:
+            game = table.game.clone()  # the live game may move on while the search runs
+            try:
+                choice = (await asyncio.get_running_loop().run_in_executor(self.pool, ordered_choices, game))[0]
+            except RuntimeError:
+                raise ApiError(503, "the server is shutting down") from None
+            table.hint = (version, views.hint(game, seat, choice))
+        return {"version": version, **table.hint[1]}
 
     # ----- bots ----------------------------------------------------------------------------
 
@@ -580,7 +509,7 @@ class Hub:
                 except IllegalMoveError:
                     log.exception("game %s: bot in seat %d chose an illegal move %s", table.id, seat, move)
                     return
-                table.log.append(_entry(len(table.log), seat, result))
+                table.log.append(views.entry(len(table.log), seat, result))
                 table.version += 1
                 self._persist(table)
 
@@ -607,23 +536,7 @@ def replay_frames(record: Any) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise ApiError(400, "a record is a JSON object (the file genial writes with Game.to_json)")
     try:
-        game, entries, frames = replay_record(record)
+        game, entries, _ = replay_record(record)
     except RecordError as e:
         raise ApiError(400, f"record cannot be replayed: {e}") from None
-    names = record.get("names")
-    return {
-        "variant": game.variant,
-        "players": game.players,
-        "swap_timing": game.swap_timing,
-        "require_contact": game.require_contact,
-        "seed": game.seed,
-        "radius": game.board.radius,
-        "track_max": game.track_max,
-        "names": names if isinstance(names, list) and len(names) == game.players else None,
-        "log": entries,
-        "frames": frames,
-        "over": game.is_over,
-        "end": game.end,
-        "ranking": game.ranking() if game.is_over else None,
-        "explanation": explain_ranking(game) if game.is_over else None,
-    }
+    return views.replay(from_record({**record, "moves": []}), game, entries, record.get("names"))

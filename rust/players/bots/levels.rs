@@ -13,10 +13,8 @@ pub enum LevelKind {
     Search(SearchConfig),
 }
 
-/// The level names, weakest first.
-pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
-
-/// The settings of a named level, or `None` for an unknown name.
+/// The settings of a named level, or `None` for an unknown name (the levels' names,
+/// descriptions and options are in the catalogue).
 pub fn level(name: &str) -> Option<LevelKind> {
     Some(match name {
         // Samples moves by the evaluation's cheap score: sensible, beatable.
@@ -35,9 +33,4 @@ pub fn level(name: &str) -> Option<LevelKind> {
         }),
         _ => return None,
     })
-}
-
-/// The canonical `&'static` name of a level.
-pub fn level_name(name: &str) -> Option<&'static str> {
-    LEVELS.iter().copied().find(|&l| l == name)
 }

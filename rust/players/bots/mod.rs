@@ -2,6 +2,7 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+pub mod catalogue;
 pub mod eval;
 mod greedy;
 pub mod levels;
@@ -10,6 +11,7 @@ mod oneply;
 mod random;
 mod scarcity;
 pub mod search;
+mod spec;
 pub mod training;
 mod tree;
 
@@ -19,6 +21,7 @@ pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
 pub use search::{Analysis, Candidate, SearchBot, SearchConfig};
+pub use spec::{bot_seed, AnyBot, BotSpec, Plain};
 
 use crate::game::Game;
 use crate::moves::Move;

@@ -3,9 +3,9 @@
 //! them, and how the game ended for every seat.
 
 use super::eval::{all_features, terminal_returns, NF};
+use super::{bot_seed, Bot, BotSpec};
 use crate::game::{Game, Phase};
-use crate::rng::{derive_seed, Rng};
-use crate::sim::{bot_seed, BotSpec};
+use crate::rng::{derive_seed, salt, Rng};
 use crate::variants::Config;
 use rayon::prelude::*;
 
@@ -62,7 +62,7 @@ fn one_game(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> P
     let mut game = Game::new(config, game_seed);
     let n = config.players();
     let mut seats: Vec<_> = (0..n).map(|s| bots[(g as usize + s) % bots.len()].build(bot_seed(game_seed, s))).collect();
-    let mut rng = Rng::new(game_seed ^ 0x7EA1_DA7A);
+    let mut rng = Rng::new(game_seed ^ salt::SELF_PLAY_KEEP);
     let mut moves = Vec::new();
     let mut rows = Vec::new();
     while !game.is_over() {
@@ -72,7 +72,7 @@ fn one_game(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> P
             rows.push(f);
         }
         let p = game.current_player();
-        let mv = crate::bots::Bot::choose_move(&mut seats[p], &game, &mut moves);
+        let mv = seats[p].choose_move(&game, &mut moves);
         game.play_unchecked(&mv);
     }
     let r = terminal_returns(&game);

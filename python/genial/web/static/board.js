@@ -1,71 +1,59 @@
-// The board as SVG: pointy-top hexagons in axial (q, r) coordinates, like genial.svg.
-// Only geometry lives here (where a cell is drawn, which cells are neighbours); every
-// rule (what is legal, what it scores) comes from the server, that is from the engine.
-
-const NS = "http://www.w3.org/2000/svg";
-const SQRT3 = Math.sqrt(3);
-export const FULL_RADIUS = 7;
-// Neighbour directions, clockwise from east (the order of genial.actions).
-export const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
-// Screen order of DIRS for rotating clockwise: east, south-east, south-west, west, north-west, north-east.
-export const CLOCKWISE = [0, 5, 4, 3, 2, 1];
-
-export function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-export const key = (q, r) => `${q},${r}`;
-export const dist = (q, r) => Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
-
-export function center(q, r, size) {
-  return [size * SQRT3 * (q + r / 2), size * 1.5 * r];
-}
-
-export function corners(cx, cy, size) {
-  const pts = [];
-  for (let k = 0; k < 6; k++) {
-    const a = (Math.PI / 180) * 60 * k;
-    pts.push([cx + size * Math.sin(a), cy - size * Math.cos(a)]);
-  }
-  return pts;
-}
-
-const fmt = (pts) => pts.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
-
-// The outline of a two-hex tile: both hexagons as one piece, with the notch where they meet.
-export function tilePath(a, b, size, inset = 0.94) {
-  const [ax, ay] = center(a[0], a[1], size);
-  const [bx, by] = center(b[0], b[1], size);
-  const ca = corners(ax, ay, size * inset);
-  const cb = corners(bx, by, size * inset);
-  // The two corners of each hexagon that face the other one are consecutive (clockwise).
-  const facing = (pts, ox, oy) => {
-    let best = 0, bestD = Infinity;
-    for (let k = 0; k < 6; k++) {
-      const m = [(pts[k][0] + pts[(k + 1) % 6][0]) / 2, (pts[k][1] + pts[(k + 1) % 6][1]) / 2];
-      const d = Math.hypot(m[0] - ox, m[1] - oy);
-      if (d < bestD) { bestD = d; best = k; }
-    }
-    return best;
-  };
-  const k = facing(ca, bx, by), j = facing(cb, ax, ay);
-  const A = (i) => ca[(k + i) % 6], B = (i) => cb[(j + i) % 6];
-  const mid = (p, q) => [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
-  const poly = [A(2), A(3), A(4), A(5), mid(A(0), B(1)), B(2), B(3), B(4), B(5), mid(B(0), A(1))];
-  return "M" + poly.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join("L") + "Z";
-}
+// The board as SVG. Where each cell is drawn, the hexagons, the frame and the outline of a
+// tile laid in each direction come from the server (meta.board, from genial.geometry);
+// what is legal and what it scores comes from the engine. This module only draws.
+import { svgEl } from "./dom.js";
+import { cellKey } from "./placements.js";
 
 // A colour's symbol (genial.svg's drawing, sent by the server in a 200×200 box) at (cx, cy).
-export function symbol(meta, color, cx, cy, radius, ink, parent) {
-  const g = el("g", {
-    transform: `translate(${cx.toFixed(2)} ${cy.toFixed(2)}) scale(${(radius / 100).toFixed(4)})`,
-    class: `sym sym-${meta.colors[color].name}`,
-    style: `color:${ink}`,
-  }, parent);
-  g.innerHTML = meta.colors[color].svg;
+export function symbol(meta, color, cx, cy, radius, parent) {
+  const c = meta.colors[color];
+  const g = svgEl(
+    "g",
+    {
+      transform: `translate(${cx.toFixed(2)} ${cy.toFixed(2)}) scale(${(radius / 100).toFixed(4)})`,
+      class: `sym sym-${c.name}`,
+      style: `color:${c.fill}`,
+    },
+    parent,
+  );
+  g.innerHTML = c.svg;
+  return g;
+}
+
+// A small picture of one colour's symbol on a dark hexagon (tracks, log, lobby).
+export function icon(meta, color, size = 18) {
+  const svg = svgEl("svg", {
+    viewBox: "-100 -100 200 200",
+    width: size,
+    height: size,
+    class: "icon",
+    "aria-hidden": "true",
+  });
+  svgEl("polygon", { points: "0,-100 86.6,-50 86.6,50 0,100 -86.6,50 -86.6,-50", fill: "#221e1b" }, svg);
+  symbol(meta, color, 0, 0, 62, svg);
+  return svg;
+}
+
+// A tile (two colours) laid in a direction, its first half at (x, y), scaled by `scale`.
+export function drawTile(meta, parent, x, y, direction, colors, { scale = 1, cls = "tile" } = {}) {
+  const d = meta.board.directions[direction];
+  const s = meta.board.size;
+  const g = svgEl("g", { class: cls, transform: `translate(${x.toFixed(2)} ${y.toFixed(2)}) scale(${scale})` }, parent);
+  svgEl("path", { d: d.outline, class: "tile-body" }, g);
+  const [ox, oy] = d.offset;
+  svgEl(
+    "line",
+    {
+      x1: (ox / 3).toFixed(2),
+      y1: (oy / 3).toFixed(2),
+      x2: ((ox * 2) / 3).toFixed(2),
+      y2: ((oy * 2) / 3).toFixed(2),
+      class: "tile-seam",
+    },
+    g,
+  );
+  if (colors[0] !== undefined) symbol(meta, colors[0], 0, 0, s * 0.6, g);
+  if (colors[1] !== undefined) symbol(meta, colors[1], ox, oy, s * 0.6, g);
   return g;
 }
 
@@ -73,105 +61,108 @@ export class BoardView {
   // meta: /api/meta; opts.onCell(q, r, kind) with kind "hover" | "click" | "leave".
   constructor(container, meta, opts = {}) {
     this.meta = meta;
-    this.size = 10;
+    this.geo = meta.board;
     this.opts = opts;
-    const s = this.size;
-    const w = s * SQRT3 * (2 * FULL_RADIUS + 1) + s * 1.4;
-    const h = s * (3 * FULL_RADIUS + 2) + s * 1.4;
-    this.svg = el("svg", {
-      viewBox: `${(-w / 2).toFixed(2)} ${(-h / 2).toFixed(2)} ${w.toFixed(2)} ${h.toFixed(2)}`,
-      class: "board",
-      role: "img",
-      "aria-label": "Ingenious board",
-    }, container);
-    const defs = el("defs", {}, this.svg);
-    const glow = el("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
-    el("feGaussianBlur", { stdDeviation: "1.2", result: "b" }, glow);
-    const merge = el("feMerge", {}, glow);
-    el("feMergeNode", { in: "b" }, merge);
-    el("feMergeNode", { in: "SourceGraphic" }, merge);
-    const shade = el("radialGradient", { id: "board-shade", cx: "50%", cy: "45%", r: "60%" }, defs);
-    el("stop", { offset: "0%", "stop-color": "#3a332d" }, shade);
-    el("stop", { offset: "100%", "stop-color": "#1f1b18" }, shade);
-    // The board's frame: a large hexagon (flat sides left and right, as the printed board).
-    const frame = corners(0, 0, s * (FULL_RADIUS + 0.95) * SQRT3);
-    el("polygon", { points: fmt(frame.map(([x, y]) => [x, y])), class: "frame", fill: "url(#board-shade)",
-                    transform: "rotate(30)" }, this.svg);
-    this.gCells = el("g", { class: "cells" }, this.svg);
-    this.gMarks = el("g", { class: "marks" }, this.svg);
-    this.gTiles = el("g", { class: "tiles" }, this.svg);
-    this.gLast = el("g", { class: "last" }, this.svg);
-    this.gGhost = el("g", { class: "ghost", "pointer-events": "none" }, this.svg);
-    this.gCursor = el("g", { class: "cursor", "pointer-events": "none" }, this.svg);
+    this.at = new Map(this.geo.cells.map((c) => [cellKey(c[0], c[1]), c]));
+    this.direction = new Map(this.geo.directions.map((d, i) => [d.delta.join(","), i]));
+    this.svg = svgEl(
+      "svg",
+      { viewBox: this.geo.view_box, class: "board", role: "img", "aria-label": "Game board" },
+      container,
+    );
+    const defs = svgEl("defs", {}, this.svg);
+    const glow = svgEl("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
+    svgEl("feGaussianBlur", { stdDeviation: "1.2", result: "b" }, glow);
+    const merge = svgEl("feMerge", {}, glow);
+    svgEl("feMergeNode", { in: "b" }, merge);
+    svgEl("feMergeNode", { in: "SourceGraphic" }, merge);
+    const shade = svgEl("radialGradient", { id: "board-shade", cx: "50%", cy: "45%", r: "60%" }, defs);
+    svgEl("stop", { offset: "0%", "stop-color": "#3a332d" }, shade);
+    svgEl("stop", { offset: "100%", "stop-color": "#1f1b18" }, shade);
+    svgEl("polygon", { points: this.geo.frame, class: "frame", fill: "url(#board-shade)" }, this.svg);
+    this.gCells = svgEl("g", { class: "cells" }, this.svg);
+    this.gTiles = svgEl("g", { class: "tiles" }, this.svg);
+    this.gLast = svgEl("g", { class: "last" }, this.svg);
+    this.gGhost = svgEl("g", { class: "ghost", "pointer-events": "none" }, this.svg);
+    this.gCursor = svgEl("g", { class: "cursor", "pointer-events": "none" }, this.svg);
     this.cells = new Map();
     this.radius = null;
-    this.svg.addEventListener("pointerleave", () => opts.onCell && opts.onCell(null, null, "leave"));
+    this.svg.addEventListener("pointerleave", () => opts.onCell?.(null, null, "leave"));
   }
 
-  // Draws the cells for a zone radius (5, 6 or 7) and the printed symbols.
+  center(q, r) {
+    const c = this.at.get(cellKey(q, r));
+    return c ? [c[2], c[3]] : null;
+  }
+
+  // The direction from cell a to its neighbour b (an index into meta.board.directions).
+  directionOf(a, b) {
+    return this.direction.get(`${b[0] - a[0]},${b[1] - a[1]}`);
+  }
+
+  // Draws the cells of the playing zone (`radius`: the zone the server names) and the
+  // printed symbols.
   setZone(radius) {
     if (this.radius === radius) return;
     this.radius = radius;
     this.gCells.replaceChildren();
     this.cells.clear();
-    const s = this.size;
-    const printed = new Map(this.meta.printed.map(([q, r, c]) => [key(q, r), c]));
-    for (let r = -FULL_RADIUS; r <= FULL_RADIUS; r++) {
-      for (let q = -FULL_RADIUS; q <= FULL_RADIUS; q++) {
-        const d = dist(q, r);
-        if (d > FULL_RADIUS) continue;
-        const [cx, cy] = center(q, r, s);
-        const inZone = d <= radius;
-        const poly = el("polygon", {
-          points: fmt(corners(cx, cy, s * 0.93)),
+    const printed = new Map(this.geo.printed.map(([q, r, c]) => [cellKey(q, r), c]));
+    for (const [q, r, x, y, zone] of this.geo.cells) {
+      const inZone = zone <= radius;
+      const poly = svgEl(
+        "polygon",
+        {
+          points: this.geo.hexagon,
+          transform: `translate(${x} ${y})`,
           class: inZone ? "cell free" : "cell outside",
-          "data-cell": key(q, r),
-        }, this.gCells);
-        if (inZone) {
-          const c = printed.get(key(q, r));
-          if (c !== undefined) {
-            poly.setAttribute("class", `cell printed ${this.meta.colors[c].name}`);
-            poly.style.stroke = this.meta.colors[c].fill;
-            symbol(this.meta, c, cx, cy, s * 0.55, this.meta.colors[c].fill, this.gCells)
-              .setAttribute("pointer-events", "none");
-          }
-          poly.addEventListener("pointerenter", () => this.opts.onCell && this.opts.onCell(q, r, "hover"));
-          poly.addEventListener("click", () => this.opts.onCell && this.opts.onCell(q, r, "click"));
-          this.cells.set(key(q, r), poly);
-        }
+          "data-cell": cellKey(q, r),
+        },
+        this.gCells,
+      );
+      if (!inZone) continue;
+      const c = printed.get(cellKey(q, r));
+      if (c !== undefined) {
+        poly.setAttribute("class", `cell printed ${this.meta.colors[c].name}`);
+        poly.style.stroke = this.meta.colors[c].fill;
+        symbol(this.meta, c, x, y, this.geo.size * 0.55, this.gCells).setAttribute("pointer-events", "none");
       }
+      poly.addEventListener("pointerenter", () => this.opts.onCell?.(q, r, "hover"));
+      poly.addEventListener("click", () => this.opts.onCell?.(q, r, "click"));
+      this.cells.set(cellKey(q, r), poly);
     }
   }
 
-  // Tiles: list of [[q, r], [q, r]] pairs; colours: Map "q,r" -> colour; last: pairs to mark.
+  // Placed tiles: pairs of cells with their colours; `recent`: pairs to mark; `latest`:
+  // the last one.
   setTiles(tiles, colours, recent = [], latest = null) {
-    const s = this.size;
     this.gTiles.replaceChildren();
     this.gLast.replaceChildren();
-    for (const [a, b] of tiles) this.drawTile(this.gTiles, a, b, colours.get(key(...a)), colours.get(key(...b)), "tile");
+    for (const [a, b] of tiles) {
+      this.drawPair(this.gTiles, a, b, [colours.get(cellKey(...a)), colours.get(cellKey(...b))], "tile");
+    }
     for (const [a, b] of recent) {
-      const mine = latest && key(...a) === key(...latest[0]) && key(...b) === key(...latest[1]);
-      el("path", { d: tilePath(a, b, s, 1.0), class: mine ? "recent latest" : "recent" }, this.gLast);
+      const mine = latest && cellKey(...a) === cellKey(...latest[0]) && cellKey(...b) === cellKey(...latest[1]);
+      const [x, y] = this.center(...a);
+      svgEl(
+        "path",
+        {
+          d: this.geo.directions[this.directionOf(a, b)].rim,
+          transform: `translate(${x} ${y})`,
+          class: mine ? "recent latest" : "recent",
+        },
+        this.gLast,
+      );
     }
     for (const [k, poly] of this.cells) {
-      const taken = colours.has(k) && !poly.classList.contains("printed");
-      poly.classList.toggle("taken", taken);
+      poly.classList.toggle("taken", colours.has(k) && !poly.classList.contains("printed"));
     }
   }
 
-  drawTile(parent, a, b, ca, cb, cls) {
-    const s = this.size;
-    const g = el("g", { class: cls, "data-tile": `${key(...a)}|${key(...b)}` }, parent);
-    el("path", { d: tilePath(a, b, s), class: "tile-body" }, g);
-    const [ax, ay] = center(a[0], a[1], s);
-    const [bx, by] = center(b[0], b[1], s);
-    el("line", { x1: ((ax * 2 + bx) / 3).toFixed(2), y1: ((ay * 2 + by) / 3).toFixed(2),
-                 x2: ((ax + bx * 2) / 3).toFixed(2), y2: ((ay + by * 2) / 3).toFixed(2), class: "tile-seam" }, g);
-    for (const [[q, r], c] of [[a, ca], [b, cb]]) {
-      if (c === undefined) continue;
-      const [cx, cy] = center(q, r, s);
-      symbol(this.meta, c, cx, cy, s * 0.6, this.meta.colors[c].fill, g);
-    }
+  drawPair(parent, a, b, colors, cls) {
+    const [x, y] = this.center(...a);
+    const g = drawTile(this.meta, parent, x, y, this.directionOf(a, b), colors, { cls });
+    g.setAttribute("data-tile", `${cellKey(...a)}|${cellKey(...b)}`);
     return g;
   }
 
@@ -180,28 +171,48 @@ export class BoardView {
     for (const [k, poly] of this.cells) poly.classList.toggle("legal", keys.has(k));
   }
 
-  // The tile under consideration: a, b cells; ca, cb colours; ok: legal; points: [pa, pb] or null.
-  setGhost(a, b, ca, cb, ok, points) {
+  // The tile under consideration on cells a, b with colours; ok: legal; points: of each half.
+  setGhost(a, b, colors, ok, points) {
     this.gGhost.replaceChildren();
-    if (!a) return;
-    const s = this.size;
-    const g = this.drawTile(this.gGhost, a, b, ca, cb, ok ? "ghost-tile ok" : "ghost-tile bad");
-    el("path", { d: tilePath(a, b, s, 1.0), class: ok ? "ghost-rim ok" : "ghost-rim bad" }, g);
-    if (ok && points) {
-      for (const [[q, r], p, c] of [[a, points[0], ca], [b, points[1], cb]]) {
-        const [cx, cy] = center(q, r, s);
-        const badge = el("g", { class: "badge", transform: `translate(${(cx + s * 0.5).toFixed(2)} ${(cy - s * 0.62).toFixed(2)})` }, g);
-        el("circle", { r: (s * 0.5).toFixed(2), fill: "#fff", stroke: this.meta.colors[c].fill }, badge);
-        const t = el("text", { "text-anchor": "middle", dy: (s * 0.2).toFixed(2), "font-size": (s * 0.58).toFixed(2) }, badge);
-        t.textContent = `+${p}`;
-      }
+    if (!a || !this.center(...a) || !this.center(...b)) return;
+    const s = this.geo.size;
+    const g = this.drawPair(this.gGhost, a, b, colors, ok ? "ghost-tile ok" : "ghost-tile bad");
+    const d = this.geo.directions[this.directionOf(a, b)];
+    svgEl("path", { d: d.rim, class: ok ? "ghost-rim ok" : "ghost-rim bad" }, g);
+    if (!ok || !points) return;
+    const [ox, oy] = d.offset;
+    for (const [x, y, p, c] of [
+      [0, 0, points[0], colors[0]],
+      [ox, oy, points[1], colors[1]],
+    ]) {
+      const badge = svgEl(
+        "g",
+        { class: "badge", transform: `translate(${(x + s * 0.5).toFixed(2)} ${(y - s * 0.62).toFixed(2)})` },
+        g,
+      );
+      svgEl("circle", { r: (s * 0.5).toFixed(2), fill: "#fff", stroke: this.meta.colors[c].fill }, badge);
+      const t = svgEl(
+        "text",
+        { "text-anchor": "middle", dy: (s * 0.2).toFixed(2), "font-size": (s * 0.58).toFixed(2) },
+        badge,
+      );
+      t.textContent = `+${p}`;
     }
   }
 
   setCursor(q, r) {
     this.gCursor.replaceChildren();
     if (q === null || q === undefined) return;
-    const [cx, cy] = center(q, r, this.size);
-    el("polygon", { points: fmt(corners(cx, cy, this.size * 1.0)), class: "cursor-hex", "data-cell": key(q, r) }, this.gCursor);
+    const [x, y] = this.center(q, r);
+    svgEl(
+      "polygon",
+      {
+        points: this.geo.cursor,
+        transform: `translate(${x} ${y})`,
+        class: "cursor-hex",
+        "data-cell": cellKey(q, r),
+      },
+      this.gCursor,
+    );
   }
 }

@@ -1,0 +1,27 @@
+//! Fails the build when a lower layer of the crate uses a higher one (see
+//! `build/layers.rs`): `rust/rules` ← `rust/players` ← `rust/learning` ← `rust/python`.
+
+#[path = "build/layers.rs"]
+mod layers;
+
+use std::path::Path;
+
+fn main() {
+    println!("cargo:rerun-if-changed=rust");
+    println!("cargo:rerun-if-changed=build/layers.rs");
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let found = match layers::check_tree(Path::new(&root)) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("error: the layer check cannot read the sources: {e}");
+            std::process::exit(1);
+        }
+    };
+    if !found.is_empty() {
+        for v in &found {
+            eprintln!("error: {v}");
+        }
+        eprintln!("error: {} use(s) of a higher layer; see ARCHITECTURE.md, \"The layers\"", found.len());
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,73 @@
+// The invite card: one link per friend's seat, wide enough to read and copy, and "joined"
+// once the friend has opened it (the seat's `joined` in the server's state).
+import { h, toast } from "./dom.js";
+import { inviteLink, saveSeats } from "./seats.js";
+
+export function inviteCard(page, st) {
+  const seats = Object.keys(page.held.invites)
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (!seats.length) return null;
+  return h(
+    "div",
+    { class: "card invite-card" },
+    h("h3", {}, "Invite friends"),
+    h("p", { class: "muted" }, "Each link holds one seat: send it only to that player."),
+    ...seats.map((s) => {
+      const link = inviteLink(location.origin, page.id, page.held.invites[s]);
+      const seat = st.seats[s];
+      const joined = !!seat.joined;
+      return h(
+        "div",
+        { class: `invite${joined ? " joined" : ""}`, "data-seat": s },
+        h(
+          "div",
+          { class: "invite-head" },
+          h("strong", {}, seat.name),
+          h("span", { class: `invite-state ${joined ? "joined" : "waiting"}` }, joined ? "joined" : "not joined yet"),
+        ),
+        h("input", {
+          type: "text",
+          readonly: true,
+          value: link,
+          "aria-label": `Invite link for ${seat.name}`,
+          onfocus: (e) => e.target.select(),
+        }),
+        h(
+          "div",
+          { class: "invite-actions" },
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: async () => {
+                try {
+                  await navigator.clipboard.writeText(link);
+                  toast("Link copied");
+                } catch {
+                  toast("Select the link and copy it");
+                }
+              },
+            },
+            "Copy link",
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "ghost",
+              title: "Play this seat at this screen too",
+              onclick: () => {
+                page.held.mine[s] = page.held.invites[s];
+                delete page.held.invites[s];
+                saveSeats(page.id, page.held);
+                location.reload();
+              },
+            },
+            "Play here",
+          ),
+        ),
+      );
+    }),
+  );
+}

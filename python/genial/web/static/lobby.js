@@ -1,0 +1,256 @@
+// The lobby: a new game's form (variants, seats and bots as /api/meta describes them) and
+// the games of this server (as the server summarises them).
+import { api } from "./api.js";
+import { icon } from "./board.js";
+import { h, toast } from "./dom.js";
+import { claimSeats, saveSeats, seatsFor } from "./seats.js";
+
+// A seat's choice as the request sends it. Pure: tested under node.
+export function seatRequest(kind, name, bot, inputs) {
+  if (kind === "human") return { kind: "human", name: name.trim() || undefined };
+  const options = {};
+  for (const { key, value, type } of inputs) {
+    const raw = value.trim();
+    if (raw === "" || raw === String(bot.options[key])) continue;
+    options[key] = type === "number" ? Number(raw) : raw;
+  }
+  return { kind: "bot", bot: bot.name, options };
+}
+
+// The seed field's text as the request sends it: digits as text (a 63-bit seed would be
+// rounded as a JavaScript number), nothing for a random seed, or an error message.
+export function seedField(text) {
+  const t = text.trim();
+  if (t === "") return { seed: undefined };
+  if (!/^[0-9]{1,20}$/.test(t))
+    return { error: "The seed is a whole number (digits only), or empty for a random one." };
+  return { seed: t };
+}
+
+function seatEditor(meta, index, initial) {
+  const kind = h(
+    "select",
+    { "aria-label": `Seat ${index + 1} player`, name: `seat-${index}`, class: "seat-kind" },
+    h("option", { value: "human" }, "Human"),
+    meta.bots.map((b) => h("option", { value: `bot:${b.name}` }, `Bot: ${b.name}`)),
+  );
+  kind.value = initial;
+  const name = h("input", {
+    type: "text",
+    maxlength: "40",
+    placeholder: `Player ${index + 1}`,
+    "aria-label": `Seat ${index + 1} name`,
+    class: "seat-name",
+  });
+  const opts = h("div", { class: "bot-options" });
+  const chosen = () => meta.bots.find((b) => `bot:${b.name}` === kind.value) || null;
+  const refresh = () => {
+    opts.replaceChildren();
+    const bot = chosen();
+    name.hidden = !!bot;
+    if (!bot) return;
+    for (const [k, v] of Object.entries(bot.options)) {
+      const input = h("input", {
+        name: k,
+        value: String(v),
+        "data-type": typeof v,
+        "aria-label": `${bot.name} ${k}`,
+        type: typeof v === "number" ? "number" : "text",
+        step: typeof v === "number" && !Number.isInteger(v) ? "any" : "1",
+        min: "0",
+      });
+      opts.append(h("label", { class: "opt" }, h("span", {}, k.replace("_", " ")), input));
+    }
+  };
+  kind.addEventListener("change", refresh);
+  refresh();
+  const row = h(
+    "div",
+    { class: "seat-row", "data-seat": index },
+    h("span", { class: "seat-no" }, `${index + 1}`),
+    kind,
+    name,
+    opts,
+  );
+  row.value = () => {
+    const inputs = [...opts.querySelectorAll("input")].map((i) => ({
+      key: i.name,
+      value: i.value,
+      type: i.dataset.type,
+    }));
+    return seatRequest(kind.value === "human" ? "human" : "bot", name.value, chosen(), inputs);
+  };
+  return row;
+}
+
+export async function showLobby(root, meta) {
+  document.title = `${meta.product.name} · ${meta.product.description}`;
+  const variant = h(
+    "select",
+    { name: "variant", "aria-label": "Variant" },
+    meta.variants.map((v) => h("option", { value: v.name }, v.title)),
+  );
+  const players = h("select", { name: "players", "aria-label": "Players" });
+  const swap = h(
+    "select",
+    { name: "swap_timing", "aria-label": "Swap timing" },
+    meta.swap_timings.map((s) => h("option", { value: s.value }, s.label)),
+  );
+  const contact = h("input", { type: "checkbox", name: "require_contact" });
+  const seed = h("input", {
+    type: "text",
+    inputmode: "numeric",
+    name: "seed",
+    placeholder: "random seed",
+    "aria-label": "Seed",
+    autocomplete: "off",
+  });
+  const hotseat = h("input", { type: "checkbox", name: "hotseat" });
+  const description = h("p", { class: "muted variant-text" });
+  const seats = h("div", { class: "seats" });
+  let editors = [];
+
+  const rebuildSeats = () => {
+    const n = Number(players.value);
+    const old = editors.map((e) => e.querySelector(".seat-kind").value);
+    editors = [];
+    seats.replaceChildren();
+    for (let i = 0; i < n; i++) {
+      const e = seatEditor(meta, i, old[i] || (i === 0 ? "human" : `bot:${meta.default_bot}`));
+      editors.push(e);
+      seats.append(e);
+    }
+  };
+  const refreshVariant = () => {
+    const v = meta.variants.find((x) => x.name === variant.value);
+    const before = players.value;
+    players.replaceChildren(...v.player_counts.map((n, i) => h("option", { value: String(n) }, v.player_labels[i])));
+    if (v.player_counts.map(String).includes(before)) players.value = before;
+    description.textContent = v.description;
+    swap.disabled = !v.has_swap;
+    rebuildSeats();
+  };
+  variant.addEventListener("change", refreshVariant);
+  players.addEventListener("change", rebuildSeats);
+  refreshVariant();
+
+  const form = h(
+    "form",
+    { class: "card new-game", id: "new-game" },
+    h("h2", {}, "New game"),
+    h(
+      "div",
+      { class: "grid" },
+      h("label", {}, h("span", {}, "Variant"), variant),
+      h("label", {}, h("span", {}, "Players"), players),
+    ),
+    description,
+    h("h3", {}, "Seats"),
+    seats,
+    h(
+      "details",
+      { class: "options" },
+      h("summary", {}, "Edition options and seed"),
+      h("label", {}, h("span", {}, "Swap"), swap),
+      h("label", { class: "check" }, contact, h("span", {}, "Tiles must touch tiles already placed (older editions)")),
+      h("label", {}, h("span", {}, "Seed"), seed),
+      h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
+    ),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
+  );
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const seedValue = seedField(seed.value);
+    if (seedValue.error) {
+      toast(seedValue.error, "error");
+      return;
+    }
+    const body = {
+      variant: variant.value,
+      players: Number(players.value),
+      swap_timing: swap.value,
+      require_contact: contact.checked,
+      seats: editors.map((e) => e.value()),
+      seed: seedValue.seed,
+    };
+    try {
+      const made = await api("/api/games", { method: "POST", body });
+      saveSeats(made.id, claimSeats(made, hotseat.checked));
+      location.href = `/game/${encodeURIComponent(made.id)}`;
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  });
+
+  const list = h("div", { class: "card games" }, h("h2", {}, "Games"), h("p", { class: "muted" }, "Loading…"));
+  const load = h(
+    "div",
+    { class: "card load" },
+    h("h2", {}, "Records"),
+    h("p", { class: "muted" }, "Step through a saved game (a genial JSON record) move by move."),
+    h("a", { class: "button", href: "/replay" }, "Open a record…"),
+  );
+  root.replaceChildren(
+    h(
+      "div",
+      { class: "lobby" },
+      h(
+        "section",
+        { class: "hero" },
+        h("h1", {}, meta.product.name),
+        h("p", { class: "tagline" }, `A game engine and table ${meta.product.description}.`),
+        h("p", {}, "Raise your lowest colour. Play against bots or send friends an invite link."),
+        h(
+          "div",
+          { class: "hero-tiles", "aria-hidden": "true" },
+          meta.colors.map((c) => icon(meta, c.index, 30)),
+        ),
+      ),
+      h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, list, load)),
+    ),
+  );
+
+  try {
+    const { games } = await api("/api/games");
+    renderGames(list, games);
+  } catch (e) {
+    list.replaceChildren(h("h2", {}, "Games"), h("p", { class: "error" }, e.message));
+  }
+}
+
+function renderGames(box, games) {
+  box.replaceChildren(h("h2", {}, "Games"));
+  if (!games.length) {
+    box.append(h("p", { class: "muted" }, "No games yet: start one."));
+    return;
+  }
+  const ul = h("ul", { class: "game-list" });
+  for (const g of games) {
+    const held = Object.keys(seatsFor(g.id).mine).length > 0;
+    const who = g.seats.map((s) =>
+      h("span", { class: `who ${s.kind}${s.online ? " online" : ""}` }, s.kind === "bot" ? s.role : s.name),
+    );
+    ul.append(
+      h(
+        "li",
+        { class: "game-item", "data-game": g.id },
+        h(
+          "div",
+          { class: "game-head" },
+          h("strong", {}, g.title || g.variant),
+          h("span", { class: "muted" }, ` · ${g.players}p`),
+          (g.tags || []).map((t) => h("span", { class: "tag" }, t)),
+        ),
+        h("div", { class: "game-who" }, who),
+        h("div", { class: "game-status muted" }, g.status || ""),
+        h(
+          "a",
+          { class: `button${held && !g.over ? " primary" : ""}`, href: `/game/${encodeURIComponent(g.id)}` },
+          g.over ? "View" : held ? "Resume" : "Watch",
+        ),
+      ),
+    );
+  }
+  box.append(ul);
+}

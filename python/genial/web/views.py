@@ -1,0 +1,657 @@
+"""What the page is sent: every JSON payload of `genial serve`, built from the core's facts.
+
+The page (``static/*.js``) knows no rule. Everything it shows is decided here, once, from
+the core (`Rules`, `Game`, `Game.previews`), `genial.geometry` (where cells are drawn) and
+`genial.render` (why the ranking came out as it did): move text, cell positions, colour and
+symbol names, seat roles and teams, what each track means, status and result texts, and
+the placements of a rack tile best first (`genial.choices`, the terminal's ranking). The
+page sends back what the player chose: a move's text as sent here, ``swap`` or ``keep``,
+or a rack slot by its index.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__, _core
+from .._core import Board, Move, PlayResult, Rules, Tile
+from ..choices import Choice, rank_choices
+from ..colors import Color
+from ..game import Game
+from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
+from ..observation import observe, split
+from ..render import explain_ranking, ranking_step_text
+from ..svg import PALETTE, symbol
+from ..variants import variants
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = [
+    "PRODUCT",
+    "SWAP_TIMINGS",
+    "board_geometry",
+    "entry",
+    "frame",
+    "hint",
+    "meta",
+    "placements",
+    "replay",
+    "seat_public",
+    "state",
+    "summary",
+]
+
+PRODUCT = {"name": "genial", "description": "for Reiner Knizia's Ingenious"}
+#: The edition options the engine accepts for ``swap_timing``, with what each means.
+SWAP_TIMINGS = {
+    "after_placement": "after placing (books)",
+    "instead_of_placement": "instead of placing (older editions)",
+}
+#: Why a game ends, by the core's end names (`genial.Game.end`).
+_END_TEXT = {
+    "board_full": "no free pair of cells is left",
+    "no_placement": "the player to move could not place a tile",
+}
+_CELL_SIZE = 10.0  # circumradius of a cell in the page's board drawing (its own units)
+_DIRECTION_NAMES = ("east", "south-east", "south-west", "west", "north-west", "north-east")
+
+
+def _n(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v else "0"
+
+
+def _points(pts: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
+
+
+def _path(pts: Sequence[tuple[float, float]]) -> str:
+    return "M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts) + "Z"
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _names(colors: Sequence[int]) -> str:
+    words = [str(Color(c)) for c in colors]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# ----- the board's drawing -------------------------------------------------------------------
+
+
+def board_geometry() -> dict[str, Any]:
+    """Where the page draws each cell (pixels from `genial.geometry`), the cell and cursor
+    hexagons, the frame, the printed symbols, and the six neighbour directions in clockwise
+    screen order, each with its pixel offset and the outline of a tile laid that way."""
+    cells = _core.board_cells()
+    full = max(max(abs(q), abs(r), abs(q + r)) for q, r in cells)  # the printed board's rings
+    layout = Layout(full, _CELL_SIZE, 0.0, 0.0)
+    layout.cx = layout.cy = 0.0  # the board's centre at the origin
+    margin = _CELL_SIZE * 1.4
+    w, h = layout.width + margin, layout.height + margin
+    # The smallest playing zone that holds each cell (5 rings for 1-2 players, 6, 7).
+    zones = sorted({Board(p).radius: Board(p) for p in range(1, 5)}.items())
+    origin = layout.center((0, 0))
+    directions = []
+    for dq, dr in _core.directions():
+        x, y = layout.center((dq, dr))
+        dx, dy = x - origin[0], y - origin[1]
+        directions.append((math.atan2(dy, dx) % (2 * math.pi), dq, dr, dx, dy))
+    directions.sort()  # clockwise on screen from east (y grows downwards)
+    return {
+        "size": _CELL_SIZE,
+        "view_box": f"{_n(-w / 2)} {_n(-h / 2)} {_n(w)} {_n(h)}",
+        "frame": _points([polar(0, 0, _CELL_SIZE * (full + 0.95) * SQRT3, 60 * k + 30) for k in range(6)]),
+        "hexagon": _points(hex_corners(0, 0, _CELL_SIZE * 0.93)),
+        "cursor": _points(hex_corners(0, 0, _CELL_SIZE)),
+        "cells": [
+            [q, r, *(round(v, 3) for v in layout.center((q, r))), next(z for z, b in zones if b.in_zone((q, r)))]
+            for q, r in cells
+            if any(b.in_zone((q, r)) for _, b in zones)
+        ],
+        "printed": [[q, r, int(c)] for (q, r), c in Board.symbols()],
+        "directions": [
+            {
+                "name": name,
+                "delta": [dq, dr],
+                "offset": [round(dx, 3), round(dy, 3)],
+                "outline": _path(pair_outline((0, 0), (dx, dy), _CELL_SIZE, 0.94)),
+                "rim": _path(pair_outline((0, 0), (dx, dy), _CELL_SIZE, 1.0)),
+            }
+            for name, (_, dq, dr, dx, dy) in zip(_DIRECTION_NAMES, directions)
+        ],
+    }
+
+
+def _direction_index(geometry: dict[str, Any]) -> dict[tuple[int, int], int]:
+    return {(d["delta"][0], d["delta"][1]): i for i, d in enumerate(geometry["directions"])}
+
+
+_GEOMETRY = board_geometry()
+_DIRECTION = _direction_index(_GEOMETRY)
+
+
+# ----- the server's facts ----------------------------------------------------------------------
+
+
+def _variant_title(name: str) -> str:
+    return name.capitalize()
+
+
+def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
+    """``GET /api/meta``: the product, the variants with their facts, the bots (``bots``,
+    the catalogue), the edition options, the colours with their symbols, and the board."""
+    return {
+        "version": __version__,
+        "product": PRODUCT,
+        "variants": [
+            {
+                "name": v.name,
+                "title": _variant_title(v.name),
+                "player_counts": list(v.player_counts),
+                "player_labels": [_plural(n, "player") for n in v.player_counts],
+                "track_max": v.track_max,
+                "description": v.description,
+                "has_swap": Rules(v.name).has_swap,
+            }
+            for v in variants()
+        ],
+        "bots": bots,
+        # The lobby's suggestion for a bot seat: the quick greedy bot where there is one.
+        "default_bot": next((b["name"] for b in bots if b["name"] == "greedy"), bots[0]["name"] if bots else None),
+        "swap_timings": [{"value": k, "label": v} for k, v in SWAP_TIMINGS.items()],
+        "colors": [
+            {
+                "index": int(c),
+                "name": str(c),
+                "symbol": c.symbol,
+                "fill": PALETTE[c],
+                # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
+                "svg": symbol(c, 0.0, 0.0, 100.0, "currentColor"),
+            }
+            for c in Color
+        ],
+        "board": _GEOMETRY,
+    }
+
+
+# ----- moves -------------------------------------------------------------------------------------
+
+
+def _gains_text(gains: Sequence[int]) -> str:
+    return ", ".join(f"{Color(c)} +{g}" for c, g in enumerate(gains) if g) or "no points"
+
+
+def entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
+    """One move of the log: who played it (seat), its text, and what it did."""
+    move = result.move
+    out: dict[str, Any] = {"n": n, "seat": seat, "move": str(move), "kind": move.kind}
+    if move.cells is not None and move.colors is not None:
+        out["cells"] = [list(c) for c in move.cells]
+        out["colors"] = [int(c) for c in move.colors]
+        out["points"] = list(result.points)
+        out["gains"] = list(result.gains)
+        out["bonus"] = result.bonuses_earned
+        out["was_bonus"] = result.was_bonus
+        out["lost"] = result.bonuses_lost
+        out["text"] = _gains_text(result.gains)
+    else:
+        out["swapped"] = result.swapped
+        out["text"] = "swapped the rack" if result.swapped else "kept the rack"
+    return out
+
+
+def _log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    notes = []
+    if e.get("bonus"):
+        notes.append("Ingenious!")
+    if e.get("was_bonus"):
+        notes.append("(bonus)")
+    if e.get("lost"):
+        notes.append(f"{_plural(e['lost'], 'bonus placement')} lost: no legal placement")
+    return {**e, "who": names[e["seat"]], "notes": notes}
+
+
+def _anchors(cells: list[list[int]], colors: list[int], first: int) -> list[list[int]]:
+    """The ways to lay a placement as ``[q, r, direction]``: the tile's first colour on
+    (q, r), its other half in that direction."""
+    out = []
+    for a, b, ca in ((cells[0], cells[1], colors[0]), (cells[1], cells[0], colors[1])):
+        if ca == first:
+            out.append([a[0], a[1], _DIRECTION[(b[0] - a[0], b[1] - a[1])]])
+    return out
+
+
+def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
+    """The hint for the seat to move (`genial.choices.ordered_choices`' first, as
+    ``genial play``'s ``hint``): the move's text, its rack slot and how to lay it."""
+    move = choice.move
+    out: dict[str, Any] = {
+        "move": str(move),
+        "text": f"Hint: {choice.describe().strip()}",
+        "win": choice.win,
+        "slot": None,
+        "anchor": None,
+    }
+    if move.cells is not None and move.colors is not None and move.tile is not None:
+        rack = list(game.rack(seat))
+        slot = rack.index(move.tile)
+        first = int(rack[slot].colors[0])
+        out["slot"] = slot
+        out["anchor"] = _anchors([list(c) for c in move.cells], [int(c) for c in move.colors], first)[0]
+    return out
+
+
+def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
+    """The mover's placements of one rack tile, best first as the terminal lists them
+    (`genial.choices.rank_choices`), each with the points the core's preview gives it.
+
+    ``cells``/``colors``/``points`` are aligned, the tile's first colour on ``cells[0]``;
+    ``anchors`` are the ways to lay it as ``[q, r, direction]``: the tile's first half on
+    (q, r), its second half in ``board.directions[direction]`` (two ways for a double)."""
+    first = int(tile.colors[0])
+    out = []
+    for rank, choice in enumerate(rank_choices(game, tile)):
+        preview = choice.preview
+        assert preview is not None and choice.move.cells is not None and choice.move.colors is not None
+        cells = [list(c) for c in choice.move.cells]
+        colors = [int(c) for c in choice.move.colors]
+        points = list(preview.points)
+        if colors[0] != first:
+            cells, colors, points = cells[::-1], colors[::-1], points[::-1]
+        anchors = _anchors(cells, colors, first)
+        gains = [0] * len(Color)
+        for c, p in zip(colors, points):
+            gains[c] += p
+        total = sum(points)
+        notes = []
+        if preview.wins:
+            notes.append("wins the game at once")
+        if choice.bonuses:
+            notes.append(f"Ingenious! {_plural(choice.bonuses, 'bonus tile')}")
+        out.append(
+            {
+                "move": str(choice.move),
+                "slot": slot,
+                "rank": rank,
+                "cells": cells,
+                "colors": colors,
+                "points": points,
+                "gains": gains,
+                "total": total,
+                "bonus": choice.bonuses,
+                "anchors": anchors,
+                "text": f"{Color(colors[0])!s} +{points[0]}, {Color(colors[1])!s} +{points[1]} = {total}",
+                "notes": notes,
+            }
+        )
+    return out
+
+
+# ----- seats and tracks -----------------------------------------------------------------------
+
+
+def _side_label(rules: Rules, side: int, names: Sequence[str]) -> str:
+    """A side's name: the team and its players where partners rank together, else the seat's name."""
+    if rules.sides < rules.players:
+        seats = [p for p in range(rules.players) if rules.side_of(p) == side]
+        return f"Team {'AB'[side]} ({' & '.join(names[p] for p in seats)})"
+    return names[side]
+
+
+def seat_public(table: Table, i: int) -> dict[str, Any]:
+    """One seat as everyone may see it: kind, name, role text, team, presence."""
+    s = table.seats[i]
+    rules = table.game.rules
+    out: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
+    team = rules.team_of(i)
+    out["team"] = None if team is None else f"Team {'AB'[team]}"
+    out["track_index"] = rules.track_of(i)
+    if s["kind"] == "bot":
+        out["label"] = s["label"]
+        out["role"] = f"bot · {s['label']}"
+    else:
+        out["online"] = any(lis.seat == i for lis in table.listeners)
+        out["joined"] = i in table.joined or out["online"]
+        out["role"] = "online" if out["online"] else "away"
+    return out
+
+
+def _track_views(
+    game: Game | Any,
+    names: Sequence[str],
+    viewer: int | None,
+    *,
+    over: bool,
+    ranks: Sequence[int] | None,
+    gains: tuple[int, Sequence[int]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each track as the page draws it: title, the seats scoring on it, the markers, which
+    colours are lowest, its scale, duel tokens, and the gains of a move (``gains``: seat,
+    per-colour points) on the tracks that seat scores on."""
+    rules: Rules = game.rules
+    out = []
+    for t, values in enumerate(game.tracks):
+        seats = list(rules.seats_of_track(t))
+        if rules.shared_track:
+            title = f"{names[seats[-1]]}  ◀  ▶  {names[seats[0]]}"
+        elif len(seats) > 1:
+            title = f"Team {'AB'[t]} · {' & '.join(names[s] for s in seats)}"
+        else:
+            title = names[seats[0]]
+        lowest = min(values)
+        tokens = []
+        if rules.shared_track:
+            for holder in game.duel_tokens:
+                side = None if holder is None else ("left" if holder == seats[-1] else "right")
+                tokens.append({"side": side, "title": "" if holder is None else f"token of {names[holder]}"})
+        out.append(
+            {
+                "title": title,
+                "seats": seats,
+                "values": list(values),
+                "lowest": [not rules.shared_track and v == lowest for v in values],
+                "signed": rules.shared_track,
+                "min": rules.track_min,
+                "max": rules.track_max,
+                # The middle of a long track is marked, to count from.
+                "marks": [rules.track_max // 2] if rules.track_max > 18 else [],
+                "to_move": not over and not rules.shared_track and game.current_player in seats,
+                "rank": None if ranks is None or rules.shared_track else ranks[seats[0]] + 1,
+                "mine": viewer is not None and (rules.shared_track or viewer in seats),
+                "tokens": tokens,
+                "gains": list(gains[1]) if gains is not None and (rules.shared_track or gains[0] in seats) else None,
+            }
+        )
+    return out
+
+
+# ----- the end -------------------------------------------------------------------------------------
+
+
+def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """The end of a finished game: why it ended, the result or the ranking, and for each
+    step down the ranking what decided it (`genial.render.explain_ranking`)."""
+    rules = game.rules
+    reason = _END_TEXT.get(game.end or "", game.end or "")
+    if game.end == "immediate_win":
+        reason = (
+            "every marker stood on one player's side"
+            if rules.shared_track
+            else f"a player reached {rules.track_max} in every colour"
+        )
+    if rules.scored_alone:
+        result = game.result()
+        return {
+            "title": f"Result: {result}",
+            "reason": f"The game ended: {reason}.",
+            "summary": f"Your result is {result}: the score of your lowest colour.",
+            "ranking": [],
+            "steps": [],
+        }
+    ranking = game.ranking()
+    sides = [sorted({rules.side_of(p) for p in group}) for group in ranking]
+    places = []
+    for place, group in enumerate(sides, start=1):
+        label = " = ".join(_side_label(rules, s, names) for s in group)
+        shared = len(group) > 1
+        places.append({"place": place, "label": label, "shared": shared})
+    first = places[0]
+    summary = f"{first['label']} {'share first place' if first['shared'] else 'wins'}"
+    steps = []
+    for step in explain_ranking(game):
+        above = sorted({rules.side_of(p) for p in step["above"]})
+        below = sorted({rules.side_of(p) for p in step["below"]})
+        if above == below:
+            continue  # partners of one side
+        count = step["count"]
+        width = 0 if count else len(Color)
+        rows: list[dict[str, Any]] = []
+        labels: list[str] = []
+        for side, key in ((above, step["rows"][0]), (below, step["rows"][1])):
+            values = key[1:] if count else key
+            cells = [str(v) for v in values] + ["–"] * (width - len(values))
+            if count:
+                cells.append(_plural(key[0], "marker"))
+            labels.append(" = ".join(_side_label(rules, s, names) for s in side))
+            rows.append({"label": labels[-1], "cells": cells})
+        decided = step["decided_at"]
+        column = None
+        if decided is not None:
+            column = (len(rows[0]["cells"]) - 1 if decided == 0 else decided - 1) if count else decided
+        steps.append(
+            {
+                "caption": "Markers on each side, nearest to the middle first"
+                if count
+                else "Scores from the lowest colour up",
+                "rows": rows,
+                "decided": column,
+                "text": ranking_step_text(step, labels[0], labels[1]),
+            }
+        )
+    return {
+        "title": "Game over",
+        "reason": f"The game ended: {reason}.",
+        "summary": summary,
+        "ranking": places,
+        "steps": steps,
+    }
+
+
+# ----- what a seat sees ----------------------------------------------------------------------------
+
+
+def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
+    if game.is_over:
+        return {"kind": "over", "text": f"Game over: {_ending(game, names)['summary']}"}
+    current = game.current_player
+    phase = game.phase
+    if viewer is not None and viewer == current:
+        if phase == "bonus":
+            more = game.pending_bonuses
+            extra = f" ({more} more after this)" if more else ""
+            return {"kind": "bonus", "text": f"Ingenious! Place a bonus tile{extra}"}
+        if phase == "swap_offer":
+            return {"kind": "swap", "text": f"You may swap your whole rack for new tiles: {_swap_why(game, viewer)}"}
+        return {"kind": "mine", "text": "Your turn: pick a tile and place it"}
+    who = seats[current]
+    if who["kind"] == "bot":
+        return {"kind": "wait", "text": f"{names[current]} is thinking…"}
+    verb = {"bonus": "plays a bonus tile", "swap_offer": "decides on a swap"}.get(phase, "is placing")
+    return {"kind": "wait", "text": f"Waiting: {names[current]} {verb}"}
+
+
+def _swap_why(game: Game, seat: int) -> str:
+    """Why the seat may swap: none of its tiles shows a colour its swap rule looks at (the
+    core's ``swap_colors``, as the seat's observation carries it)."""
+    colors = [c for c, on in enumerate(split(observe(game, seat))["swap_colors"]) if on > 0]
+    rules = game.rules
+    if rules.shared_track:
+        what = "the colour" if len(colors) == 1 else "any colour"
+        return f"none of your tiles shows {what} at {rules.track_max} on your side ({_names(colors)})"
+    lowest = "your lowest colour" if len(colors) == 1 else "any of your lowest colours"
+    return f"none of your tiles shows {lowest} ({_names(colors)})"
+
+
+def _names_of(table: Table) -> list[str]:
+    return [s["name"] for s in table.seats]
+
+
+def state(table: Table, seat: int | None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (None: a spectator, no rack at all)."""
+    from ..bots import GameView
+
+    g = table.game
+    gv = GameView(g, 0 if seat is None else seat)
+    board = gv.board
+    names = _names_of(table)
+    seats = [seat_public(table, i) for i in range(gv.players)]
+    ranks = list(gv.ranks())
+    out: dict[str, Any] = {
+        "type": "state",
+        "id": table.id,
+        "version": table.version,
+        "variant": gv.variant,
+        "title": f"{_variant_title(gv.variant)} · {_plural(gv.players, 'player')}",
+        "players": gv.players,
+        "swap_timing": gv.swap_timing,
+        "require_contact": gv.require_contact,
+        # Seeds are 63-bit: text, which JavaScript does not round.
+        "seed": str(g.seed) if g.is_over and g.seed is not None else None,
+        "radius": board.radius,
+        "cells": [[q, r, int(c)] for (q, r), c in sorted(board.occupied().items())],
+        "tiles": [e["cells"] for e in table.log if "cells" in e],
+        "tracks": [list(t) for t in gv.tracks],
+        "track_views": _track_views(g, names, seat, over=g.is_over, ranks=ranks if g.is_over else None),
+        "track_max": gv.track_max,
+        "scores": [list(s) for s in gv.scores],
+        "tokens": list(gv.duel_tokens),
+        "rack_sizes": list(gv.rack_sizes),
+        "bag": gv.bag_size,
+        "phase": gv.phase,
+        "current": gv.current_player,
+        "pending_bonuses": gv.pending_bonuses,
+        "over": gv.is_over,
+        "end": g.end,
+        "ranks": ranks,
+        "moves": len(table.log),
+        "log": [_log_entry(e, names) for e in table.log[-table.log_tail :]],
+        "seats": seats,
+        "status": _status(g, names, seats, seat),
+        "you": seat,
+        "can_undo": table.can_undo(seat),
+        "can_download": table.can_download(seat),
+    }
+    if g.is_over:
+        out["ranking"] = g.ranking()
+        out["winner"] = g.winner
+        out["explanation"] = explain_ranking(g)
+        out["ending"] = _ending(g, names)
+    if seat is not None:
+        rack = gv.rack()
+        out["rack"] = [[int(c) for c in t.colors] for t in rack]
+        out["rack_labels"] = [f"{t.colors[0]} and {t.colors[1]}" for t in rack]
+        if not gv.is_over and gv.current_player == seat:
+            # Placements are fetched per tile (`placements`), with their points; here only
+            # the other moves (swap, keep) and how many placements there are.
+            legal = gv.legal_moves()
+            others = [str(m) for m in (Move.swap(), Move.keep()) if m in legal]
+            out["others"] = others
+            out["placement_count"] = len(legal) - len(others)
+            if "swap" in others:
+                out["swap_why"] = _swap_why(g, seat)
+    return out
+
+
+def summary(table: Table) -> dict[str, Any]:
+    """A game in the lobby: public facts and texts only (no rack, no token)."""
+    g = table.game
+    names = _names_of(table)
+    seats = [seat_public(table, i) for i in range(g.players)]
+    tags = []
+    if g.require_contact:
+        tags.append("contact")
+    if g.swap_timing != "after_placement":
+        tags.append("swap instead")
+    if g.is_over:
+        status = f"finished · {_ending(g, names)['summary']}"
+    else:
+        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "swap offer"}.get(g.phase, g.phase)
+        status = f"move {len(table.log) + 1} · {names[g.current_player]} {phase}"
+    return {
+        "id": table.id,
+        "variant": g.variant,
+        "title": _variant_title(g.variant),
+        "players": g.players,
+        "swap_timing": g.swap_timing,
+        "require_contact": g.require_contact,
+        "tags": tags,
+        "moves": len(table.log),
+        "current": None if g.is_over else g.current_player,
+        "phase": g.phase,
+        "over": g.is_over,
+        "end": g.end,
+        "ranking": g.ranking() if g.is_over else None,
+        "status": status,
+        "seats": seats,
+        "created": table.created,
+        "updated": table.updated,
+    }
+
+
+# ----- replays ----------------------------------------------------------------------------------------
+
+
+def frame(game: Game) -> dict[str, Any]:
+    """The public facts after one move of a replay."""
+    return {
+        "tracks": [list(t) for t in game.tracks],
+        "tokens": list(game.duel_tokens),
+        "current": game.current_player,
+        "phase": game.phase,
+        "bag": game.bag_size,
+    }
+
+
+def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -> dict[str, Any]:
+    """``POST /api/replay``: every move with who played it and what it scored, the tracks
+    after each move as the page draws them, and the end (all from the core). No rack.
+    ``start``: the game before its first move (it is played on); ``game``: at its end."""
+    if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+        names = [f"Seat {i + 1}" for i in range(game.players)]
+    names = [n[:40] for n in names]
+    frames = []
+    for i in range(len(entries) + 1):
+        last = entries[i - 1] if i > 0 else None
+        if last is not None:
+            start.play(last["move"])
+        over = i == len(entries) and game.is_over
+        f = frame(start)
+        f["track_views"] = _track_views(
+            start,
+            names,
+            None if last is None else last["seat"],
+            over=over,
+            ranks=list(start.ranks()) if over else None,
+            gains=(last["seat"], last["gains"]) if last is not None and "gains" in last else None,
+        )
+        frames.append(f)
+    seed = game.seed
+    title = f"Replay · {_variant_title(game.variant)}, {_plural(game.players, 'player')}"
+    return {
+        "variant": game.variant,
+        "title": title + (f" · seed {seed}" if seed is not None else ""),
+        "players": game.players,
+        "swap_timing": game.swap_timing,
+        "require_contact": game.require_contact,
+        "seed": None if seed is None else str(seed),
+        "radius": game.board.radius,
+        "track_max": game.track_max,
+        "names": names,
+        "log": [_log_entry(e, names) for e in entries],
+        "frames": frames,
+        "over": game.is_over,
+        "end": game.end,
+        "ranking": game.ranking() if game.is_over else None,
+        "explanation": explain_ranking(game) if game.is_over else None,
+        "ending": _ending(game, names) if game.is_over else None,
+    }
+
+
+def tile_of(game: Game, seat: int, *, tile: str | None, slot: str | None) -> tuple[Tile, int]:
+    """The rack tile a request names, by slot (``slot=2``) or text (``tile=RB``)."""
+    rack = game.rack(seat)
+    if slot is not None:
+        if not (slot.isascii() and slot.isdigit()) or not 0 <= int(slot[:3]) < len(rack):
+            raise ValueError(f"slot must be a rack slot 0..{len(rack) - 1}")
+        return rack[int(slot)], int(slot)
+    if not tile:
+        raise ValueError("name a tile of your rack: ?slot=0 (or ?tile=RB)")
+    parsed = Tile.parse(tile)
+    if parsed not in rack:
+        raise ValueError(f"tile {parsed} is not in your rack")
+    return parsed, rack.index(parsed)

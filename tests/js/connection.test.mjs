@@ -1,0 +1,81 @@
+// The live connection (python/genial/web/static/connection.js) with a stand-in socket:
+// hello with the token, states handed on, "down" reported while reconnecting.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Connection, liveUrl } from "../../python/genial/web/static/connection.js";
+
+class FakeSocket {
+  constructor(url) {
+    this.url = url;
+    this.sent = [];
+    this.handlers = {};
+  }
+  addEventListener(kind, f) {
+    this.handlers[kind] = f;
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {}
+  fire(kind, ev = {}) {
+    this.handlers[kind](ev);
+  }
+}
+
+function setup() {
+  const sockets = [];
+  const timers = [];
+  const seen = { states: [], status: [], fatal: [] };
+  const conn = new Connection("ws://x/api/games/g/ws", "secret", {
+    onState: (s) => seen.states.push(s),
+    onStatus: (up) => seen.status.push(up),
+    onFatal: (m) => seen.fatal.push(m),
+    open: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    schedule: (f, ms) => timers.push([f, ms]),
+  });
+  conn.start();
+  return { conn, sockets, timers, seen };
+}
+
+test("says hello with the token and hands on every state", () => {
+  const { sockets, seen } = setup();
+  sockets[0].fire("open");
+  assert.deepEqual(sockets[0].sent, [{ token: "secret" }]);
+  sockets[0].fire("message", { data: JSON.stringify({ type: "state", version: 3 }) });
+  assert.deepEqual(seen.states, [{ type: "state", version: 3 }]);
+  assert.deepEqual(seen.status, [true]);
+});
+
+test("a lost connection is reported at once and retried with growing delays", () => {
+  const { sockets, timers, seen } = setup();
+  sockets[0].fire("message", { data: JSON.stringify({ type: "state" }) });
+  sockets[0].fire("close", { code: 1006 });
+  assert.deepEqual(seen.status, [true, false]);
+  assert.equal(timers[0][1], 500);
+  timers[0][0]();
+  assert.equal(sockets.length, 2);
+  sockets[1].fire("close", { code: 1006 });
+  assert.equal(timers[1][1], 1000);
+  assert.deepEqual(seen.status, [true, false]); // still down: reported once
+  timers[1][0]();
+  sockets[2].fire("open");
+  sockets[2].fire("message", { data: JSON.stringify({ type: "state", version: 4 }) });
+  assert.deepEqual(seen.status, [true, false, true]);
+});
+
+test("a refusal by the server is final", () => {
+  const { sockets, timers, seen } = setup();
+  sockets[0].fire("message", { data: JSON.stringify({ type: "error", error: "no such game" }) });
+  sockets[0].fire("close", { code: 4404 });
+  assert.deepEqual(seen.fatal, ["no such game"]);
+  assert.equal(timers.length, 0);
+});
+
+test("the live address follows the page's scheme", () => {
+  assert.equal(liveUrl({ protocol: "https:", host: "h:1" }, "a b"), "wss://h:1/api/games/a%20b/ws");
+  assert.equal(liveUrl({ protocol: "http:", host: "h" }, "g"), "ws://h/api/games/g/ws");
+});

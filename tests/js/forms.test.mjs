@@ -1,0 +1,74 @@
+// What the lobby and the seat store send and keep (lobby.js, seats.js, tracks.js).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { seatRequest, seedField } from "../../python/genial/web/static/lobby.js";
+import { claimSeats, inviteLink, saveSeats, seatsFor } from "../../python/genial/web/static/seats.js";
+import { slots } from "../../python/genial/web/static/tracks.js";
+
+test("seeds travel as text, digits only, never rounded", () => {
+  assert.deepEqual(seedField(""), { seed: undefined });
+  assert.deepEqual(seedField(" 9223372036854775807 "), { seed: "9223372036854775807" });
+  assert.notEqual(String(Number("9223372036854775807")), "9223372036854775807"); // why: a Number rounds
+  assert.ok(seedField("1e9").error);
+  assert.ok(seedField("-3").error);
+  assert.ok(seedField("123456789012345678901").error);
+});
+
+test("a seat's request: a human's name, a bot's changed options only", () => {
+  assert.deepEqual(seatRequest("human", "  Ann ", null, []), { kind: "human", name: "Ann" });
+  assert.deepEqual(seatRequest("human", "  ", null, []), { kind: "human", name: undefined });
+  const bot = { name: "b", options: { iterations: 100, mode: "x" } };
+  const inputs = [
+    { key: "iterations", value: "250", type: "number" },
+    { key: "mode", value: "x", type: "string" },
+  ];
+  assert.deepEqual(seatRequest("bot", "", bot, inputs), { kind: "bot", bot: "b", options: { iterations: 250 } });
+});
+
+test("the first human seat plays here; the others become invites (or play here too)", () => {
+  const made = {
+    seats: [
+      { seat: 0, token: null },
+      { seat: 1, token: "t1" },
+      { seat: 2, token: "t2" },
+    ],
+  };
+  assert.deepEqual(claimSeats(made, false), { mine: { 1: "t1" }, invites: { 2: "t2" } });
+  assert.deepEqual(claimSeats(made, true), { mine: { 1: "t1", 2: "t2" }, invites: {} });
+  assert.equal(inviteLink("http://h", "g/1", "a+b"), "http://h/game/g%2F1#t=a%2Bb");
+});
+
+test("seat tokens are kept per game; a damaged entry is ignored", () => {
+  const store = new Map();
+  const storage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v) };
+  assert.deepEqual(seatsFor("g", storage), { mine: {}, invites: {} });
+  saveSeats("g", { mine: { 0: "t" }, invites: {} }, storage);
+  assert.deepEqual(seatsFor("g", storage), { mine: { 0: "t" }, invites: {} });
+  store.set("genial.seats.g", "{not json");
+  assert.deepEqual(seatsFor("g", storage), { mine: {}, invites: {} });
+});
+
+test("track slots: filled up to the marker, both ways on a signed track", () => {
+  const plain = slots({ signed: false, min: 0, max: 4 }, 2);
+  assert.deepEqual(
+    plain.map((s) => [s.x, s.filled, s.at]),
+    [
+      [1, true, false],
+      [2, true, true],
+      [3, false, false],
+      [4, false, false],
+    ],
+  );
+  const signed = slots({ signed: true, min: -2, max: 2 }, -1);
+  assert.deepEqual(
+    signed.map((s) => [s.x, s.filled]),
+    [
+      [-2, false],
+      [-1, true],
+      [0, false],
+      [1, false],
+      [2, false],
+    ],
+  );
+  assert.equal(signed.find((s) => s.x === 0).at, false);
+});
