@@ -599,7 +599,7 @@ CASES = [
     Case(
         "core VecEnv 10**12",
         "start",
-        lambda g: _core.VecEnv(10**12, 2, "standard", "after_placement", False, 0, 1),
+        lambda g: _core.VecEnv(10**12, _core.Rules(), 0, 1),
         ValueError,
         "num_envs must be 1..65536",
     ),

@@ -206,9 +206,14 @@ def test_an_interrupted_tournament_writes_a_valid_parquet_file(tmp_path: Path) -
         "--out",
         str(out_file),
     )
-    out, err, took = _interrupt(proc, wait=2.5)
+    # The metadata beside the file is written when the file is opened, before the first game.
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "t.parquet.meta.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    out, err, took = _interrupt(proc, wait=1.0)
     assert "PanicException" not in out + err and "Traceback" not in err, err
     assert proc.returncode == 130 and took < LATENCY
+    assert not list(tmp_path.glob(".t.parquet.*")), "the temporary file was renamed into place"
     done = int(out.split("interrupted after ")[1].split()[0])
     table = pq.read_table(out_file)
     assert table.num_rows == done

@@ -98,6 +98,15 @@ def test_progress_comes_from_the_core_while_a_chunk_is_played() -> None:
     assert all(n == 4 for _, n, _ in calls) and [d for d, _, _ in calls] == sorted(d for d, _, _ in calls)
 
 
+def test_progress_true_shows_a_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(genial.simulate(50, seed=1, threads=1, progress=True)) == 50
+    err = capsys.readouterr().err
+    assert "simulate" in err and "50/50" in err
+    genial.tournament(["greedy", "random"], games=4, threads=1, progress=True)
+    err = capsys.readouterr().err
+    assert "tournament" in err and "4/4" in err
+
+
 class Stop(Exception):
     pass
 

@@ -226,15 +226,7 @@ class Preview:
 class GameState:
     """A game with its start and history (the core's record). ``genial.Game`` wraps one."""
 
-    def __new__(
-        cls,
-        players: int,
-        variant: str,
-        swap_timing: str,
-        require_contact: bool,
-        seed: int,
-        bag: Iterable[Any] | None = None,
-    ) -> GameState: ...
+    def __new__(cls, rules: Rules, seed: int, bag: Iterable[Any] | None = None) -> GameState: ...
     @property
     def players(self) -> int: ...
     @property
@@ -523,16 +515,7 @@ def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.flo
 class VecEnv:
     """Many games of one configuration stepped together in Rust (wrapped by ``genial.VecEnv``)."""
 
-    def __new__(
-        cls,
-        num_envs: int,
-        players: int,
-        variant: str,
-        swap_timing: str,
-        require_contact: bool,
-        seed: int,
-        threads: int,
-    ) -> VecEnv: ...
+    def __new__(cls, num_envs: int, rules: Rules, seed: int, threads: int) -> VecEnv: ...
     @property
     def num_envs(self) -> int: ...
     @property

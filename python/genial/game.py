@@ -90,7 +90,7 @@ class Game:
         seed = check_seed(seed)
         if isinstance(bag, (str, bytes)):
             raise TypeError("bag must be a sequence of 120 tiles, not a string")
-        self._state = _core.GameState(rules.players, rules.variant, rules.swap_timing, rules.require_contact, seed, bag)
+        self._state = _core.GameState(rules, seed, bag)
 
     @classmethod
     def _wrap(cls, state: _core.GameState) -> Self:

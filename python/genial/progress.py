@@ -29,7 +29,6 @@ class ProgressBar:
             total=total,
             desc=label,
             unit=" games",
-            unit_scale=True,
             file=file if file is not None else sys.stderr,
             disable=None if enabled is None else not enabled,
             dynamic_ncols=True,

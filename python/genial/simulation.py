@@ -30,6 +30,7 @@ from . import _core
 from ._core import Rules
 from .arguments import LIMITS, check_results_fit, check_seed, check_threads, int_in
 from .bots import Bot, BuiltinBot, parse_bot, play_game
+from .progress import ProgressBar
 from .results import SimulationResult
 from .variants import as_rules
 
@@ -285,7 +286,7 @@ def simulate(
     first_game: int = 0,
     rotate: bool = True,
     chunk: int | None = None,
-    progress: ProgressFn | None = None,
+    progress: ProgressFn | bool | None = None,
 ) -> SimulationResult:
     """Plays games ``first_game .. first_game + games`` of a run between built-in bots.
 
@@ -300,7 +301,9 @@ def simulate(
     each seat equally often over ``players`` consecutive games and a seat's win rate is the
     seat's, not its bot's; ``rotate=False`` keeps ``bots[s]`` in seat ``s``. ``threads``:
     the size of the thread pool built for this call (``None``: one per core); the result
-    does not depend on it. ``progress(done, total)`` is called every 200 ms. To spread a run
+    does not depend on it. ``progress(done, total)`` is called every 200 ms;
+    ``progress=True`` shows a progress bar (`genial.progress.ProgressBar`: tqdm, a widget in
+    a notebook). To spread a run
     over a Ray cluster, `genial.distributed.simulate_ray` takes the same arguments and
     returns the identical result.
 
@@ -320,7 +323,10 @@ def simulate(
         first_game=first_game,
         rotate=rotate,
     )
-    return run.play(first_game, games, threads, chunk=chunk, progress=progress)
+    if progress is True:
+        with ProgressBar(games, "simulate", enabled=True) as bar:
+            return run.play(first_game, games, threads, chunk=chunk, progress=bar)
+    return run.play(first_game, games, threads, chunk=chunk, progress=progress or None)
 
 
 def simulation_run(

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from ._core import Rules
 from .arguments import LIMITS, check_results_fit, check_threads, int_in
 from .bots import Bot, BuiltinBot, parse_bot
+from .progress import ProgressBar
 from .results import SimulationResult
 from .simulation import ProgressFn, Run
 from .stats import Summary
@@ -242,7 +244,7 @@ def tournament(
     *,
     rules: Rules | None = None,
     chunk: int | None = None,
-    progress: ProgressFn | None = None,
+    progress: ProgressFn | bool | None = None,
     on_chunk: Callable[[SimulationResult], None] | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> TournamentResult:
@@ -258,7 +260,8 @@ def tournament(
     and result columns: the run loop is `genial.simulation.Run`'s, shared with `simulate`.
 
     ``on_start(total)`` is called once every argument is checked, before the first game;
-    ``progress(done, total)`` every 200 ms while games are played; ``on_chunk(part)`` with
+    ``progress(done, total)`` every 200 ms while games are played (``progress=True``: a
+    progress bar, `genial.progress.ProgressBar`); ``on_chunk(part)`` with
     each chunk of games as it is finished (to write them as they come). Ctrl-C stops a
     tournament within a fraction of a second, raising ``KeyboardInterrupt`` after handing
     the games finished by then to ``on_chunk``.
@@ -274,10 +277,12 @@ def tournament(
     if on_start is not None:
         on_start(total)
     parts = []
-    for part in run.chunks(0, total, threads, chunk=chunk, progress=progress):
-        parts.append(part)
-        if on_chunk is not None:
-            on_chunk(part)
+    with contextlib.ExitStack() as stack:
+        report = stack.enter_context(ProgressBar(total, "tournament", enabled=True)) if progress is True else progress
+        for part in run.chunks(0, total, threads, chunk=chunk, progress=report or None):
+            parts.append(part)
+            if on_chunk is not None:
+                on_chunk(part)
     res = SimulationResult.concat(parts)
     nb, n = len(run.bots), rules.players
     seat_counts = np.zeros((nb, n), dtype=np.int64)
