@@ -466,10 +466,12 @@ def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:
     assert s["track_views"][0]["title"].startswith("Team A") and "Ann" in s["track_views"][0]["title"]
     assert [seat["team"] for seat in s["seats"]] == [f"Team {'AB'[rules.team_of(p)]}" for p in range(4)]
     assert [v["mine"] for v in s["track_views"]] == [True, False]
+    assert "ranks each team" in s["scoring"] and "0 to 36" in s["scoring"]
     duel = create(client, [HUMAN, GREEDY], variant="duel")
     d = state(client, duel["id"], duel["seats"][0]["token"])
     (track,) = d["track_views"]
     assert track["signed"] and track["min"] == genial.Rules("duel").track_min and len(track["tokens"]) == 6
+    assert "greedy (left) and Player 1 (right)" in d["scoring"] and "markers" in d["scoring"]
 
 
 def test_the_hint_is_the_terminals(client: TestClient) -> None:

@@ -321,6 +321,24 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
     return out
 
 
+def _scoring(rules: Rules, names: Sequence[str]) -> str:
+    """What the scores mean, in one sentence or two (from the core's facts of the rules)."""
+    if rules.scored_alone:
+        return f"Each colour scores 0 to {rules.track_max}; your result is your lowest colour."
+    if rules.shared_track:
+        seats = rules.seats_of_track(0)
+        return (
+            f"One marker per colour between {names[seats[-1]]} (left) and {names[seats[0]]} (right): "
+            "points push it toward the side of the player who scores. Most markers on one's side wins; "
+            "on a tie, the side whose nearest marker stands farther from the middle."
+        )
+    who = "each team" if rules.sides < rules.players else "each player"
+    return (
+        f"Each colour scores 0 to {rules.track_max}. The lowest colour ranks {who}: the higher lowest "
+        "wins, and on a tie the next lowest decides."
+    )
+
+
 def _track_views(
     game: Game | Any,
     names: Sequence[str],
@@ -401,7 +419,7 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
         shared = len(group) > 1
         places.append({"place": place, "label": label, "shared": shared})
     first = places[0]
-    summary = f"{first['label']} {'share first place' if first['shared'] else 'wins'}"
+    summary = f"First place shared: {first['label']}" if first["shared"] else f"Winner: {first['label']}"
     steps = []
     for step in explain_ranking(game):
         above = sorted({rules.side_of(p) for p in step["above"]})
@@ -447,7 +465,7 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
 
 def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
     if game.is_over:
-        return {"kind": "over", "text": f"Game over: {_ending(game, names)['summary']}"}
+        return {"kind": "over", "text": f"Game over. {_ending(game, names)['summary']}"}
     current = game.current_player
     phase = game.phase
     if viewer is not None and viewer == current:
@@ -507,6 +525,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "tiles": [e["cells"] for e in table.log if "cells" in e],
         "tracks": [list(t) for t in gv.tracks],
         "track_views": _track_views(g, names, seat, over=g.is_over, ranks=ranks if g.is_over else None),
+        "scoring": _scoring(g.rules, names),
         "track_max": gv.track_max,
         "scores": [list(s) for s in gv.scores],
         "tokens": list(gv.duel_tokens),
@@ -631,6 +650,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
         "seed": None if seed is None else str(seed),
         "radius": game.board.radius,
         "track_max": game.track_max,
+        "scoring": _scoring(game.rules, names),
         "names": names,
         "log": [_log_entry(e, names) for e in entries],
         "frames": frames,

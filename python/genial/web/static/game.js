@@ -228,7 +228,10 @@ class GamePage {
   }
 
   renderTracks(st, gains) {
-    this.tracksEl.replaceChildren(tracksView(this.meta, st.track_views, { gains }));
+    this.tracksEl.replaceChildren(
+      tracksView(this.meta, st.track_views, { gains }),
+      h("p", { class: "scoring muted" }, st.scoring),
+    );
   }
 
   refreshPlaceButton() {

@@ -43,13 +43,16 @@ function seatEditor(meta, index, initial) {
     class: "seat-name",
   });
   const opts = h("div", { class: "bot-options" });
+  const about = h("p", { class: "bot-about muted" });
   const chosen = () => meta.bots.find((b) => `bot:${b.name}` === kind.value) || null;
   const refresh = () => {
     opts.replaceChildren();
     const bot = chosen();
     name.hidden = !!bot;
+    about.textContent = bot?.description || ""; // from the core's bot catalogue
     if (!bot) return;
     for (const [k, v] of Object.entries(bot.options)) {
+      const spec = (bot.option_specs || []).find((o) => o.name === k);
       const input = h("input", {
         name: k,
         value: String(v),
@@ -57,7 +60,9 @@ function seatEditor(meta, index, initial) {
         "aria-label": `${bot.name} ${k}`,
         type: typeof v === "number" ? "number" : "text",
         step: typeof v === "number" && !Number.isInteger(v) ? "any" : "1",
-        min: "0",
+        min: spec?.min ?? "0",
+        max: spec?.max ?? undefined,
+        title: spec?.help,
       });
       opts.append(h("label", { class: "opt" }, h("span", {}, k.replace("_", " ")), input));
     }
@@ -70,6 +75,7 @@ function seatEditor(meta, index, initial) {
     h("span", { class: "seat-no" }, `${index + 1}`),
     kind,
     name,
+    about,
     opts,
   );
   row.value = () => {

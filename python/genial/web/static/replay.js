@@ -161,7 +161,10 @@ class Replay {
     const last = at > 0 ? d.log[at - 1] : null;
     const placed = last?.cells ? [last.cells] : [];
     this.board.setTiles(tiles, colours, placed, last?.cells || null);
-    this.tracksEl.replaceChildren(tracksView(this.meta, d.frames[at].track_views));
+    this.tracksEl.replaceChildren(
+      tracksView(this.meta, d.frames[at].track_views),
+      h("p", { class: "scoring muted" }, d.scoring),
+    );
     this.moveEl.replaceChildren(
       last
         ? h("p", { id: "replay-move" }, this.describe(last))
