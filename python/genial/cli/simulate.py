@@ -153,7 +153,11 @@ class _Output:
         self.path = path
         self.writer = ResultWriter(path) if path else None
         if self.writer is not None:
-            self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
+            try:
+                self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
+            except BaseException:  # Ctrl-C included: the file is left complete, with no games
+                self.writer.close()
+                raise
 
     def write(self, part: SimulationResult) -> None:
         if self.writer is not None:
@@ -289,7 +293,10 @@ def _simulate(args: argparse.Namespace) -> int:
         args.games, bots, args.seed, rules=_rules(args), first_game=args.first_game, rotate=rotate
     )
     # No game is played before every argument is checked and the output file is open.
-    out = _open_output("simulate", args.out, run)
+    try:
+        out = _open_output("simulate", args.out, run)
+    except KeyboardInterrupt:
+        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
     if out is None:
         return 2
     chunk = args.chunk or run.chunk_size(games)
@@ -342,7 +349,10 @@ def _tournament(args: argparse.Namespace) -> int:
     bots = split_bot_specs(args.bots)
     run, total = tournament_run(bots, _rules(args), args.seed, args.games)
     # No game is played before every argument is checked and the output file is open.
-    out = _open_output("tournament", args.out, run)
+    try:
+        out = _open_output("tournament", args.out, run)
+    except KeyboardInterrupt:
+        return _interrupted("tournament", 0, total, 0.0, None, _Output(None, run))
     if out is None:
         return 2
     if args.games is None:
