@@ -431,6 +431,13 @@ def test_a_swap_offer_says_why(client: TestClient) -> None:
     assert s["status"]["kind"] == "swap" and s["swap_why"] in s["status"]["text"]
     other = state(client, made["id"], made["seats"][1]["token"])
     assert "swap_why" not in other and "decides on a swap" in other["status"]["text"]
+    # Two people at the table: the status names whose turn it is.
+    game.play("keep")
+    assert (
+        act(client, made["id"], made["seats"][0]["token"], {"version": s["version"], "move": "keep"}).status_code == 200
+    )
+    other = state(client, made["id"], made["seats"][1]["token"])
+    assert other["status"] == {"kind": "mine", "text": "Your turn, Player 2: pick a tile and place it"}
 
 
 def test_the_end_is_explained_in_words(client: TestClient) -> None:

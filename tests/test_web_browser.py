@@ -385,6 +385,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     page = ctx.new_page()
     page.goto(server + "/")
     page.wait_for_selector(".seat-row")
+    assert_named_genial(page)
     page.screenshot(path=str(shots / "lobby-phone.png"))
 
     # A game in the middle, opened through its seat link.
@@ -436,6 +437,18 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     page.wait_for_selector(".end-card")
     assert "Game over" in page.inner_text(".end-card")
     page.screenshot(path=str(shots / "end-phone.png"))
+
+    # Its replay: the step buttons are drawn icons, on the phone too.
+    page.goto(f"{server}/replay#game={made['id']}")
+    page.wait_for_selector("#replay-slider")
+    for label in ("First move", "Previous move", "Next move", "Last move"):
+        box = page.locator(f'button[aria-label="{label}"] svg').bounding_box()
+        assert box is not None and box["width"] >= 12 and box["height"] >= 12
+    page.click("#replay-first")
+    assert page.inner_text("#replay-label").startswith("move 0 / ")
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], f"the replay is {width}px wide on a {PHONE['width']}px phone"
+    page.screenshot(path=str(shots / "replay-phone.png"))
     ctx.close()
 
 

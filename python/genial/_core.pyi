@@ -273,6 +273,27 @@ class GameState:
     def previews(self, tile: Tile | str | None = None) -> list[Preview]:
         """What each legal placement of the player to move would score (optionally only those
         of one rack tile), in the order of ``legal_moves()``, without playing any."""
+    def explain(
+        self, mv: Move | str
+    ) -> tuple[
+        int,
+        list[
+            tuple[
+                tuple[int, int],
+                Color,
+                int,
+                tuple[int, int, int, int, int, int],
+                int,
+                list[list[tuple[int, int]]],
+            ]
+        ],
+        list[tuple[int, Color, int, int, int, int, int, int, str | None]],
+        int,
+        bool,
+        tuple[int, int, int, int, int, int],
+        tuple[int, int, int, int, int, int],
+    ]:
+        """Why a legal placement of the player to move scores what it does (`Game.explain`)."""
     @property
     def board(self) -> Board: ...
     @property

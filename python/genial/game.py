@@ -16,6 +16,8 @@ from .variants import as_rules
 if TYPE_CHECKING:
     from typing import Self
 
+    from .scoring import ScoreExplanation
+
 __all__ = ["Game", "Outcome", "MoveLike", "TileLike", "check_seed"]
 
 MoveLike = Move | str
@@ -222,6 +224,17 @@ class Game:
         computed by the core without playing anything. In the order of `legal_moves`;
         ``tile`` keeps only the placements of that rack tile. Empty while a swap is offered."""
         return self._state.previews(tile)
+
+    def explain(self, move: MoveLike) -> ScoreExplanation:
+        """Why a legal placement of the player to move scores what it does, without playing
+        it: the line counted from each half in its five directions (away from the other
+        half) and the points each gives, how each marker moves, where it stops and the
+        points lost, and the bonus placements earned ("Ingenious!"). The same numbers as
+        `previews` (one core computation). Raises `IllegalMoveError` for an illegal move and
+        `ValueError` for ``swap``/``keep``, which score nothing."""
+        from .scoring import ScoreExplanation
+
+        return ScoreExplanation._from_core(self._state.explain(move))
 
     def legal_move_count(self) -> int:
         return self._state.legal_move_count()

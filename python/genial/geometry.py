@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SQRT3", "Layout", "hex_corners", "pair_outline", "polar", "text_column"]
+__all__ = ["SQRT3", "DIRECTION_NAMES", "Layout", "hex_corners", "pair_outline", "polar", "text_column"]
 
 SQRT3 = math.sqrt(3.0)
 
 Cell = tuple[int, int]
+
+#: How the six directions of `genial.actions.DIRECTIONS` look in the pictures
+#: (pointy-top hexagons): (+1,0) east, (+1,-1) north-east, and on round.
+DIRECTION_NAMES = ("east", "north-east", "north-west", "west", "south-west", "south-east")
 
 
 def polar(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:

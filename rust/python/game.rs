@@ -8,7 +8,7 @@ use crate::game::{Game, Phase, PlayResult, Preview};
 use crate::moves::Move;
 use crate::record::Record;
 use crate::tiles::COLORS;
-use crate::variants::{Config, SwapTiming, Variant};
+use crate::variants::{Config, NoBonus, SwapTiming, Variant};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString};
@@ -26,6 +26,13 @@ impl PyGameState {
         self.record.game()
     }
 }
+
+/// One half of an explanation: `(cell, colour, toward_other, lines, points, line_cells)`.
+type HalfRow = ((i32, i32), Py<PyAny>, u8, [u8; 6], u8, Vec<Vec<(i32, i32)>>);
+/// One marker step: `(half, colour, points, from, to, cap, lost, bonuses, no_bonus)`.
+type StepRow = (u8, Py<PyAny>, u8, i8, i8, i8, u8, u8, Option<&'static str>);
+/// `GameState.explain`: `(player, halves, steps, bonuses, wins, scores_before, scores_after)`.
+type ExplanationRow = (u8, Vec<HalfRow>, Vec<StepRow>, u8, bool, [i8; COLORS], [i8; COLORS]);
 
 /// A move from a `Move` or its text.
 pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
@@ -225,6 +232,47 @@ impl PyGameState {
                 _ => None,
             })
             .collect())
+    }
+
+    /// Why a legal placement of the player to move scores what it does, without playing it:
+    /// `(player, halves, steps, bonuses, wins, scores_before, scores_after)`. Each half is
+    /// `(cell, colour, toward_other, lines, points, line_cells)`: the unbroken line of its
+    /// colour in each of the six directions (0 toward the other half) and the cells of each
+    /// line. Each step is `(half, colour, points, from, to, cap, lost, bonuses, no_bonus)`,
+    /// in the order the halves were counted.
+    fn explain(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<ExplanationRow> {
+        let m = extract_move(mv)?;
+        let game = self.game();
+        game.check(&m)?;
+        let Move::Place(p) = m else {
+            return Err(PyValueError::new_err(format!("only a placement scores; {m} is not one")));
+        };
+        let e = game.explain(&p);
+        let mut halves = Vec::with_capacity(2);
+        for h in &e.halves {
+            let cells: Vec<Vec<(i32, i32)>> = (0..6)
+                .map(|d| {
+                    let mut out = Vec::new();
+                    let mut at = h.cell;
+                    for _ in 0..h.lines[d] {
+                        at = at.neighbour(d).expect("a counted line stays on the board");
+                        out.push(at.axial());
+                    }
+                    out
+                })
+                .collect();
+            halves.push((h.cell.axial(), color_to_py(py, h.color)?, h.toward_other, h.lines, h.points, cells));
+        }
+        let mut steps = Vec::with_capacity(2);
+        for s in &e.steps {
+            let why = match s.no_bonus {
+                NoBonus::NotReached => None,
+                NoBonus::NotInVariant => Some("no_bonus_in_variant"),
+                NoBonus::TokenHeld => Some("token_held"),
+            };
+            steps.push((s.half, color_to_py(py, s.color)?, s.points, s.from, s.to, s.cap, s.lost, s.bonuses, why));
+        }
+        Ok((e.player, halves, steps, e.bonuses, e.wins, e.scores_before, e.scores_after))
     }
 
     /// What the ranking compares for a seat, most significant first (the higher key wins at

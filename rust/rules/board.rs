@@ -230,16 +230,23 @@ impl Board {
         n
     }
 
-    /// Points of one half: the runs in the five directions other than `skip`.
+    /// The lines one half counts, by direction: the run of `color` in each of the five
+    /// directions other than `skip` (the tile's other half, whose line is always 0).
     #[inline]
-    pub fn half_points(&self, c: Cell, color: Color, skip: usize) -> u8 {
-        let mut total = 0;
-        for d in 0..6 {
+    pub fn half_lines(&self, c: Cell, color: Color, skip: usize) -> [u8; 6] {
+        let mut lines = [0; 6];
+        for (d, n) in lines.iter_mut().enumerate() {
             if d != skip {
-                total += self.run(c, d, color);
+                *n = self.run(c, d, color);
             }
         }
-        total
+        lines
+    }
+
+    /// Points of one half: the sum of its lines ([`Board::half_lines`]).
+    #[inline]
+    pub fn half_points(&self, c: Cell, color: Color, skip: usize) -> u8 {
+        self.half_lines(c, color, skip).iter().sum()
     }
 
     /// Points of each half of a placement, `(a, b)`, on the current board (before placing;

@@ -9,7 +9,7 @@ use crate::hex::Cell;
 use crate::moves::{Move, Placement};
 use crate::rng::Rng;
 use crate::tiles::{full_set, Bag, Rack, Tile, COLORS, TILE_COUNT};
-use crate::variants::{Config, SwapTiming, Tracks, Variant};
+use crate::variants::{Config, MarkerStep, SwapTiming, Tracks, Variant};
 use std::fmt;
 
 /// The most legal moves any position can have: every edge of the whole board (462) with
@@ -117,6 +117,64 @@ pub struct Preview {
     pub wins: bool,
     /// The mover's markers afterwards, as the mover sees them.
     pub scores_after: [i8; COLORS],
+}
+
+/// How one half of a placement scores: the lines it counts, by direction.
+///
+/// The books: "each of its symbols is then adjacent to 5 cells [...] These 5 adjacent
+/// cells give the 5 directions to check to count the points", "1 point per identical
+/// symbol adjacent" to yours "in a straight line and without interruption", and "the 2nd
+/// symbol of a tile is not considered adjacent: you score no point in the direction of
+/// the tile's 2nd symbol, even if both symbols of your tile are identical" (French
+/// book, translated).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct HalfScore {
+    pub cell: Cell,
+    pub color: u8,
+    /// The direction (0..6) of the tile's other half: never counted.
+    pub toward_other: u8,
+    /// The unbroken line of the half's colour in each direction, starting with the
+    /// neighbour (0 toward the other half).
+    pub lines: [u8; 6],
+    /// The half's points: the sum of its lines.
+    pub points: u8,
+}
+
+/// Why a placement scores what it does: each half's lines, each marker's move (caps and
+/// bonuses), and what that does to the mover's markers.
+///
+/// The base game's books: "Each time one of your markers reaches column 18 of its track,
+/// shout: 'Ingenious!' You automatically get a bonus turn and must *immediately* choose one
+/// of your tiles, place it on the board and count the points it brings you. This can
+/// bring further bonus turns." A marker "stays there until the end of the game, the points
+/// in excess being lost" (French books, translated).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Explanation {
+    pub player: u8,
+    /// The halves in the placement's order (`a`, then `b`).
+    pub halves: [HalfScore; 2],
+    /// How each half moved its marker, in the order the halves were counted (a double on
+    /// a double-length track is counted in the order that leaves the marker highest).
+    pub steps: [MarkerStep; 2],
+    /// Bonus placements earned ("Ingenious!").
+    pub bonuses: u8,
+    /// The placement wins the game at once.
+    pub wins: bool,
+    /// The mover's markers before and after, as the mover sees them.
+    pub scores_before: [i8; COLORS],
+    pub scores_after: [i8; COLORS],
+}
+
+impl Explanation {
+    /// The preview of the same placement: a summary of the explanation.
+    pub fn preview(&self) -> Preview {
+        Preview {
+            points: (self.halves[0].points, self.halves[1].points),
+            bonuses: self.bonuses,
+            wins: self.wins,
+            scores_after: self.scores_after,
+        }
+    }
 }
 
 /// Why a swap is not open now.
@@ -361,7 +419,7 @@ impl Game {
         }
         let n = self.config.players();
         if self.config.variant == Variant::Solo {
-            out[0] = self.result(0) as f64 / self.config.variant.track_max() as f64;
+            out[0] = self.result_fraction(0);
             return out;
         }
         let ranks = self.ranks();
@@ -378,6 +436,12 @@ impl Game {
     /// the ranking of every other variant looks at first.
     pub fn result(&self, player: usize) -> i8 {
         *self.tracks.view(&self.config, player).iter().min().expect("six colours")
+    }
+
+    /// [`result`](Game::result) as a share of the track, 0..1: the solo game's return, and
+    /// the value a search gives a solo position.
+    pub fn result_fraction(&self, player: usize) -> f64 {
+        self.result(player) as f64 / self.config.variant.track_max() as f64
     }
 
     /// The single best seat once the game is over (`None` while running or on a tie).
@@ -610,15 +674,30 @@ impl Game {
     /// What placement `p` (a legal placement of the player to move) would score: the same
     /// points, caps and bonuses as playing it, on copies of the tracks only.
     pub fn preview(&self, p: &Placement) -> Preview {
+        self.explain(p).preview()
+    }
+
+    /// Why placement `p` (a legal placement of the player to move) scores what it does:
+    /// the lines of each half ([`Board::half_lines`], whose sums are the points that
+    /// playing it scores) and the markers' moves of [`Tracks::apply`], on copies only.
+    pub fn explain(&self, p: &Placement) -> Explanation {
         let player = self.current as usize;
         let dir = p.a.direction_to(p.b).expect("a legal placement lies on neighbouring cells");
-        let (pa, pb) = self.board.placement_points(p.a, p.ca, p.b, p.cb, dir);
+        let back = crate::hex::opposite(dir);
+        let half = |cell: Cell, color: u8, skip: usize| {
+            let lines = self.board.half_lines(cell, color, skip);
+            HalfScore { cell, color, toward_other: skip as u8, lines, points: lines.iter().sum() }
+        };
+        let halves = [half(p.a, p.ca, dir), half(p.b, p.cb, back)];
         let mut tracks = self.tracks;
-        let applied = tracks.apply(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
-        Preview {
-            points: (pa, pb),
+        let applied = tracks.apply(&self.config, player, [(p.ca, halves[0].points), (p.cb, halves[1].points)]);
+        Explanation {
+            player: player as u8,
+            halves,
+            steps: applied.steps,
             bonuses: applied.bonuses,
             wins: applied.won,
+            scores_before: self.tracks.view(&self.config, player),
             scores_after: tracks.view(&self.config, player),
         }
     }
@@ -855,6 +934,55 @@ mod tests {
                     }
                 }
                 let mv = moves[(step * 37) % moves.len()];
+                g.play_unchecked(&mv);
+            }
+        }
+    }
+
+    #[test]
+    fn an_explanation_adds_up_to_what_playing_the_placement_does() {
+        for config in Config::all() {
+            let mut g = Game::new(config, 8);
+            let mut moves = Vec::new();
+            for step in 0..80 {
+                if g.is_over() {
+                    break;
+                }
+                g.legal_moves(&mut moves);
+                for m in &moves {
+                    let Move::Place(p) = m else { continue };
+                    let e = g.explain(p);
+                    let mut after = g;
+                    let report = after.play_unchecked(m);
+                    assert_eq!((e.halves[0].points, e.halves[1].points), report.points);
+                    for h in &e.halves {
+                        assert_eq!(h.lines[h.toward_other as usize], 0);
+                        // Each line, walked cell by cell.
+                        for d in 0..6 {
+                            let mut n = 0;
+                            let mut at = h.cell.neighbour(d);
+                            while let Some(c) =
+                                at.filter(|&c| d != h.toward_other as usize && g.board().get(c) == h.color)
+                            {
+                                n += 1;
+                                at = c.neighbour(d);
+                            }
+                            assert_eq!(h.lines[d], n, "{config:?} {m} direction {d}");
+                        }
+                    }
+                    // The steps chain each colour's marker from before to after.
+                    let mut scores = e.scores_before;
+                    for s in &e.steps {
+                        assert_eq!(s.from, scores[s.color as usize], "{config:?} {m}");
+                        assert_eq!(s.points, e.halves[s.half as usize].points);
+                        assert_eq!(s.from as i16 + s.points as i16 - s.lost as i16, s.to as i16);
+                        assert!(s.to <= s.cap);
+                        scores[s.color as usize] = s.to;
+                    }
+                    assert_eq!(scores, e.scores_after, "{config:?} {m}");
+                    assert_eq!(e.steps[0].bonuses + e.steps[1].bonuses, report.bonuses_earned);
+                }
+                let mv = moves[(step * 53) % moves.len()];
                 g.play_unchecked(&mv);
             }
         }

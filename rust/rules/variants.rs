@@ -264,6 +264,49 @@ pub struct Applied {
     pub bonuses: u8,
     /// The mover has won at once.
     pub won: bool,
+    /// How each half moved its marker, in the order the halves were counted.
+    pub steps: [MarkerStep; 2],
+}
+
+/// Why reaching the end of a track earned no bonus placement.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub enum NoBonus {
+    /// The marker did not reach a goal on this half (or it earned a bonus).
+    #[default]
+    NotReached,
+    /// The variant has no bonus placement (solo).
+    NotInVariant,
+    /// Duel: the colour's token already lies in front of the mover.
+    TokenHeld,
+}
+
+/// One half's move of its marker, in the mover's view (duel: the distance toward the
+/// mover's 9).
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+pub struct MarkerStep {
+    /// Which half: 0 for the placement's first cell, 1 for its second.
+    pub half: u8,
+    pub color: u8,
+    /// The half's points.
+    pub points: u8,
+    pub from: i8,
+    pub to: i8,
+    /// Where the marker stops on this half: 18 (base; first goal of the long tracks),
+    /// 36, or the duel's 9.
+    pub cap: i8,
+    /// Points beyond the cap, lost.
+    pub lost: u8,
+    /// Bonus placements this half earned.
+    pub bonuses: u8,
+    /// Why the half reached its cap without a bonus, if it did.
+    pub no_bonus: NoBonus,
+}
+
+impl MarkerStep {
+    fn new(half: u8, color: usize, points: u8, from: i8, to: i8, cap: i8, bonuses: u8) -> MarkerStep {
+        let lost = (from as i16 + points as i16 - to as i16) as u8;
+        MarkerStep { half, color: color as u8, points, from, to, cap, lost, bonuses, no_bonus: NoBonus::NotReached }
+    }
 }
 
 impl Tracks {
@@ -295,32 +338,42 @@ impl Tracks {
         match config.variant {
             Variant::Standard => {
                 let track = &mut self.values[t];
-                for (c, p) in [(ca, pa), (cb, pb)] {
+                for (i, (c, p)) in [(ca, pa), (cb, pb)].into_iter().enumerate() {
                     let old = track[c];
                     let new = (old as i16 + p as i16).min(18) as i8;
-                    out.bonuses += (old < 18 && new == 18) as u8;
+                    let bonus = (old < 18 && new == 18) as u8;
+                    out.bonuses += bonus;
+                    out.steps[i] = MarkerStep::new(i as u8, c, p, old, new, 18, bonus);
                     track[c] = new;
                 }
                 out.won = track.iter().all(|&v| v == 18);
             }
             Variant::Solo | Variant::Team => {
                 let track = &mut self.values[t];
-                if ca == cb {
-                    // A double: both orders, keep the higher marker.
-                    let (first, b1) = climb_long(climb_long((track[ca], 0), pa), pb);
-                    let (second, b2) = climb_long(climb_long((track[ca], 0), pb), pa);
-                    let (new, bonuses) = if second > first { (second, b2) } else { (first, b1) };
-                    track[ca] = new;
-                    out.bonuses = bonuses;
+                // A double: both orders, keep the higher marker.
+                let order = if ca == cb && climb_pair(track[ca], pb, pa).0 > climb_pair(track[ca], pa, pb).0 {
+                    [1, 0]
                 } else {
-                    for (c, p) in [(ca, pa), (cb, pb)] {
-                        let (new, bonuses) = climb_long((track[c], 0), p);
-                        track[c] = new;
-                        out.bonuses += bonuses;
-                    }
+                    [0, 1]
+                };
+                let halves = [(ca, pa), (cb, pb)];
+                for (k, &i) in order.iter().enumerate() {
+                    let (c, p) = halves[i];
+                    let old = track[c];
+                    let (new, bonus) = climb_long((old, 0), p);
+                    track[c] = new;
+                    out.bonuses += bonus;
+                    let cap = if old < 18 { 18 } else { 36 };
+                    out.steps[k] = MarkerStep::new(i as u8, c, p, old, new, cap, bonus);
                 }
                 if config.variant == Variant::Solo {
                     out.bonuses = 0;
+                    for s in out.steps.iter_mut() {
+                        s.bonuses = 0;
+                        if s.to == s.cap && s.from < s.cap {
+                            s.no_bonus = NoBonus::NotInVariant;
+                        }
+                    }
                 } else {
                     out.won = track.iter().all(|&v| v == 36);
                 }
@@ -328,17 +381,23 @@ impl Tracks {
             Variant::Duel => {
                 let sign: i16 = if player == 0 { 1 } else { -1 };
                 let track = &mut self.values[0];
-                for (c, p) in [(ca, pa), (cb, pb)] {
-                    if p == 0 {
-                        continue;
-                    }
+                for (i, (c, p)) in [(ca, pa), (cb, pb)].into_iter().enumerate() {
                     let mine = track[c] as i16 * sign;
                     let new_mine = (mine + p as i16).min(9);
-                    track[c] = (new_mine * sign) as i8;
-                    if new_mine == 9 && mine < 9 && self.tokens[c] != player as i8 {
-                        self.tokens[c] = player as i8;
-                        out.bonuses += 1;
+                    let mut step = MarkerStep::new(i as u8, c, p, mine as i8, new_mine as i8, 9, 0);
+                    if p > 0 {
+                        track[c] = (new_mine * sign) as i8;
+                        if new_mine == 9 && mine < 9 {
+                            if self.tokens[c] != player as i8 {
+                                self.tokens[c] = player as i8;
+                                out.bonuses += 1;
+                                step.bonuses = 1;
+                            } else {
+                                step.no_bonus = NoBonus::TokenHeld;
+                            }
+                        }
                     }
+                    out.steps[i] = step;
                 }
                 out.won = track.iter().all(|&v| v as i16 * sign > 0);
             }
@@ -414,6 +473,12 @@ impl RankKey {
     pub fn as_slice(&self) -> &[i8] {
         &self.values[..self.len]
     }
+}
+
+/// Both halves of a double on a double-length track, `first` counted first.
+#[inline]
+fn climb_pair(old: i8, first: u8, second: u8) -> (i8, u8) {
+    climb_long(climb_long((old, 0), first), second)
 }
 
 /// One half's points on a double-length track (0..36): a marker below 18 stops on 18 and

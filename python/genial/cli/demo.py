@@ -44,7 +44,7 @@ def _demo(args: argparse.Namespace) -> int:
     for rank, group in enumerate(game.ranking(), start=1):
         for p in group:
             scores = " ".join(f"{v:>2}" for v in game.scores[p])
-            print(f"  {rank}. player {p}  scores {scores}  (lowest {min(game.scores[p])})")
+            print(f"  {rank}. player {p}  scores {scores}  (lowest {game.result(p)})")
     print(
         f"\n{game.stats['placements']} placements, {game.stats['bonus_placements']} bonus placements, ended: {game.end}"
     )

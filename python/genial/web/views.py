@@ -475,7 +475,9 @@ def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], v
             return {"kind": "bonus", "text": f"Ingenious! Place a bonus tile{extra}"}
         if phase == "swap_offer":
             return {"kind": "swap", "text": f"You may swap your whole rack for new tiles: {_swap_why(game, viewer)}"}
-        return {"kind": "mine", "text": "Your turn: pick a tile and place it"}
+        # With several people in the game (pass and play), say whose turn it is.
+        you = f", {names[current]}" if sum(s["kind"] == "human" for s in seats) > 1 else ""
+        return {"kind": "mine", "text": f"Your turn{you}: pick a tile and place it"}
     who = seats[current]
     if who["kind"] == "bot":
         return {"kind": "wait", "text": f"{names[current]} is thinking…"}

@@ -332,8 +332,7 @@ pub fn terminal_returns(game: &Game) -> [f64; 4] {
     let n = config.players();
     let mut out = [0.0; 4];
     if n == 1 {
-        let v = game.tracks().view(config, 0);
-        out[0] = *v.iter().min().expect("six colours") as f64 / config.variant.track_max() as f64;
+        out[0] = game.result_fraction(0);
         return out;
     }
     let ranks = game.ranks();

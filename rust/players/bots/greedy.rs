@@ -64,7 +64,7 @@ fn neighbours() -> &'static [[Option<Cell>; 6]; 169] {
 /// the same way, at a fraction of the cost: the points a colour would score on a free cell
 /// are computed once per cell (the other half of a tile lies on a free cell, so the
 /// direction it occupies adds nothing either way).
-pub(crate) struct Evaluator {
+pub(crate) struct PlacementKeys {
     /// Per grid index, per colour: points a half of that colour would score there.
     points: [[u8; COLORS]; GRID],
     tracks: Tracks,
@@ -79,8 +79,8 @@ pub(crate) struct Evaluator {
 
 const CACHE: usize = 256;
 
-impl Evaluator {
-    pub(crate) fn new(game: &Game) -> Evaluator {
+impl PlacementKeys {
+    pub(crate) fn new(game: &Game) -> PlacementKeys {
         let board = game.board();
         let table = neighbours();
         let mut points = [[0u8; COLORS]; GRID];
@@ -98,7 +98,7 @@ impl Evaluator {
         let config = game.config();
         let mut view = game.tracks().view(config, player);
         sort6(&mut view);
-        Evaluator {
+        PlacementKeys {
             points,
             tracks: *game.tracks(),
             player,
@@ -193,7 +193,7 @@ impl Bot for GreedyBot {
         if game.phase() == Phase::SwapOffer {
             return moves.iter().position(|m| *m == Move::Swap).unwrap_or(0);
         }
-        let mut eval = Evaluator::new(game);
+        let mut eval = PlacementKeys::new(game);
         let keys = &mut self.keys;
         keys.clear();
         keys.extend(moves.iter().map(|m| eval.key(game, m)));
@@ -253,7 +253,7 @@ mod tests {
                     let mut bot = GreedyBot::new(seed);
                     while !g.is_over() {
                         g.legal_moves(&mut buf);
-                        let mut eval = Evaluator::new(&g);
+                        let mut eval = PlacementKeys::new(&g);
                         let keys: Vec<(u64, _)> = buf.iter().map(|m| (eval.key(&g, m), placement_key(&g, m))).collect();
                         for _ in 0..50 {
                             let (x, y) = (

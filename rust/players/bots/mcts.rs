@@ -3,8 +3,8 @@
 //! One tree per decision, over the moves of every seat. Each iteration deals what the
 //! searching seat cannot see anew (`Game::determinize` from its own view, which depends only
 //! on what that seat sees), walks down the tree among the moves legal in that deal, adds one
-//! node, plays the game out with a cheap policy and backs up rank-based returns for every
-//! seat. Children are scored with UCB1 over their *availability* count (how often they were
+//! node, and scores the position with its `Evaluator` (by default `Rollout`: plays the game
+//! out with a cheap policy and values every seat by its rank) and backs the values up. Children are scored with UCB1 over their *availability* count (how often they were
 //! legal when their parent was visited), as ISMCTS requires.
 //!
 //! The branching factor is large (hundreds of placements), so each node only considers its
@@ -12,7 +12,8 @@
 //! best-first. The root's candidates are the same in every deal (they depend only on the
 //! searcher's own rack), so they are ranked once per decision.
 
-use super::greedy::{placement_key, Evaluator};
+use super::evaluator::{Evaluator, Rollout};
+use super::greedy::PlacementKeys;
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -120,8 +121,11 @@ pub struct SearchInfo {
     pub root_children: u32,
 }
 
-pub struct MctsBot {
+/// The search, scoring the end of each iteration with `E` (by default the playout and
+/// rank values of the config's `playout` and `depth`).
+pub struct MctsBot<E: Evaluator = Rollout> {
     config: MctsConfig,
+    evaluator: E,
     rng: Rng,
     nodes: Vec<Node>,
     moves: Vec<Move>,
@@ -137,9 +141,18 @@ type Key = (u64, u32);
 impl MctsBot {
     /// Panics on an invalid config; check it with `MctsConfig::validate` first.
     pub fn new(config: MctsConfig, seed: u64) -> MctsBot {
+        MctsBot::with_evaluator(config, seed, Rollout::new(config.playout, config.depth))
+    }
+}
+
+impl<E: Evaluator> MctsBot<E> {
+    /// The search with another evaluation of its iterations' ends (the config's `playout`
+    /// and `depth` are then the evaluator's business).
+    pub fn with_evaluator(config: MctsConfig, seed: u64, evaluator: E) -> MctsBot<E> {
         config.validate().expect("invalid mcts config");
         MctsBot {
             config,
+            evaluator,
             rng: Rng::new(seed),
             nodes: Vec::new(),
             moves: Vec::new(),
@@ -181,7 +194,7 @@ impl MctsBot {
             out.extend_from_slice(moves);
             return;
         }
-        let mut eval = Evaluator::new(game);
+        let mut eval = PlacementKeys::new(game);
         for (i, m) in moves.iter().enumerate() {
             ranked.push(((eval.key(game, m), rng.next_u64() as u32), i as u32));
         }
@@ -194,80 +207,6 @@ impl MctsBot {
         out.extend(ranked.iter().map(|&(_, i)| moves[i as usize]));
     }
 
-    fn playout(&mut self, game: &mut Game) {
-        let moves = &mut self.moves;
-        let mut left = if self.config.depth == 0 { u32::MAX } else { self.config.depth };
-        while !game.is_over() && left > 0 {
-            if game.phase() != Phase::SwapOffer {
-                left -= 1;
-            }
-            game.legal_moves(moves);
-            let i = match self.config.playout {
-                Playout::Random => self.rng.below(moves.len() as u32) as usize,
-                _ if game.phase() == Phase::SwapOffer => 0, // [Swap, Keep]: take it
-                Playout::Sample(n) => {
-                    let len = moves.len() as u32;
-                    let mut best = self.rng.below(len) as usize;
-                    let mut best_key = placement_key(game, &moves[best]);
-                    for _ in 1..n {
-                        let j = self.rng.below(len) as usize;
-                        let k = placement_key(game, &moves[j]);
-                        if k > best_key {
-                            best = j;
-                            best_key = k;
-                        }
-                    }
-                    best
-                }
-                Playout::Greedy => {
-                    let mut eval = Evaluator::new(game);
-                    let mut best = 0;
-                    let mut best_key = eval.key(game, &moves[0]);
-                    for (j, m) in moves.iter().enumerate().skip(1) {
-                        let k = eval.key(game, m);
-                        if k > best_key {
-                            best = j;
-                            best_key = k;
-                        }
-                    }
-                    best
-                }
-            };
-            game.play_unchecked(&moves[i]);
-        }
-    }
-
-    /// Rank-based return per seat: the share of the other seats it finished ahead of
-    /// (a tie counts half), so 1 for a sole winner and 0 for a sole loser. Team partners
-    /// share their team's rank, so they share returns too.
-    fn returns(game: &Game) -> [f64; 4] {
-        let n = game.config().players();
-        let ranks = game.ranks();
-        let mut out = [0.0; 4];
-        if n == 1 {
-            // Solo: no one to rank against; the result is the lowest marker (0..36).
-            let v = game.tracks().view(game.config(), 0);
-            out[0] = *v.iter().min().expect("six colours") as f64 / game.config().variant.track_max() as f64;
-            return out;
-        }
-        for p in 0..n {
-            let mut s = 0.0;
-            for q in 0..n {
-                if q != p {
-                    s += if ranks[p] < ranks[q] {
-                        1.0
-                    } else if ranks[p] == ranks[q] {
-                        0.5
-                    } else {
-                        0.0
-                    };
-                }
-            }
-            out[p] = s / (n - 1) as f64;
-        }
-        out
-    }
-
     fn search(&mut self, root_game: &Game, root_moves: &[Move]) -> Move {
         let me = root_game.current_player();
         let width = self.config.width as usize;
@@ -275,6 +214,7 @@ impl MctsBot {
         let deadline =
             (self.config.time_ms > 0).then(|| Instant::now() + Duration::from_millis(self.config.time_ms as u64));
         let max_iter = if self.config.iterations == 0 { MAX_ITERATIONS } else { self.config.iterations };
+        self.evaluator.start(root_game, me);
 
         self.nodes.clear();
         self.nodes.push(Node {
@@ -319,10 +259,7 @@ impl MctsBot {
                 }
                 node = id;
             }
-            self.moves = std::mem::take(&mut moves);
-            self.playout(&mut game);
-            moves = std::mem::take(&mut self.moves);
-            let r = Self::returns(&game);
+            let r = self.evaluator.evaluate(&mut game, me, &mut self.rng);
             backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
@@ -353,7 +290,7 @@ impl MctsBot {
     }
 }
 
-impl Bot for MctsBot {
+impl<E: Evaluator> Bot for MctsBot<E> {
     fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
         if moves.len() == 1 {
             return 0;

@@ -4,6 +4,7 @@
 
 pub mod catalogue;
 pub mod eval;
+pub mod evaluator;
 mod greedy;
 pub mod levels;
 mod mcts;
@@ -15,6 +16,7 @@ mod spec;
 pub mod training;
 mod tree;
 
+pub use evaluator::{Evaluator, Fitted, Rollout};
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 pub use oneply::{OnePlyBot, OnePlyConfig};

@@ -11,11 +11,13 @@
 //! - Candidates per node are ranked by the evaluation's move score (the prior) and widened
 //!   progressively: a node visited `n` times considers the best `1 + widen·√n` of them.
 //!   Swap decisions are nodes like any other (both answers are searched).
-//! - Playouts are short (the evaluation's best cheap move, `depth` placements) and then
-//!   cut by the evaluation; when few free pairs remain (`endgame`), playouts run to the end
-//!   of the game, so the last moves are judged by exact results.
+//! - The end of an iteration is scored by an `Evaluator`, by default `Fitted`: playouts are
+//!   short (the evaluation's best cheap move, `depth` placements) and then cut by the
+//!   evaluation; when few free pairs remain (`endgame`), playouts run to the end of the
+//!   game, so the last moves are judged by exact results.
 
-use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::eval::MoveScorer;
+use super::evaluator::{Evaluator, Fitted};
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -110,8 +112,11 @@ pub struct Analysis {
     pub candidates: Vec<Candidate>,
 }
 
-pub struct SearchBot {
+/// The levels' search, scoring the end of each iteration with `E` (by default the fitted
+/// evaluation after a short playout, `evaluator::Fitted`).
+pub struct SearchBot<E: Evaluator = Fitted> {
     config: SearchConfig,
+    evaluator: E,
     rng: Rng,
     nodes: Vec<Node>,
     moves: Vec<Move>,
@@ -126,9 +131,18 @@ pub struct SearchBot {
 impl SearchBot {
     /// Panics on an invalid config; check it with `SearchConfig::validate` first.
     pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
+        SearchBot::with_evaluator(config, seed, Fitted::new(config.depth, config.endgame, config.never_swap))
+    }
+}
+
+impl<E: Evaluator> SearchBot<E> {
+    /// The search with another evaluation of its iterations' ends (a learned one); the
+    /// config's `depth` and `endgame` are then the evaluator's business.
+    pub fn with_evaluator(config: SearchConfig, seed: u64, evaluator: E) -> SearchBot<E> {
         config.validate().expect("invalid search config");
         SearchBot {
             config,
+            evaluator,
             rng: Rng::new(seed),
             nodes: Vec::new(),
             moves: Vec::new(),
@@ -147,7 +161,7 @@ impl SearchBot {
     }
 
     /// The same bot under a level's name (for tables).
-    pub fn named(mut self, name: &'static str) -> SearchBot {
+    pub fn named(mut self, name: &'static str) -> SearchBot<E> {
         self.name = name;
         self
     }
@@ -183,38 +197,6 @@ impl SearchBot {
         out.sort_unstable_by(by);
     }
 
-    /// Plays the cheap evaluation's best move for `depth` placements (or to the end).
-    fn playout(&mut self, game: &mut Game, depth: u32, me: usize) {
-        let mut left = depth;
-        while !game.is_over() && left > 0 {
-            if game.phase() != Phase::SwapOffer {
-                left -= 1;
-            }
-            game.legal_moves(&mut self.moves);
-            let never = self.config.never_swap && game.current_player() == me;
-            let i = if self.moves.len() == 1 {
-                0
-            } else {
-                let mut scorer = MoveScorer::new(game);
-                let mut best = 0;
-                let mut best_v = f64::NEG_INFINITY;
-                for (j, m) in self.moves.iter().enumerate() {
-                    if never && *m == Move::Swap {
-                        continue;
-                    }
-                    let v = scorer.score_cached(m);
-                    if v > best_v {
-                        best_v = v;
-                        best = j;
-                    }
-                }
-                best
-            };
-            let mv = self.moves[i];
-            game.play_unchecked(&mv);
-        }
-    }
-
     /// Runs the search from `root` (the seat to move's decision) and returns what it saw.
     pub fn analyse(&mut self, root: &Game, root_moves: &[Move]) -> Analysis {
         let me = root.current_player();
@@ -225,8 +207,7 @@ impl SearchBot {
             _ => cfg.iterations,
         };
         let max_iter = if budget == 0 { u32::MAX } else { budget };
-        let endgame = root.board().free_pairs() <= cfg.endgame as usize;
-        let depth = if endgame { u32::MAX } else { cfg.depth.max(1) };
+        self.evaluator.start(root, me);
 
         self.nodes.clear();
         self.nodes.push(Node {
@@ -243,7 +224,7 @@ impl SearchBot {
         Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored);
         let root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
         let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
-        let mut moves = Vec::new();
+        let mut moves = std::mem::take(&mut self.moves);
         let mut iterations = 0;
         let stop = self.stop.clone();
         let budget = Budget { iterations: max_iter, deadline, stop: stop.as_deref() };
@@ -278,12 +259,7 @@ impl SearchBot {
                 }
                 node = id;
             }
-            if !game.is_over() {
-                self.moves = std::mem::take(&mut moves);
-                self.playout(&mut game, depth, me);
-                moves = std::mem::take(&mut self.moves);
-            }
-            let r = if game.is_over() { terminal_returns(&game) } else { win_probabilities(&game, me) };
+            let r = self.evaluator.evaluate(&mut game, me, &mut self.rng);
             backup(&mut self.nodes, &self.path, &r);
         }
         self.moves = moves;
@@ -342,7 +318,7 @@ impl SearchBot {
     }
 }
 
-impl Bot for SearchBot {
+impl<E: Evaluator> Bot for SearchBot<E> {
     fn choose(&mut self, game: &Game, moves: &[Move]) -> usize {
         if self.config.never_swap && game.phase() == Phase::SwapOffer {
             return moves.iter().position(|m| *m == Move::Keep).unwrap_or(0);
