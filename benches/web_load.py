@@ -118,7 +118,7 @@ class Run:
             self.errors.append(f"create: {status} {raw[:120]!r}")
             return
         made = json.loads(raw)
-        gid, token = made["id"], made["seats"][0]["token"]
+        gid, token = made["id"], made["token"]
         ws_url = self.base.replace("http://", "ws://") + f"/api/games/{gid}/ws"
         rng = random.Random(seed)  # this game's own thinking times
         async with websockets.connect(ws_url, max_size=2**22) as ws:
@@ -150,8 +150,7 @@ class Run:
                     )
                     rows = json.loads(raw)["placements"] if status == 200 else []
                     if rows:
-                        row = rows[0]
-                        move = f"{LETTERS[row[2]]}{row[0]},{row[1]}+{LETTERS[row[5]]}{row[3]},{row[4]}"
+                        move = rows[0]["move"]  # the server's text of its best placement
                         break
                 if move is None:
                     self.errors.append(f"game {gid}: no placement found for any rack tile")
@@ -204,6 +203,8 @@ def main() -> int:
                 str(db),
                 "--quiet",
                 "--bot-delay",
+                "0",
+                "--new-games-per-minute",
                 "0",
                 "--bot-threads",
                 str(args.bot_threads),

@@ -15,7 +15,7 @@ import genial
 import numpy as np
 import pytest
 from genial import Rules
-from genial.bots import GameView, make
+from genial.bots import Forfeit, GameView, forfeit_ranks, make
 from genial.cli import main
 from genial.results import ResultFileError, ResultWriter, read_metadata
 from genial.simulation import Run, bot_label, simulation_run
@@ -155,6 +155,46 @@ def test_a_python_bot_run_keeps_its_finished_games_on_ctrl_c() -> None:
             parts.append(part)
     assert len(parts) == 1 and 0 < len(parts[0]) < 50
     assert parts[0].game_index.tolist() == list(range(len(parts[0])))
+
+
+class Quitter:
+    """A Python bot that forfeits on its fourth decision (as a failing engine does)."""
+
+    name = "quitter"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, view: GameView) -> genial.Move:
+        self.calls += 1
+        if self.calls % 4 == 0:
+            raise Forfeit("gave up")
+        return view.legal_moves()[0]
+
+
+def test_the_core_records_a_forfeited_game_as_it_stood() -> None:
+    t = genial.tournament([Quitter(), "greedy", "random"], players=3, games=6, seed=4, threads=1)
+    res = t.result
+    assert res.end_reasons().tolist() == ["forfeit"] * 6
+    quitter = res.bots == 0
+    # The forfeiting seat ranks last; the others keep their order; the game stood unfinished.
+    assert (res.ranks[quitter] == 2).all() and (res.ranks[~quitter] <= 1).all()
+    assert all(sorted(r) in ([0, 1, 2], [0, 0, 2]) for r in res.ranks.tolist())
+    assert (res.placements > 0).all() and (res.placements < 40).all()
+    assert t.win_rates["quitter"] == 0.0 and t.summary.end_counts() == {"forfeit": 6}
+    # The core's record of a game that stopped unfinished: a forfeit, or refused.
+    run = Run(Rules(), [make("greedy")], [[0, 0]], 9)
+    game = genial.Game(rules=Rules(), seed=run._core.deal(0)[0])
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+    with pytest.raises(ValueError, match="not over"):
+        run._core.record([0], [game._state])
+    row = run._result(run._core.record([0], [game._state], [game.current_player]))
+    assert row.end_reasons().tolist() == ["forfeit"] and row.placements.tolist() == [3]
+    assert row.ranks[0].tolist() == list(forfeit_ranks(game, game.current_player))
+    assert row.scores[0].tolist() == [list(s) for s in game.scores]
+    with pytest.raises(ValueError, match="seat 2"):
+        run._core.record([0], [game._state], [2])
 
 
 def test_tournament_games_are_exact_or_refused() -> None:

@@ -205,13 +205,19 @@ def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
     from genial.simulation import Run
 
     native = genial.tournament(["greedy", "random"], games=8, seed=3, threads=1)
-    # The path Python bots take (play_game, recorded by the core), run with the built-in
-    # bots: the very same games, in the very same columns.
+    # The path Python bots and engines take (play_game, recorded by the core), run with the
+    # built-in bots: the very same games, in the very same columns.
     entries = [make("greedy"), make("random")]
     run = Run(genial.Rules(), entries, lineups_for(2, 2), 3, paired=True)
     run.native = False
     slow = run.play(0, 8)
     assert slow == native.result
+    # Unpaired, as `simulate` deals them (rotating seats), from a later game on.
+    rotated = genial.simulate(6, 2, ["greedy", "random"], seed=5, threads=1, first_game=3, rotate=True)
+    run = Run(genial.Rules(), entries, [(0, 1), (1, 0)], 5)
+    run.native = False
+    slow = run.play(3, 6)
+    assert slow == rotated
     python = genial.tournament([FirstMoveBot(), "random"], games=8, seed=3)
     assert python.result.seed.tolist() == native.result.seed.tolist()
     assert python.seat_counts.tolist() == [[4, 4], [4, 4]]

@@ -3,7 +3,11 @@ the 4xx answers, hidden racks, durability across restarts, undo and records."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import sqlite3
+import stat
 import time
 import warnings
 from collections.abc import Iterator
@@ -20,6 +24,8 @@ with warnings.catch_warnings():  # starlette >= 1.x suggests httpx2 over httpx; 
     from starlette.testclient import TestClient
 
 import genial
+from genial.web.edge import EdgeRules
+from genial.web.seats import BotLimits
 from genial.web.server import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -34,17 +40,46 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+BASE = "http://127.0.0.1"  # the edge serves localhost and IP addresses, not "testserver"
+
+
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=BASE) as c:
         yield c
 
 
 def create(client: TestClient, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
-    body = {"variant": "standard", "players": len(seats), "seed": 7, "seats": seats, **options}
+    """A new game; seed 7 unless two or more people play (then the server draws it)."""
+    body: dict[str, Any] = {"variant": "standard", "players": len(seats), "seats": seats, **options}
+    if sum(s["kind"] == "human" for s in seats) < 2:
+        body.setdefault("seed", 7)
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())
+
+
+def claim(client: TestClient, game_id: str, invite: str) -> Any:
+    return client.post(f"/api/games/{game_id}/claim", json={"invite": invite})
+
+
+def tokens(client: TestClient, made: dict[str, Any]) -> list[str | None]:
+    """Every human seat's token: the creator's, and each friend's from claiming its invite."""
+    out: list[str | None] = [None] * len(made["seats"])
+    if made["seat"] is not None:
+        out[made["seat"]] = made["token"]
+    for s in made["seats"]:
+        if "invite" in s:
+            r = claim(client, made["id"], s["invite"])
+            assert r.status_code == 200, r.text
+            assert r.json()["seat"] == s["seat"]
+            out[s["seat"]] = r.json()["token"]
+    return out
+
+
+def server_game(client: TestClient, game_id: str) -> genial.Game:
+    """The server's own game (for tests that need to know the bag the server drew)."""
+    return client.app.state.hub.tables[game_id].game  # type: ignore[attr-defined,no-any-return]
 
 
 def state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
@@ -108,8 +143,8 @@ def test_meta_lists_variants_and_the_bots_module_names(client: TestClient) -> No
 
 def test_create_and_play_against_a_bot(client: TestClient) -> None:
     made = create(client, [HUMAN, GREEDY])
-    gid, token = made["id"], made["seats"][0]["token"]
-    assert made["seats"][1]["token"] is None
+    gid, token = made["id"], made["token"]
+    assert made["seat"] == 0 and "token" not in made["seats"][1] and "invite" not in made["seats"][1]
     s = state(client, gid, token)
     assert s["you"] == 0 and s["current"] == 0 and len(s["rack"]) == 6
     # Every placement offered is legal in the engine, with the points the engine gives it.
@@ -148,7 +183,7 @@ def test_create_and_play_against_a_bot(client: TestClient) -> None:
 
 def test_whole_game_against_a_bot_ends_with_a_ranking(client: TestClient) -> None:
     made = create(client, [HUMAN, GREEDY], seed=3)
-    gid, token = made["id"], made["seats"][0]["token"]
+    gid, token = made["id"], made["token"]
     s = wait_for(client, gid, token, my_turn)
     while not s["over"]:
         r = act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)})
@@ -165,7 +200,8 @@ def test_whole_game_against_a_bot_ends_with_a_ranking(client: TestClient) -> Non
 def test_refusals_change_nothing(client: TestClient) -> None:
     made = create(client, [HUMAN, HUMAN])
     gid = made["id"]
-    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    t0, t1 = tokens(client, made)
+    assert t0 and t1
     s = state(client, gid, t0)
     move = best_move(client, s, t0)
     v = s["version"]
@@ -210,7 +246,7 @@ def test_bad_new_games_are_refused(client: TestClient) -> None:
                 "players": 2,
                 "seats": [HUMAN, {"kind": "bot", "bot": "mcts", "options": {"iterations": -1}}],
             },
-            "iterations",
+            "--allow-bot-options",
         ),
         ({"variant": "standard", "players": 2, "seats": [HUMAN, {"kind": "alien"}]}, "kind must be"),
         ({"variant": "standard", "players": 2, "swap_timing": "never", "seats": [HUMAN, HUMAN]}, "cannot set up"),
@@ -228,8 +264,9 @@ def test_bad_new_games_are_refused(client: TestClient) -> None:
 def test_a_rack_goes_only_to_its_seat(client: TestClient) -> None:
     made = create(client, [HUMAN, HUMAN, GREEDY], players=3)
     gid = made["id"]
-    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
-    game = genial.Game(3, 7)
+    t0, t1, _ = tokens(client, made)
+    assert t0 and t1
+    game = server_game(client, gid)
     racks = [[[int(c) for c in t.colors] for t in game.rack(p)] for p in range(3)]
     s0, s1, spectator = state(client, gid, t0), state(client, gid, t1), state(client, gid)
     assert s0["rack"] == racks[0] and s1["rack"] == racks[1]
@@ -250,8 +287,9 @@ def test_a_rack_goes_only_to_its_seat(client: TestClient) -> None:
 def test_live_updates_over_websocket_are_per_seat(client: TestClient) -> None:
     made = create(client, [HUMAN, HUMAN])
     gid = made["id"]
-    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
-    with client.websocket_connect(f"/api/games/{gid}/ws") as ws1:
+    t0, t1 = tokens(client, made)
+    assert t0 and t1
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as ws1:
         ws1.send_json({"token": t1})
         first = ws1.receive_json()
         assert first["you"] == 1 and "others" not in first
@@ -262,7 +300,7 @@ def test_live_updates_over_websocket_are_per_seat(client: TestClient) -> None:
             pushed = ws1.receive_json()
         assert pushed["you"] == 1 and pushed["current"] == 1 and pushed["rack"] == first["rack"][:6]
         assert "others" in pushed
-    with client.websocket_connect(f"/api/games/{gid}/ws") as bad:
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as bad:
         bad.send_json({"token": "nope"})
         msg = bad.receive_json()
         assert msg["type"] == "error" and msg["status"] == 403
@@ -272,15 +310,15 @@ def test_live_updates_over_websocket_are_per_seat(client: TestClient) -> None:
 
 
 def test_games_survive_a_restart(db: Path) -> None:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=BASE) as c:
         made = create(c, [HUMAN, GREEDY], seed=11)
-        gid, token = made["id"], made["seats"][0]["token"]
+        gid, token = made["id"], made["token"]
         s = wait_for(c, gid, token, my_turn)
         for _ in range(3):
             assert act(c, gid, token, {"version": s["version"], "move": best_move(c, s, token)}).status_code == 200
             s = wait_for(c, gid, token, my_turn)
     # A new app on the same file: the same game, the same version, the same rack.
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=BASE) as c:
         again = state(c, gid, token)
         assert again["version"] == s["version"] and again["moves"] == s["moves"]
         assert again["rack"] == s["rack"] and best_move(c, again, token) == best_move(c, s, token)
@@ -289,18 +327,18 @@ def test_games_survive_a_restart(db: Path) -> None:
 
 
 def test_a_bot_to_move_moves_after_a_restart(db: Path) -> None:
-    with TestClient(create_app(db)) as c:
+    with TestClient(create_app(db), base_url=BASE) as c:
         made = create(c, [GREEDY, HUMAN], seed=5)
     app = create_app(db)
-    app.state.hub.pool.shutdown()  # keep the bot from moving before the restart...
-    with TestClient(create_app(db)) as c:  # ...and let a restarted server do it
-        s = wait_for(c, made["id"], made["seats"][1]["token"], my_turn)
+    app.state.hub.workers.close()  # keep the bot from moving before the restart...
+    with TestClient(create_app(db), base_url=BASE) as c:  # ...and let a restarted server do it
+        s = wait_for(c, made["id"], made["token"], my_turn)
         assert s["log"][0]["seat"] == 0
 
 
 def test_undo_against_bots(client: TestClient) -> None:
     made = create(client, [HUMAN, GREEDY], seed=9)
-    gid, token = made["id"], made["seats"][0]["token"]
+    gid, token = made["id"], made["token"]
     s = wait_for(client, gid, token, my_turn)
     assert not s["can_undo"]
     r = client.post(f"/api/games/{gid}/undo", json={"version": s["version"]}, headers={"X-Seat-Token": token})
@@ -320,7 +358,7 @@ def test_undo_against_bots(client: TestClient) -> None:
 
 def test_undo_needs_every_other_seat_to_be_a_bot(client: TestClient) -> None:
     made = create(client, [HUMAN, HUMAN])
-    gid, t0 = made["id"], made["seats"][0]["token"]
+    gid, t0 = made["id"], made["token"]
     s = state(client, gid, t0)
     assert act(client, gid, t0, {"version": s["version"], "move": best_move(client, s, t0)}).status_code == 200
     r = client.post(f"/api/games/{gid}/undo", json={"version": s["version"] + 1}, headers={"X-Seat-Token": t0})
@@ -330,7 +368,7 @@ def test_undo_needs_every_other_seat_to_be_a_bot(client: TestClient) -> None:
 
 def test_record_download_load_and_replay(client: TestClient) -> None:
     made = create(client, [HUMAN, GREEDY], seed=4)
-    gid, token = made["id"], made["seats"][0]["token"]
+    gid, token = made["id"], made["token"]
     s = wait_for(client, gid, token, my_turn)
     for _ in range(4):
         assert (
@@ -347,11 +385,424 @@ def test_record_download_load_and_replay(client: TestClient) -> None:
     assert replay["frames"][-1]["tracks"] == [list(t) for t in game.tracks]
     assert '"rack"' not in json.dumps(replay)
     assert client.post("/api/replay", json={"format": "genial.game"}).status_code == 400
-    assert client.post("/api/replay", content=b"[").status_code == 400
+    assert client.post("/api/replay", content=b"[", headers={"Content-Type": "application/json"}).status_code == 400
     # Loading a record into a new game (to play on from a move).
-    made2 = client.post("/api/games", json={"record": record, "upto": 2, "seats": [HUMAN, HUMAN]}).json()
-    s2 = state(client, made2["id"], made2["seats"][0]["token"])
+    made2 = client.post("/api/games", json={"record": record, "upto": 2, "seats": [HUMAN, GREEDY]}).json()
+    s2 = state(client, made2["id"], made2["token"])
     assert s2["moves"] == 2 and s2["version"] == 2
+
+
+# ----- seats are claimed, never handed over --------------------------------------------------------
+
+
+def test_the_creator_never_receives_stores_or_can_use_a_friends_token(client: TestClient, db: Path) -> None:
+    made = create(client, [HUMAN, {"kind": "human", "name": "Friend"}])
+    gid, mine = made["id"], made["token"]
+    assert made["seat"] == 0 and mine and "token" not in made["seats"][1]
+    invite = made["seats"][1]["invite"]
+    # An invite is not a token: it opens no seat.
+    r = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": invite})
+    assert r.status_code == 403
+    # Until claimed, the seat shows as not joined.
+    assert state(client, gid, mine)["seats"][1]["joined"] is False
+    r = claim(client, gid, invite)
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    theirs = r.json()["token"]
+    assert theirs not in (mine, invite)
+    # The invite is spent: claiming it again (the creator racing the friend) gets nothing.
+    again = claim(client, gid, invite)
+    assert again.status_code == 409 and "invite" in again.json()["error"]
+    assert "token" not in again.json()
+    # Nothing the creator can read holds the friend's token: the game, the lobby, the record
+    # refusal, the live state.
+    s0 = state(client, gid, mine)
+    assert s0["seats"][1]["joined"] is True and [e["type"] for e in s0["events"]] == ["joined"]
+    for text in (
+        json.dumps(made),
+        json.dumps(s0),
+        client.get("/api/games").text,
+        client.get(f"/api/games/{gid}").text,
+        client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": mine}).text,
+    ):
+        assert theirs not in text
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as ws:
+        ws.send_json({"token": mine})
+        assert theirs not in json.dumps(ws.receive_json())
+    # Neither the token nor the invite is stored: only their hashes.
+    raw = b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name))
+    for secret in (mine, theirs, invite):
+        assert secret.encode() not in raw
+    assert hashlib.sha256(theirs.encode()).hexdigest().encode() in raw
+    # The friend's rack is theirs alone; the friend acts with their token, the creator cannot.
+    s1 = state(client, gid, theirs)
+    assert s1["you"] == 1 and s1["rack"] != s0["rack"]
+    assert act(client, gid, mine, {"version": s0["version"], "move": best_move(client, s0, mine)}).status_code == 200
+    s1 = state(client, gid, theirs)
+    r = act(client, gid, mine, {"version": s1["version"], "move": best_move(client, s1, theirs)})
+    assert r.status_code == 403
+    assert (
+        act(client, gid, theirs, {"version": s1["version"], "move": best_move(client, s1, theirs)}).status_code == 200
+    )
+
+
+def test_claims_refuse_what_is_not_an_invite(client: TestClient) -> None:
+    made = create(client, [HUMAN, HUMAN])
+    gid = made["id"]
+    for body in ({}, {"invite": 17}, {"invite": ""}, {"invite": None}, [made["seats"][1]["invite"]]):
+        r = client.post(f"/api/games/{gid}/claim", json=body)
+        assert r.status_code == 400, (body, r.text)
+    assert claim(client, gid, "guessed-code").status_code == 409
+    assert claim(client, gid, made["token"]).status_code == 409  # a token is not an invite
+    assert claim(client, "no-such-game", made["seats"][1]["invite"]).status_code == 404
+    assert claim(client, gid, made["seats"][1]["invite"]).status_code == 200
+
+
+def test_a_creator_who_only_watches_holds_no_seat(client: TestClient) -> None:
+    made = create(client, [HUMAN, HUMAN], creator_seat=None)
+    assert made["seat"] is None and made["token"] is None
+    assert all("invite" in s for s in made["seats"])
+    r = client.post("/api/games", json={"players": 2, "seats": [HUMAN, GREEDY], "creator_seat": 1})
+    assert r.status_code == 400 and "creator_seat" in r.json()["error"]
+
+
+def test_replacing_a_player_is_an_act_every_seat_sees(client: TestClient) -> None:
+    made = create(client, [HUMAN, HUMAN, HUMAN], players=3)
+    gid = made["id"]
+    t0, t1, t2 = tokens(client, made)
+    assert t0 and t1 and t2
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as ws:
+        ws.send_json({"token": t1})
+        assert ws.receive_json()["you"] == 1
+        r = client.post(f"/api/games/{gid}/replace", json={"seat": 1}, headers={"X-Seat-Token": t0})
+        assert r.status_code == 200, r.text
+        fresh = r.json()["invite"]
+        pushed = ws.receive_json()
+        while not any(e["type"] == "replaced" for e in pushed["events"]):
+            pushed = ws.receive_json()
+        assert pushed["you"] is None and "rack" not in pushed  # the replaced page now only watches
+    # The old token is dead; every seat (and a spectator) sees who replaced whom, and when.
+    assert client.get(f"/api/games/{gid}", headers={"X-Seat-Token": t1}).status_code == 403
+    for token in (t0, t2, None):
+        events = state(client, gid, token)["events"]
+        assert events[-1]["type"] == "replaced" and events[-1]["seat"] == 1 and events[-1]["by"] == 0
+    assert state(client, gid)["seats"][1]["joined"] is False
+    r = claim(client, gid, fresh)
+    assert r.status_code == 200 and r.json()["seat"] == 1 and r.json()["token"] != t1
+    assert state(client, gid, r.json()["token"])["you"] == 1
+    # Only a player may replace, never themselves, never a bot's seat.
+    assert client.post(f"/api/games/{gid}/replace", json={"seat": 2}).status_code == 401
+    for body in ({"seat": 0}, {"seat": 9}, {"seat": "1"}, {"seat": True}, []):
+        r = client.post(f"/api/games/{gid}/replace", json=body, headers={"X-Seat-Token": t0})
+        assert r.status_code == 400, (body, r.text)
+    bots = create(client, [HUMAN, GREEDY])
+    r = client.post(f"/api/games/{bots['id']}/replace", json={"seat": 1}, headers={"X-Seat-Token": bots["token"]})
+    assert r.status_code == 400 and "bot" in r.json()["error"]
+
+
+# ----- a fair bag ---------------------------------------------------------------------------------
+
+
+def test_a_client_seed_is_refused_when_two_people_play(client: TestClient) -> None:
+    for seats in ([HUMAN, HUMAN], [HUMAN, GREEDY, HUMAN]):
+        body = {"variant": "standard", "players": len(seats), "seed": 42, "seats": seats}
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and "leave the seed out" in r.json()["error"]
+    # With one person (against bots) a seed is a choice like any other, and it is used.
+    made = create(client, [HUMAN, GREEDY], seed=42)
+    assert state(client, made["id"], made["token"])["rack"] == [
+        [int(c) for c in t.colors] for t in genial.Game(2, 42).rack(0)
+    ]
+    # Without a seed the server draws one nobody chose: two games differ.
+    a, b = (server_game(client, create(client, [HUMAN, HUMAN])["id"]) for _ in range(2))
+    assert a.seed is not None and b.seed is not None and a.seed != b.seed
+    # A record fixes the bag: two people may not start from one (a finished one they may view).
+    record = json.loads(genial.play_game(["greedy", "greedy"], seed=3).to_json())
+    r = client.post("/api/games", json={"record": record, "upto": 4, "seats": [HUMAN, HUMAN]})
+    assert r.status_code == 400 and "knows the bag" in r.json()["error"]
+    assert client.post("/api/games", json={"record": record, "seats": [HUMAN, HUMAN]}).status_code == 201
+
+
+def _verify(reveal: dict[str, Any], commitment: str) -> bool:
+    """The check the hosting guide gives players, on what the end screen reveals."""
+    salt, seed, bag = reveal["salt"], reveal["seed"], reveal["bag"]
+    return hashlib.sha256(bytes.fromhex(salt) + f"{seed}:{bag}".encode()).hexdigest() == commitment
+
+
+def test_the_commitment_shown_at_the_start_verifies_at_the_end(client: TestClient) -> None:
+    made = create(client, [HUMAN, HUMAN])
+    gid = made["id"]
+    t0, t1 = tokens(client, made)
+    assert t0 and t1
+    committed = made["commitment"]
+    assert isinstance(committed, str) and len(committed) == 64
+    start = [state(client, gid, t) for t in (t0, t1, None)]
+    assert all(s["commitment"] == committed for s in start)
+    assert all("reveal" not in s and s["seed"] is None for s in start)
+    salt = client.app.state.hub.tables[gid].salt  # type: ignore[attr-defined]
+    assert all(salt not in json.dumps(s) for s in start)  # nothing shows the salt before the end
+    s = start[0]
+    while not s["over"]:
+        token = t0 if s["current"] == 0 else t1
+        s = state(client, gid, token)
+        r = act(client, gid, token, {"version": s["version"], "move": best_move(client, s, token)})
+        assert r.status_code == 200, r.text
+        s = state(client, gid, token)
+    reveal = s["reveal"]
+    assert _verify(reveal, committed)
+    assert not _verify({**reveal, "salt": "00" * 32}, committed)
+    # The revealed bag and seed are those of the game played: the record replays with them.
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["commitment"] == committed and record["salt"] == reveal["salt"]
+    assert "".join(record["bag"]) == reveal["bag"] and str(record["seed"]) == reveal["seed"]
+    check = bytes.fromhex(record["salt"]) + f"{record['seed']}:{''.join(record['bag'])}".encode()
+    assert hashlib.sha256(check).hexdigest() == committed
+    assert genial.Game.from_json(json.dumps(record)).is_over
+    assert json.loads(genial.Game(2, int(reveal["seed"])).to_json())["bag"] == record["bag"]
+
+
+# ----- bots within bounds -------------------------------------------------------------------------
+
+
+def test_bot_budgets_over_the_caps_are_refused(db: Path) -> None:
+    limits = BotLimits(max_iterations=1000, max_think_ms=500, options=True)
+    with TestClient(create_app(db, limits=limits), base_url=BASE) as c:
+        assert c.get("/api/meta").json()["bot_limits"] == {"options": True, "max_iterations": 1000, "max_think_ms": 500}
+        for bot, options, words in (
+            (
+                "mcts",
+                {"iterations": 10_000_000},
+                "iterations=10000000 is above this server's cap of 1000 (--max-iterations)",
+            ),
+            ("expert", {"iterations": 1001}, "cap of 1000 (--max-iterations)"),
+            ("expert", {"time_ms": 3_600_000}, "time_ms=3600000 is above this server's cap of 500 (--max-think-ms)"),
+            ("mcts", {"iterations": -1}, "iterations"),
+        ):
+            seat = {"kind": "bot", "bot": bot, "options": options}
+            r = c.post("/api/games", json={"players": 2, "seed": 1, "seats": [HUMAN, seat]})
+            assert r.status_code == 400, r.text
+            assert words in r.json()["error"]
+        ok = {"kind": "bot", "bot": "mcts", "options": {"iterations": 1000}}
+        assert c.post("/api/games", json={"players": 2, "seed": 1, "seats": [HUMAN, ok]}).status_code == 201
+    # By default the lobby offers levels only: any option is refused, levels are taken as they are.
+    with TestClient(create_app(db), base_url=BASE) as c:
+        assert c.get("/api/meta").json()["bot_limits"]["options"] is False
+        expert = {"kind": "bot", "bot": "expert"}
+        assert c.post("/api/games", json={"players": 2, "seed": 1, "seats": [HUMAN, expert]}).status_code == 201
+        r = c.post(
+            "/api/games", json={"players": 2, "seed": 1, "seats": [HUMAN, {**expert, "options": {"time_ms": 1}}]}
+        )
+        assert r.status_code == 400 and "--allow-bot-options" in r.json()["error"]
+
+
+def test_the_default_caps_keep_expert_at_full_strength() -> None:
+    limits = BotLimits()
+    expert = genial.bots.make("expert")
+    assert expert.options["time_ms"] == 0  # a budget of iterations (800 at most), not of time
+    assert limits.max_iterations >= 800 and limits.max_think_ms >= 5000
+
+
+# ----- the edge -----------------------------------------------------------------------------------
+
+
+def test_a_5000_digit_number_is_a_4xx_not_a_500(client: TestClient) -> None:
+    huge = "9" * 5000
+    made = create(client, [HUMAN, GREEDY])
+    gid, token = made["id"], made["token"]
+    headers = {"Content-Type": "application/json", "X-Seat-Token": token}
+    for path, body in (
+        ("/api/games", f'{{"players": 2, "seed": {huge}, "seats": [{{"kind": "human"}}, {{"kind": "human"}}]}}'),
+        ("/api/games", f'{{"players": {huge}, "seats": []}}'),
+        (f"/api/games/{gid}/move", f'{{"version": {huge}, "move": "keep"}}'),
+        (f"/api/games/{gid}/undo", f'{{"version": {huge}}}'),
+        (f"/api/games/{gid}/claim", f'{{"invite": {huge}}}'),
+        (f"/api/games/{gid}/replace", f'{{"seat": {huge}}}'),
+        ("/api/replay", f'{{"format": "genial.game", "players": {huge}}}'),
+    ):
+        r = client.post(path, content=body.encode(), headers=headers)
+        assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
+        assert "error" in r.json()
+    # Numbers that parse but are far too large get a 4xx too.
+    for body in (
+        {"players": 2, "seed": 10**30, "seats": [HUMAN, GREEDY]},
+        {"players": 10**30, "seats": [HUMAN]},
+        {"players": 2, "seed": 1, "seats": [HUMAN, {"kind": "bot", "bot": "mcts", "options": {"width": 10**30}}]},
+    ):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400, (body, r.text)
+
+
+def test_malformed_input_anywhere_is_a_4xx_with_a_json_error(client: TestClient) -> None:
+    made = create(client, [HUMAN, GREEDY])
+    gid, token = made["id"], made["token"]
+    bodies: list[bytes] = [
+        b"",
+        b"{",
+        b"[]",
+        b"null",
+        b"17",
+        b'"text"',
+        b"\xff\xfe",
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"version": 1e999, "move": "keep"}',
+        b'{"version": NaN}',
+        b'{"seats": {"a": 1}}',
+        b'{"record": "x"}',
+        b'{"record": {"moves": 5}}',
+        b'{"variant": [1], "seats": []}',
+        b'{"players": 2, "seats": [null, 1]}',
+        b'{"players": 2, "seats": [{"kind": "bot", "bot": 5}, {"kind": "human"}]}',
+        b'{"players": 2, "seats": [{"kind": "bot", "bot": "mcts", "options": [1]}, {"kind": "human"}]}',
+        b'{"players": 2, "seats": [{"kind": "human", "name": {"x": 1}}, {"kind": "human"}]}',
+        b'{"invite": ["a"]}',
+        b'{"seat": null}',
+        b'{"upto": -1, "record": {}}',
+    ]
+    paths = ["/api/games", "/api/replay"] + [
+        f"/api/games/{gid}/{what}" for what in ("move", "undo", "claim", "replace")
+    ]
+    for path in paths:
+        for body in bodies:
+            r = client.post(path, content=body, headers={"Content-Type": "application/json", "X-Seat-Token": token})
+            assert 400 <= r.status_code < 500, (path, body[:60], r.status_code, r.text[:200])
+            assert isinstance(r.json()["error"], str)
+    for query in ("tile=", "tile=%00", "tile=RBX", "tile=" + "R" * 10_000, "x=1"):
+        r = client.get(f"/api/games/{gid}/options?{query}", headers={"X-Seat-Token": token})
+        assert 400 <= r.status_code < 500 and "error" in r.json()
+    for game_id in ("%00", "x" * 500, "..%2F..%2Fetc"):
+        assert client.get(f"/api/games/{game_id}").status_code == 404
+
+
+def test_a_non_string_websocket_token_is_an_error(client: TestClient) -> None:
+    made = create(client, [HUMAN, GREEDY])
+    for hello in ({"token": 17}, {"token": ["x"]}, {"token": {"a": 1}}, {"token": True}):
+        with client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws") as ws:
+            ws.send_json(hello)
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["status"] == 400 and "token" in msg["error"]
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws") as ws:
+        ws.send_text('{"token": ' + "9" * 5000 + "}")
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["status"] == 400
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws") as ws:  # null: a spectator
+        ws.send_json({"token": None})
+        assert ws.receive_json()["you"] is None
+
+
+def test_posts_must_be_json(client: TestClient) -> None:
+    body = json.dumps({"players": 2, "seed": 1, "seats": [HUMAN, GREEDY]})
+    for ctype in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        headers = {"Content-Type": ctype} if ctype else {}
+        r = client.post("/api/games", content=body, headers=headers)
+        assert r.status_code == 415 and "application/json" in r.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+    r = client.post("/api/games", content=body, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 201
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [r.json()["id"]]
+
+
+def test_a_foreign_origin_or_host_is_refused(db: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    rules = EdgeRules(hosts=frozenset({"games.example.org"}), origins=frozenset({"https://friends.example.net"}))
+    body = {"players": 2, "seed": 1, "seats": [HUMAN, GREEDY]}
+    with TestClient(create_app(db, edge=rules), base_url=BASE) as c:
+        # Host: localhost, IP addresses and the names the operator serves; no other name.
+        for host, ok in (
+            ("127.0.0.1:8000", True),
+            ("localhost", True),
+            ("[::1]:8000", True),
+            ("games.example.org", True),
+            ("GAMES.example.org:443", True),
+            ("evil.example", False),
+            ("games.example.org.evil.example", False),
+            ("", False),
+            ("a:b", False),
+            ("[::1", False),
+        ):
+            r = c.get("/api/meta", headers={"Host": host})
+            assert (r.status_code == 200) == ok, (host, r.status_code)
+            if not ok:
+                assert r.status_code == 400 and "host" in r.json()["error"]
+        # Origin: the page's own, or one the operator lists; programs (no Origin) may post.
+        for origin, host, ok in (
+            ("https://games.example.org", "games.example.org", True),
+            ("http://127.0.0.1:8000", "127.0.0.1:8000", True),
+            ("https://friends.example.net", "games.example.org", True),
+            ("https://evil.example", "games.example.org", False),
+            ("http://127.0.0.1:9999", "127.0.0.1:8000", False),
+            ("null", "127.0.0.1:8000", False),
+            (None, "127.0.0.1:8000", True),
+        ):
+            headers = {"Host": host, **({"Origin": origin} if origin else {})}
+            r = c.post("/api/games", json=body, headers=headers)
+            assert (r.status_code == 201) == ok, (origin, host, r.status_code, r.text)
+            if not ok:
+                assert r.status_code == 403 and "pages at" in r.json()["error"]
+        gid = c.post("/api/games", json=body).json()["id"]
+        before = len(c.get("/api/games").json()["games"])
+        # A cross-site form post (text/plain, foreign Origin) creates nothing.
+        r = c.post(
+            "/api/games",
+            content=json.dumps(body),
+            headers={"Content-Type": "text/plain", "Origin": "https://evil.example"},
+        )
+        assert r.status_code == 403
+        assert len(c.get("/api/games").json()["games"]) == before
+        # A WebSocket from a foreign page (or to a foreign Host) is refused before it is accepted.
+        for headers in ({"Origin": "https://evil.example"}, {"Host": "evil.example"}):
+            with (
+                pytest.raises(WebSocketDisconnect),
+                c.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws", headers=headers) as ws,
+            ):
+                ws.receive_json()
+        with c.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws", headers={"Origin": "http://127.0.0.1"}) as ws:
+            ws.send_json({"token": None})
+            assert ws.receive_json()["id"] == gid
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    big = b'{"players": 2, "seats": [], "pad": "' + b"x" * 2_000_000 + b'"}'
+    r = client.post("/api/games", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the server stops reading at the limit
+        yield b'{"pad": "'
+        for _ in range(100):
+            yield b"x" * 100_000
+        yield b'"}'
+
+    r = client.post("/api/replay", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    r = client.post("/api/games", content=b"{}", headers={"Content-Type": "application/json", "Content-Length": "x"})
+    assert 400 <= r.status_code < 500
+
+
+def test_game_creation_is_rate_limited_per_address(db: Path) -> None:
+    with TestClient(create_app(db, edge=EdgeRules(new_games_per_minute=3)), base_url=BASE) as c:
+        body = {"players": 2, "seed": 1, "seats": [HUMAN, GREEDY]}
+        assert [c.post("/api/games", json=body).status_code for _ in range(3)] == [201] * 3
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 429 and "at most 3 a minute" in r.json()["error"]
+        assert len(c.get("/api/games").json()["games"]) == 3
+        assert c.get("/api/meta").status_code == 200  # other requests are not limited
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+def test_the_database_is_private(tmp_path: Path) -> None:
+    db = tmp_path / "new-folder" / "games.sqlite3"
+    with TestClient(create_app(db), base_url=BASE) as c:
+        create(c, [HUMAN, GREEDY])
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+    for extra in db.parent.iterdir():
+        assert stat.S_IMODE(extra.stat().st_mode) & 0o077 == 0, extra
+    # A file an older version made 0644 is made private.
+    old = tmp_path / "old.sqlite3"
+    sqlite3.connect(old).close()
+    old.chmod(0o644)
+    with TestClient(create_app(old), base_url=BASE):
+        pass
+    assert stat.S_IMODE(old.stat().st_mode) == 0o600
 
 
 # ----- what the page is sent (genial.web.views) ----------------------------------------------
@@ -361,7 +812,7 @@ def test_placements_are_ordered_as_the_terminal_lists_them(client: TestClient) -
     from genial.choices import rank_choices
 
     made = create(client, [HUMAN, GREEDY])
-    gid, token = made["id"], made["seats"][0]["token"]
+    gid, token = made["id"], made["token"]
     s = state(client, gid, token)
     game = genial.Game(2, 7)
     for slot, tile in enumerate(game.rack(0)):
@@ -399,7 +850,7 @@ def test_the_board_is_drawn_where_genial_geometry_puts_it(client: TestClient) ->
 def test_seeds_travel_as_text(client: TestClient) -> None:
     big = 2**63 - 1  # a JavaScript number would round it to 2**63
     made = create(client, [HUMAN, GREEDY], seed=str(big))
-    token = made["seats"][0]["token"]
+    token = made["token"]
     record = client.get(f"/api/games/{made['id']}/record", headers={"X-Seat-Token": token}).json()
     assert record["seed"] == big
     assert client.post("/api/replay", json=record).json()["seed"] == str(big)
@@ -409,7 +860,7 @@ def test_seeds_travel_as_text(client: TestClient) -> None:
     # A finished game shows its seed, as text.
     finished = genial.play_game(["greedy", "greedy"], seed=big)
     made = client.post("/api/games", json={"record": json.loads(finished.to_json()), "seats": [HUMAN, GREEDY]}).json()
-    s = state(client, made["id"], made["seats"][0]["token"])
+    s = state(client, made["id"], made["token"])
     assert s["over"] and s["seed"] == str(big)
 
 
@@ -417,8 +868,8 @@ def test_a_swap_offer_says_why(client: TestClient) -> None:
     # Seed 1, greedy against greedy: after 16 moves seat 0 is offered a swap.
     finished = genial.play_game(["greedy", "greedy"], seed=1)
     record = json.loads(finished.to_json())
-    made = client.post("/api/games", json={"record": record, "upto": 16, "seats": [HUMAN, HUMAN]}).json()
-    s = state(client, made["id"], made["seats"][0]["token"])
+    made = client.post("/api/games", json={"record": record, "upto": 16, "seats": [HUMAN, GREEDY]}).json()
+    s = state(client, made["id"], made["token"])
     assert s["phase"] == "swap_offer" and s["current"] == 0 and "swap" in s["others"]
     game = genial.Game(2, 1)
     for m in finished.moves[:16]:
@@ -429,14 +880,19 @@ def test_a_swap_offer_says_why(client: TestClient) -> None:
     assert s["swap_why"].startswith("none of your tiles shows")
     assert all(n in s["swap_why"] for n in names)
     assert s["status"]["kind"] == "swap" and s["swap_why"] in s["status"]["text"]
-    other = state(client, made["id"], made["seats"][1]["token"])
+    other = state(client, made["id"])  # a spectator
     assert "swap_why" not in other and "decides on a swap" in other["status"]["text"]
     # Two people at the table: the status names whose turn it is.
-    game.play("keep")
-    assert (
-        act(client, made["id"], made["seats"][0]["token"], {"version": s["version"], "move": "keep"}).status_code == 200
-    )
-    other = state(client, made["id"], made["seats"][1]["token"])
+    two = create(client, [HUMAN, HUMAN])
+    t0, t1 = tokens(client, two)
+    assert t0 and t1
+    s0 = state(client, two["id"], t0)
+    while s0["current"] == 0:  # a placement, and a swap offer declined if one comes
+        assert (
+            act(client, two["id"], t0, {"version": s0["version"], "move": best_move(client, s0, t0)}).status_code == 200
+        )
+        s0 = state(client, two["id"], t0)
+    other = state(client, two["id"], t1)
     assert other["status"] == {"kind": "mine", "text": "Your turn, Player 2: pick a tile and place it"}
 
 
@@ -445,7 +901,7 @@ def test_the_end_is_explained_in_words(client: TestClient) -> None:
     made = client.post(
         "/api/games", json={"record": json.loads(finished.to_json()), "seats": [HUMAN, GREEDY, GREEDY]}
     ).json()
-    s = state(client, made["id"], made["seats"][0]["token"])
+    s = state(client, made["id"], made["token"])
     end = s["ending"]
     assert end["title"] == "Game over" and end["reason"].startswith("The game ended: ")
     assert [p["place"] for p in end["ranking"]] == list(range(1, len(finished.ranking()) + 1))
@@ -456,7 +912,7 @@ def test_the_end_is_explained_in_words(client: TestClient) -> None:
     # The solo game: a result, not a ranking.
     solo = genial.play_game(["greedy"], seed=3, variant="solo")
     made = client.post("/api/games", json={"record": json.loads(solo.to_json()), "seats": [HUMAN]}).json()
-    end = state(client, made["id"], made["seats"][0]["token"])["ending"]
+    end = state(client, made["id"], made["token"])["ending"]
     assert end["title"] == f"Result: {solo.result()}" and end["ranking"] == [] and end["steps"] == []
 
 
@@ -467,7 +923,7 @@ def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:
         variant="team",
         players=4,
     )
-    s = state(client, made["id"], made["seats"][0]["token"])
+    s = state(client, made["id"], made["token"])
     rules = genial.Rules("team", 4)
     assert [v["seats"] for v in s["track_views"]] == [rules.seats_of_track(t) for t in range(rules.track_count)]
     assert s["track_views"][0]["title"].startswith("Team A") and "Ann" in s["track_views"][0]["title"]
@@ -475,7 +931,7 @@ def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:
     assert [v["mine"] for v in s["track_views"]] == [True, False]
     assert "ranks each team" in s["scoring"] and "0 to 36" in s["scoring"]
     duel = create(client, [HUMAN, GREEDY], variant="duel")
-    d = state(client, duel["id"], duel["seats"][0]["token"])
+    d = state(client, duel["id"], duel["token"])
     (track,) = d["track_views"]
     assert track["signed"] and track["min"] == genial.Rules("duel").track_min and len(track["tokens"]) == 6
     assert "greedy (left) and Player 1 (right)" in d["scoring"] and "markers" in d["scoring"]
@@ -485,8 +941,10 @@ def test_the_hint_is_the_terminals(client: TestClient) -> None:
     from genial.choices import ordered_choices
 
     made = create(client, [HUMAN, HUMAN])
-    gid, t0, t1 = made["id"], made["seats"][0]["token"], made["seats"][1]["token"]
-    game = genial.Game(2, 7)
+    gid = made["id"]
+    t0, t1 = tokens(client, made)
+    assert t0 and t1
+    game = genial.Game(2, server_game(client, gid).seed)
     expected = ordered_choices(game)[0]  # what `genial play`'s hint says in this position
     r = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t0})
     assert r.status_code == 200, r.text
@@ -503,3 +961,28 @@ def test_the_hint_is_the_terminals(client: TestClient) -> None:
     game.play(hint["move"])
     nxt = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t1}).json()
     assert nxt["version"] == 1 and nxt["move"] == str(ordered_choices(game)[0].move)
+
+
+def test_the_access_log_names_each_request_but_no_secret(db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with TestClient(create_app(db, access_log=True), base_url=BASE) as c, caplog.at_level("INFO", "genial.access"):
+        made = create(c, [HUMAN, GREEDY])
+        token = made["token"]
+        c.get(f"/api/games/{made['id']}/options", params={"tile": "RB"}, headers={"X-Seat-Token": token})
+        c.get("/api/meta", headers={"Host": "evil.example"})
+    lines = [r.getMessage() for r in caplog.records if r.name == "genial.access"]
+    assert any('"POST /api/games" 201' in line for line in lines)
+    assert any(f'"GET /api/games/{made["id"]}/options" ' in line for line in lines)
+    assert any('"GET /api/meta" 400' in line for line in lines)
+    assert all(line.split()[1] == "testclient" for line in lines)  # the client's address
+    assert not any(token in line or "tile=" in line for line in lines)
+
+
+def test_games_untouched_for_keep_days_are_deleted(db: Path) -> None:
+    with TestClient(create_app(db, keep_days=30), base_url=BASE) as c:
+        old, fresh = create(c, [HUMAN, GREEDY])["id"], create(c, [HUMAN, GREEDY])["id"]
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        with hub.store._db:  # a month and a day without a move
+            hub.store._db.execute("UPDATE games SET updated = updated - 31 * 86400 WHERE id = ?", (old,))
+        assert hub.prune() == [old]
+        assert c.get(f"/api/games/{old}").status_code == 404
+        assert c.get(f"/api/games/{fresh}").status_code == 200

@@ -128,6 +128,10 @@ class Wire:
                 self.responses.append((response.url, f"(body unavailable: {e})"))
 
 
+def game_of(link: str) -> str:
+    return link.split("/game/", 1)[1].split("#", 1)[0]
+
+
 def game_data(page: Page) -> dict[str, str]:
     return dict(page.eval_on_selector(".game", "e => ({...e.dataset})"))
 
@@ -325,7 +329,7 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     a.click("#create")
     a.wait_for_selector(".invite input")
     link = a.input_value(".invite input")
-    assert "#t=" in link
+    assert "#invite=" in link and "#t=" not in link  # a one-time code, not a seat's token
     # The link is readable whole on a desktop, and the card says the friend has not joined.
     field = a.locator(".invite input").bounding_box()
     assert field is not None and field["width"] >= 300
@@ -333,8 +337,19 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     b.goto(link)
     b.wait_for_selector(".game")
     b.wait_for_function("document.querySelector('.game').dataset.you === '1'")
-    assert "#t=" not in b.url  # the token leaves the address bar
+    assert "#invite=" not in b.url  # the code leaves the address bar
     a.wait_for_selector('.player[data-seat="1"] .kind.online')
+    # The friend's page claimed the seat: a fresh token that only the friend's browser holds.
+    token_b = b.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{game_of(link)}')).mine['1']")
+    assert token_b
+    # The spent invite opens nothing for the creator any more.
+    code = link.split("#invite=", 1)[1]
+    spent = a.evaluate(
+        """async ([id, code]) => (await fetch(`/api/games/${id}/claim`, {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({invite: code})})).status""",
+        [game_of(link), code],
+    )
+    assert spent == 409
     a.wait_for_selector(".invite .invite-state.joined")
     assert a.inner_text(".invite .invite-state") == "joined"
     a.screenshot(path=str(shots / "invite-desktop.png"))
@@ -370,9 +385,29 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
         their_racks = {json.dumps(f["rack"]) for f in other.frames if f.get("type") == "state"}
         mine = {json.dumps(f["rack"]) for f in states}
         assert not (their_racks - mine) & {json.dumps(f.get("rack")) for f in states}
-    token_a = a.evaluate("Object.values(JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).mine)[0]")
+    token_a = a.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{game_of(link)}')).mine['0']")
     assert all(token_a not in json.dumps(f) for f in wb.frames)
     assert all(token_a not in body for _, body in wb.responses)
+    # The creator's browser never saw the friend's token: not in a frame, a response or its storage.
+    assert all(token_b not in json.dumps(f) for f in wa.frames)
+    assert all(token_b not in body for _, body in wa.responses)
+    assert token_b not in a.evaluate("JSON.stringify(Object.entries(localStorage))")
+
+    # The creator gives the friend's seat to someone else: an explicit act both pages show.
+    a.on("dialog", lambda d: d.accept())
+    a.click('.invite[data-seat="1"] button.replace')
+    a.wait_for_selector('.invite[data-seat="1"] input')
+    fresh = a.input_value('.invite[data-seat="1"] input')
+    assert "#invite=" in fresh and fresh != link
+    b.wait_for_function("document.querySelector('.game').dataset.you === ''")  # now only watching
+    for page in (a, b):
+        page.wait_for_selector('.fairness .event.replaced[data-seat="1"]')
+        assert "new invite" in page.inner_text(".fairness .event.replaced")
+    gone = b.evaluate(
+        "async ([id, t]) => (await fetch(`/api/games/${id}`, {headers: {'X-Seat-Token': t}})).status",
+        [game_of(link), token_b],
+    )
+    assert gone == 403
     assert wa.errors == [] and wb.errors == []
     host.close()
     friend.close()
@@ -398,7 +433,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
             "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
         },
     ).json()
-    token = made["seats"][0]["token"]
+    token = made["token"]
     page.goto(f"{server}/game/{made['id']}#t={token}")
     state = wait_turn(page)
     for _ in range(8):
@@ -433,7 +468,7 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
             "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}],
         },
     ).json()
-    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
     page.wait_for_selector(".end-card")
     assert "Game over" in page.inner_text(".end-card")
     page.screenshot(path=str(shots / "end-phone.png"))
@@ -473,7 +508,7 @@ def test_every_variant_plays(
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     wire = Wire(page)
-    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
     state = wait_turn(page)
     for _ in range(4):
         play_policy(page)
@@ -489,6 +524,54 @@ def test_every_variant_plays(
     page.screenshot(path=str(shots / f"variant-{variant}.png"))
     assert wire.errors == []
     ctx.close()
+
+
+def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser: Browser) -> None:
+    import httpx
+
+    made = httpx.post(
+        f"{server}/api/games",
+        json={"variant": "standard", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = httpx.post(f"{server}/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(f"{server}/game/{gid}#t={t0}")
+    page.wait_for_selector(".fairness code")
+    assert page.get_attribute(".fairness code", "data-commitment") == made["commitment"]
+
+    # Both people play to the end (through the API: the page only watches).
+    while True:
+        s = httpx.get(f"{server}/api/games/{gid}").json()
+        if s["over"]:
+            break
+        token = (t0, t1)[s["current"]]
+        s = httpx.get(f"{server}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+        move = "keep" if s["phase"] == "swap_offer" else None
+        for slot in range(len(s["rack"])) if move is None else []:
+            rows = httpx.get(
+                f"{server}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
+            ).json()["placements"]
+            if rows:
+                move = rows[0]["move"]
+                break
+        move = move or s["others"][0]
+        ack = httpx.post(
+            f"{server}/api/games/{gid}/move",
+            json={"version": s["version"], "move": move},
+            headers={"X-Seat-Token": token},
+        )
+        assert ack.status_code == 200, ack.text
+    page.wait_for_selector(".end-card #verify")
+    page.click("#verify")
+    page.wait_for_selector(".verify-result.ok")
+    assert "one fingerprinted at the start" in page.inner_text(".verify-result")
+    # Had the server shown this browser another fingerprint at the start, the check fails.
+    page.evaluate(f"localStorage.setItem('genial.commitment.{gid}', '{'0' * 64}')")
+    page.click("#verify")
+    page.wait_for_selector(".verify-result.error")
+    assert "NOT match" in page.inner_text(".verify-result")
 
 
 def _serve(db: Path, sock: socket.socket) -> tuple[Any, threading.Thread]:
@@ -527,7 +610,7 @@ def test_a_lost_connection_takes_back_online_and_your_turn(browser: Browser, sho
     for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
         ctx = browser.new_context(viewport=viewport)
         page = ctx.new_page()
-        page.goto(f"{url}/game/{made['id']}#t={made['seats'][0]['token']}")
+        page.goto(f"{url}/game/{made['id']}#t={made['token']}")
         wait_turn(page)
         page.wait_for_selector('.player[data-seat="0"] .kind.online')
         assert "Your turn" in page.inner_text(".status") and "Your turn" in page.title()
@@ -598,7 +681,7 @@ def test_the_hint_lays_the_expert_levels_move(server: str, browser: Browser) -> 
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     wire = Wire(page)
-    page.goto(f"{server}/game/{made['id']}#t={made['seats'][0]['token']}")
+    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
     state = wait_turn(page)
     page.keyboard.press("h")
     page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint:')")
@@ -606,7 +689,7 @@ def test_the_hint_lays_the_expert_levels_move(server: str, browser: Browser) -> 
     assert page.locator(".ghost-rim.ok").count() == 1
     page.click("#place")
     wait_turn(page, int(state["version"]))
-    first = httpx.get(f"{server}/api/games/{made['id']}", headers={"X-Seat-Token": made["seats"][0]["token"]}).json()
+    first = httpx.get(f"{server}/api/games/{made['id']}", headers={"X-Seat-Token": made["token"]}).json()
     assert genial.Move.parse(first["log"][0]["move"]) == genial.Move.parse(expected)
     assert wire.errors == []
     ctx.close()

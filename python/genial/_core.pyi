@@ -319,10 +319,27 @@ class GameState:
     def check(self, mv: Move | str) -> None:
         """Raises ``IllegalMoveError`` naming why ``mv`` is not legal now."""
     def play(self, mv: Move | str) -> PlayResult: ...
+    @property
+    def movers(self) -> list[int]:
+        """The seat that played each move of the history."""
     def history_len(self) -> int: ...
     def pop(self) -> Move:
         """Takes back the last move (replaying the game from its start) and returns it."""
     def clone(self) -> GameState: ...
+    @staticmethod
+    def from_public(
+        rules: Rules,
+        moves: list[tuple[int, Move | str]],
+        observer: int,
+        rack: list[Tile | str],
+        rack_sizes: list[int],
+        phase: str,
+        pending_bonuses: int,
+        seed: int,
+    ) -> GameState:
+        """The game as ``observer`` sees it, rebuilt from public facts: ``(seat, move)``
+        pairs, its own rack, every rack size and the decision it faces; unseen tiles dealt
+        from ``seed``. Inconsistent facts raise ``ValueError``."""
     def determinize(self, observer: int, seed: int) -> GameState:
         """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
     def unseen_tiles(self, observer: int) -> list[Tile]:
@@ -413,7 +430,7 @@ def phase_names() -> list[str]:
     """Names of the phases, in the order of the observation's one-hot block."""
 
 def end_names() -> list[str]:
-    """Names of the end reasons, by code (the `end` column of simulation results)."""
+    """Names of the game's end reasons, by code (`Run.end_names` adds ``"forfeit"``)."""
 
 def variant_names() -> list[str]:
     """The names of the variants, in the core's order."""
@@ -445,6 +462,8 @@ class BuiltinBot:
         """The bot's settings as options that build the same bot, in catalogue order."""
     def last_search(self) -> tuple[int, int, int] | None:
         """``(iterations, nodes, root_children)`` of the last search (``mcts`` only, else ``None``)."""
+    def stop(self) -> None:
+        """Ends a search running in another thread now: it returns its best move so far."""
     def choose(self, state: GameState, seat: int | None = None) -> Move:
         """The bot's move for the seat to move in ``state`` (searches: stopped by Ctrl-C);
         `NotYourTurnError` when ``seat`` is given and is not to move."""
@@ -591,14 +610,23 @@ class Run:
         self, first_game: int, games: int, threads: int, progress: Callable[[int, int], object] | None = None
     ) -> tuple[dict[str, Any], BaseException | None]:
         """Games ``first_game .. first_game + games``: ``(columns, raised)``."""
-    def record(self, games: list[int], states: list[GameState]) -> dict[str, Any]:
-        """The columns of games of this run played elsewhere."""
+    def record(
+        self, games: list[int], states: list[GameState], forfeits: list[int | None] | None = None
+    ) -> dict[str, Any]:
+        """The columns of games of this run played elsewhere: each finished, or forfeited by
+        the seat ``forfeits[i]`` names (that side ranked last, its end ``"forfeit"``)."""
     @staticmethod
     def columns() -> list[str]:
         """The names of the result columns, in order."""
+    @staticmethod
+    def end_names() -> list[str]:
+        """The names of the ``end`` column's codes: the game's end reasons, then ``"forfeit"``."""
 
 def derive_seed(base: int, index: int) -> int:
     """The seed of game number ``index`` of a run started from ``base`` (independent of threads)."""
+
+def forfeit_ranks(state: GameState, seat: int) -> list[int]:
+    """The ranking of ``state`` when ``seat`` forfeits: its side ranks last, the others keep their order."""
 
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""

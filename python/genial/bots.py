@@ -40,6 +40,8 @@ __all__ = [
     "BUILTIN_BOTS",
     "GameView",
     "HiddenInformationError",
+    "Forfeit",
+    "forfeit_ranks",
     "play_game",
     "SEARCHING_BOTS",
 ]
@@ -253,6 +255,11 @@ class GameView:
         return self._game.moves
 
     @property
+    def movers(self) -> tuple[int, ...]:
+        """The seat that played each move of `moves` (public, like the moves)."""
+        return tuple(self._game._state.movers)
+
+    @property
     def stats(self) -> dict[str, int]:
         return self._game.stats
 
@@ -305,6 +312,29 @@ class GameView:
 
     def __repr__(self) -> str:
         return f"<GameView seat={self._seat} of {self._game!r}>"
+
+
+class Forfeit(Exception):
+    """A seat lost the game by forfeit: its engine hung, crashed, wrote garbage or chose an
+    illegal move. `genial.play_game` raises it with ``game`` (the game as it stood) and
+    ``seat`` set; tournaments record the game with the forfeiting side ranked last."""
+
+    def __init__(self, reason: str, *, seat: int | None = None, game: Game | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.game = game
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat} forfeits: " if self.seat is not None else "forfeit: "
+        return who + self.reason
+
+
+def forfeit_ranks(game: Game, seat: int) -> tuple[int, ...]:
+    """The ranking of a game that ``seat`` forfeited: its side (its team in the team game)
+    ranks last; the other seats keep their order in the position as it stands (the core's
+    rule, the one result rows of forfeited games carry)."""
+    return tuple(_core.forfeit_ranks(game._state, seat))
 
 
 @runtime_checkable
@@ -370,6 +400,12 @@ class BuiltinBot:
         if isinstance(view, Game):
             return self._bot.choose(view._state)
         raise TypeError(f"a bot chooses for a genial.Game or GameView, not {type(view).__name__}")
+
+    def stop(self) -> None:
+        """Ends a search that `choose` runs in another thread: it returns its best move so
+        far at once (after at least one iteration). For servers and GUIs that must not wait;
+        does nothing while the bot is idle or for the quick bots."""
+        self._bot.stop()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label} seed={self.seed}>"
@@ -457,11 +493,18 @@ def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
     return BuiltinBot(name, seed, **options)
 
 
-def parse_bot(spec: str, seed: int = 0) -> BuiltinBot:
-    """A built-in bot from its text form: ``"greedy"``, ``"mcts:iterations=200,time_ms=50"``
-    (values typed by the catalogue)."""
+def parse_bot(spec: str, seed: int = 0) -> Any:
+    """A bot from its text form: a built-in bot (``"greedy"``,
+    ``"mcts:iterations=200,time_ms=50"``, values typed by the catalogue: a `BuiltinBot`)
+    or an engine subprocess (``"engine:COMMAND"``: a `genial.engine.EngineBot`, started
+    on its first decision)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot spec is a str like 'mcts:iterations=100', not {type(spec).__name__}")
+    name, _, rest = spec.strip().partition(":")
+    if name.strip() == "engine":
+        from .engine.host import EngineBot
+
+        return EngineBot(rest.strip())
     name, options = _core.parse_bot_spec(spec)
     return make(name, seed, **options)
 
@@ -496,21 +539,34 @@ def play_game(
         raise ValueError(f"{game.players} players need {game.players} bots, not {len(bots)}")
     game_seed = game.seed if game.seed is not None else 0
     table: list[Any] = []
-    for s, b in enumerate(bots):
-        if isinstance(b, str):
-            table.append(parse_bot(b, _core.bot_seed(game_seed, s)))
-        elif callable(getattr(b, "choose", None)):
-            table.append(b)
-        else:
-            raise TypeError(f"seat {s}: a bot needs a choose(view) method, and {type(b).__name__} has none")
-    while not game.is_over:
-        seat = game.current_player
-        bot = table[seat]
-        move = bot.choose(GameView(game, seat))
-        if not isinstance(move, (Move, str)):
-            raise TypeError(f"seat {seat}: {bot!r} chose {move!r}; a bot returns a genial.Move or its text")
-        try:
-            game.play(move)
-        except IllegalMoveError as e:
-            raise IllegalMoveError(f"seat {seat}: {bot!r} chose an illegal move {move}: {e}") from None
+    owned: list[Any] = []  # engines started for this game only: stopped at its end
+    try:
+        for s, b in enumerate(bots):
+            if isinstance(b, str):
+                bot = parse_bot(b, _core.bot_seed(game_seed, s))
+                table.append(bot)
+                if not isinstance(bot, BuiltinBot):
+                    owned.append(bot)
+            elif callable(getattr(b, "choose", None)):
+                table.append(b)
+            else:
+                raise TypeError(f"seat {s}: a bot needs a choose(view) method, and {type(b).__name__} has none")
+        while not game.is_over:
+            seat = game.current_player
+            bot = table[seat]
+            try:
+                move = bot.choose(GameView(game, seat))
+            except Exception as e:
+                if isinstance(e, Forfeit):
+                    e.seat, e.game = seat, game
+                raise
+            if not isinstance(move, (Move, str)):
+                raise TypeError(f"seat {seat}: {bot!r} chose {move!r}; a bot returns a genial.Move or its text")
+            try:
+                game.play(move)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"seat {seat}: {bot!r} chose an illegal move {move}: {e}") from None
+    finally:
+        for bot in owned:
+            bot.close()
     return game

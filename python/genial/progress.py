@@ -12,7 +12,8 @@ __all__ = ["ProgressBar"]
 
 
 class ProgressBar:
-    """A progress bar of games that is also a ``progress(done, total)`` callback.
+    """A progress bar of games (or another ``unit``) that is also a ``progress(done, total)``
+    callback.
 
     ``enabled``: ``None`` shows it only on a terminal (or in a notebook), ``True`` always,
     ``False`` never. Use it as a context manager, or call `close`.
@@ -23,12 +24,20 @@ class ProgressBar:
     4
     """
 
-    def __init__(self, total: int, label: str, *, enabled: bool | None = None, file: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        label: str,
+        *,
+        enabled: bool | None = None,
+        file: TextIO | None = None,
+        unit: str = "games",
+    ) -> None:
         self.done = 0
         self._bar: Any = tqdm(
             total=total,
             desc=label,
-            unit=" games",
+            unit=" " + unit,
             file=file if file is not None else sys.stderr,
             disable=None if enabled is None else not enabled,
             dynamic_ncols=True,

@@ -29,7 +29,7 @@ from typing import Any
 from . import _core
 from ._core import Rules
 from .arguments import LIMITS, check_results_fit, check_seed, check_threads, int_in
-from .bots import Bot, BuiltinBot, parse_bot, play_game
+from .bots import Bot, BuiltinBot, Forfeit, parse_bot, play_game
 from .progress import ProgressBar
 from .results import SimulationResult
 from .variants import as_rules
@@ -61,12 +61,13 @@ def derive_seed(base: int, index: int) -> int:
     return _core.derive_seed(check_seed(base), check_seed(index))
 
 
-def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[BuiltinBot]:
-    """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s."""
+def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[Any]:
+    """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s;
+    ``"engine:COMMAND"`` gives a `genial.engine.EngineBot` (not started yet)."""
     if bots is None:
         raise TypeError("bots must be a bot name like 'greedy', a BuiltinBot, or a sequence of them, not None")
     items: Sequence[BotSpecLike] = [bots] if isinstance(bots, (str, BuiltinBot)) else bots
-    out = []
+    out: list[Any] = []
     for b in items:
         if isinstance(b, BuiltinBot):
             out.append(b)
@@ -85,9 +86,10 @@ _UNSAFE = re.compile(r"[#,;\"'`\x00-\x1f\x7f]+")
 
 def bot_label(bot: BuiltinBot | Bot) -> str:
     """A bot's name in tables and result files: the built-in bot's name and the settings
-    that differ from the defaults (``mcts(iterations=100 width=6)``), or a Python bot's
-    ``name`` (else its class name). Never holds ``#``, commas, semicolons, quotes or line
-    breaks (they become ``-``), so that every CSV reader reads it as one plain field.
+    that differ from the defaults (``mcts(iterations=100 width=6)``), an engine's
+    ``engine:COMMAND``, or a Python bot's ``label`` or ``name`` (else its class name).
+    Never holds ``#``, commas, semicolons, quotes or line breaks (they become ``-``), so
+    that every CSV reader reads it as one plain field.
 
     >>> class Mine:
     ...     name = 'my "best", #1'
@@ -96,7 +98,8 @@ def bot_label(bot: BuiltinBot | Bot) -> str:
     """
     if isinstance(bot, BuiltinBot):
         return _UNSAFE.sub("-", bot.label.replace(",", " "))
-    text = str(getattr(bot, "name", None) or type(bot).__name__)
+    label = getattr(bot, "label", None)
+    text = label if isinstance(label, str) and label else str(getattr(bot, "name", None) or type(bot).__name__)
     return _UNSAFE.sub("-", text).strip("- ") or type(bot).__name__
 
 
@@ -148,10 +151,13 @@ class Run:
     and `genial.tournament` both play. The core deals, seeds and records every game
     (`genial._core.Run`); game ``g`` sits ``lineups[g % len(lineups)]``.
 
-    ``bots`` are built-in bots, or any objects with ``choose(view) -> Move`` (then every game
-    is played through `play_game`, with the same deals, bot seeds and columns).
-    ``labels`` name them in tables and files (default: `bot_label`, made unique).
-    Every argument is checked here; no game is played.
+    ``bots`` are built-in bots, or any objects with ``choose(view) -> Move`` such as engines
+    (then every game is played through `play_game`, with the same deals, bot seeds and
+    columns; a game a bot forfeits (`genial.bots.Forfeit`) is recorded as it stood, its side
+    ranked last and its end ``"forfeit"``). ``labels`` name them in tables and files
+    (default: `bot_label`, made unique). ``owned``: the bots this run started (engines
+    from their text form), which `close` stops. Every argument is checked here; no game
+    is played.
     """
 
     def __init__(
@@ -163,9 +169,11 @@ class Run:
         *,
         paired: bool = False,
         labels: Sequence[str] | None = None,
+        owned: Sequence[Any] = (),
     ) -> None:
         self.rules = as_rules(rules)
         self.bots = list(bots)
+        self._owned = list(owned)
         self.seed = check_seed(seed)
         self.native = all(isinstance(b, BuiltinBot) for b in self.bots)
         self.labels = tuple(_unique([bot_label(b) for b in self.bots] if labels is None else list(labels)))
@@ -176,6 +184,20 @@ class Run:
         self._core = _core.Run(self.rules, core_bots, [list(lineup) for lineup in lineups], self.seed, paired)
         self.lineups = tuple(tuple(lineup) for lineup in self._core.lineups)
         self.paired = paired
+
+    def close(self) -> None:
+        """Stops the engines this run started (see ``owned``); they start again if the run
+        plays on."""
+        for bot in self._owned:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def chunk_size(self, games: int) -> int:
         """How many games are played, held and handed over at a time (the core's policy:
@@ -246,9 +268,11 @@ class Run:
 
     def _python_games(self, first: int, count: int, report: ProgressFn) -> tuple[dict[str, Any], BaseException | None]:
         """Games of a run with Python bots, played through `play_game` with the core's deals
-        and bot seeds, recorded by the core. Ctrl-C keeps the games finished."""
+        and bot seeds, recorded by the core. A game a bot forfeits stops there and is
+        recorded as a forfeit. Ctrl-C keeps the games finished."""
         numbers: list[int] = []
         states: list[_core.GameState] = []
+        forfeits: list[int | None] = []
         raised: BaseException | None = None
         last = time.monotonic()
         try:
@@ -261,15 +285,23 @@ class Run:
                         seats.append(BuiltinBot(bot.name, _core.bot_seed(seed, s), **bot.options))
                     else:
                         seats.append(bot)
-                game = play_game(seats, seed=seed, rules=self.rules)
+                forfeit: int | None = None
+                try:
+                    game = play_game(seats, seed=seed, rules=self.rules)
+                except Forfeit as e:
+                    # The game stands where the bot failed; the core ranks its side last.
+                    if e.game is None or e.seat is None:
+                        raise
+                    game, forfeit = e.game, e.seat
                 numbers.append(g)
                 states.append(game._state)
+                forfeits.append(forfeit)
                 if time.monotonic() - last >= _PROGRESS_S:
                     last = time.monotonic()
                     report(len(numbers), count)
         except KeyboardInterrupt as e:
             raised = e
-        return self._core.record(numbers, states), raised
+        return self._core.record(numbers, states, forfeits), raised
 
 
 def simulate(
@@ -297,13 +329,15 @@ def simulate(
     ``bots``: one per seat (a name, a text form like ``"mcts:iterations=100"``, or a
     `BuiltinBot`), or a single one for every seat. Each game builds fresh bots from their
     settings, seeded from the game (`genial.play_game` with the same seed plays the same
-    game). ``rotate`` (the default) shifts the bots one seat per game, so that each sits in
-    each seat equally often over ``players`` consecutive games and a seat's win rate is the
-    seat's, not its bot's; ``rotate=False`` keeps ``bots[s]`` in seat ``s``. ``threads``:
-    the size of the thread pool built for this call (``None``: one per core); the result
-    does not depend on it. ``progress(done, total)`` is called every 200 ms;
-    ``progress=True`` shows a progress bar (`genial.progress.ProgressBar`: tqdm, a widget in
-    a notebook). To spread a run
+    game). An ``"engine:COMMAND"`` seat is an engine subprocess (`genial.engine`): its
+    games run through `play_game`, a game it forfeits is recorded as ``"forfeit"``, and it
+    is stopped when this call returns. ``rotate`` (the default) shifts the bots one seat
+    per game, so that each sits in each seat equally often over ``players`` consecutive
+    games and a seat's win rate is the seat's, not its bot's; ``rotate=False`` keeps
+    ``bots[s]`` in seat ``s``. ``threads``: the size of the thread pool built for this call
+    (``None``: one per core); the result does not depend on it. ``progress(done, total)``
+    is called every 200 ms; ``progress=True`` shows a progress bar
+    (`genial.progress.ProgressBar`: tqdm, a widget in a notebook). To spread a run
     over a Ray cluster, `genial.distributed.simulate_ray` takes the same arguments and
     returns the identical result.
 
@@ -323,10 +357,11 @@ def simulate(
         first_game=first_game,
         rotate=rotate,
     )
-    if progress is True:
-        with ProgressBar(games, "simulate", enabled=True) as bar:
-            return run.play(first_game, games, threads, chunk=chunk, progress=bar)
-    return run.play(first_game, games, threads, chunk=chunk, progress=progress or None)
+    with run:  # engines started from their text form stop with this call
+        if progress is True:
+            with ProgressBar(games, "simulate", enabled=True) as bar:
+                return run.play(first_game, games, threads, chunk=chunk, progress=bar)
+        return run.play(first_game, games, threads, chunk=chunk, progress=progress or None)
 
 
 def simulation_run(
@@ -358,7 +393,7 @@ def simulation_run(
         raise ValueError(f"{players} players need {players} bots (or one for all seats), not {len(seat_bots)}")
     # The same bot in several seats is one bot of the run.
     labels: list[str] = []
-    kept: list[BuiltinBot] = []
+    kept: list[Any] = []
     index = []
     for b in seat_bots:
         label = bot_label(b)
@@ -370,4 +405,6 @@ def simulation_run(
         lineups = [[index[(s + r) % players] for s in range(players)] for r in range(players)]
     else:
         lineups = [index]
-    return Run(rules, kept, lineups, seed, labels=labels), games, first_game
+    # Every bot that is not a `BuiltinBot` is an engine started from its text form here.
+    owned = [b for b in kept if not isinstance(b, BuiltinBot)]
+    return Run(rules, kept, lineups, seed, labels=labels, owned=owned), games, first_game

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 __all__ = ["Rate", "Summary"]
 
 _Z95 = 1.959963984540054
-END_NAMES: tuple[str, ...] = tuple(_core.end_names())  # end reasons by code
+# End reasons of result rows by code (the core's schema): the game's own, then "forfeit" (a
+# game stopped where a bot failed: `genial.bots.Forfeit`).
+END_NAMES: tuple[str, ...] = tuple(_core.Run.end_names())
 
 
 @dataclass(frozen=True)

@@ -224,12 +224,15 @@ def tournament_run(
             )
     check_results_fit(total, rules)
     entries: list[Any] = []
+    owned: list[Any] = []  # engines started from their text form: stopped with the run
     for b in bots:
         e = parse_bot(b) if isinstance(b, str) else b
         if not isinstance(e, BuiltinBot) and not callable(getattr(e, "choose", None)):
             raise TypeError(f"a tournament bot is a name, a BuiltinBot or has choose(view); not {type(b).__name__}")
         entries.append(e)
-    return Run(rules, entries, lineups_for(len(entries), n), seed, paired=True), total
+        if isinstance(b, str) and not isinstance(e, BuiltinBot):
+            owned.append(e)
+    return Run(rules, entries, lineups_for(len(entries), n), seed, paired=True, owned=owned), total
 
 
 def tournament(
@@ -256,8 +259,12 @@ def tournament(
     or ``players`` (default: the variant's count) and the options, as for `genial.Game`.
 
     Built-in bots run in Rust over ``threads`` threads; any Python bot (``choose(view) ->
-    Move``) makes every game run through `play_game` instead, with the same deals, bot seeds
-    and result columns: the run loop is `genial.simulation.Run`'s, shared with `simulate`.
+    Move``) or engine (``"engine:COMMAND"``) makes every game run through `play_game`
+    instead, with the same deals, bot seeds and result columns: the run loop is
+    `genial.simulation.Run`'s, shared with `simulate`. A game a bot forfeits
+    (`genial.bots.Forfeit`: an engine hung, crashed, wrote garbage or chose an illegal move) is
+    recorded as it stood, its side ranked last, its end ``"forfeit"``; the tournament plays
+    on. Engines started here from their text form are stopped when it returns.
 
     ``on_start(total)`` is called once every argument is checked, before the first game;
     ``progress(done, total)`` every 200 ms while games are played (``progress=True``: a
@@ -278,6 +285,7 @@ def tournament(
         on_start(total)
     parts = []
     with contextlib.ExitStack() as stack:
+        stack.enter_context(run)  # engines started from their text form stop with this call
         report = stack.enter_context(ProgressBar(total, "tournament", enabled=True)) if progress is True else progress
         for part in run.chunks(0, total, threads, chunk=chunk, progress=report or None):
             parts.append(part)

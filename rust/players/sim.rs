@@ -56,8 +56,34 @@ pub struct GameResult {
     pub bonuses_lost: u16,
     pub swaps: u16,
     pub turns: u16,
-    /// [`End::code`] of the end reason (names: [`End::NAMES`]).
+    /// [`End::code`] of the end reason, or [`FORFEIT`] (names: [`END_NAMES`]).
     pub end: u8,
+}
+
+/// The `end` of a game a seat forfeited (its bot failed: an engine hung, crashed, wrote
+/// garbage or chose an illegal move), after the game's own end reasons.
+pub const FORFEIT: u8 = End::NAMES.len() as u8;
+
+/// The names of a result row's `end` codes: [`End::NAMES`], then `"forfeit"`.
+pub const END_NAMES: [&str; 4] = [End::NAMES[0], End::NAMES[1], End::NAMES[2], "forfeit"];
+
+/// The ranking of a game that `seat` forfeited: its side (its team in the team game) ranks
+/// last; the other seats keep their order in the position as it stands.
+pub fn forfeit_ranks(game: &Game, seat: usize) -> [u8; 4] {
+    let config = game.config();
+    let n = config.players();
+    let side = config.side_of(seat);
+    let ranks = game.ranks();
+    let others: Vec<usize> = (0..n).filter(|&p| config.side_of(p) != side).collect();
+    let mut out = [0u8; 4];
+    for (p, rank) in out.iter_mut().enumerate().take(n) {
+        *rank = if config.side_of(p) == side {
+            others.len() as u8
+        } else {
+            others.iter().filter(|&&q| ranks[q] < ranks[p]).count() as u8
+        };
+    }
+    out
 }
 
 impl GameResult {
@@ -87,6 +113,12 @@ impl GameResult {
             turns: st.turns,
             end: game.end().map_or(0, End::code),
         }
+    }
+
+    /// The row of a game that `seat` forfeited, as it stood when its bot failed: its
+    /// side ranked last ([`forfeit_ranks`]), the end [`FORFEIT`].
+    pub fn forfeited(number: u64, seed: u64, game: &Game, lineup: &[u8], seat: usize) -> GameResult {
+        GameResult { ranks: forfeit_ranks(game, seat), end: FORFEIT, ..GameResult::of(number, seed, game, lineup) }
     }
 }
 
@@ -385,6 +417,30 @@ mod tests {
         assert!(run(2, vec![BotSpec::Random], vec![], false).simulate(0, 1, 1).is_err());
         let bad = BotSpec::Mcts(MctsConfig { iterations: 0, ..MctsConfig::default() });
         assert!(run(2, vec![bad], vec![[0, 0, 0, 0]], false).simulate(0, 1, 1).is_err());
+    }
+
+    #[test]
+    fn a_forfeit_sinks_the_side_and_keeps_the_others_order() {
+        let mut buf = Vec::new();
+        let mut game = Game::new(Config::standard(3).unwrap(), 5);
+        let mut rng = Rng::new(1);
+        for _ in 0..40 {
+            game.legal_moves(&mut buf);
+            game.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+        }
+        let ranks = game.ranks();
+        let r = forfeit_ranks(&game, 0);
+        assert_eq!(r[0], 2);
+        assert_eq!((r[1] < r[2]), (ranks[1] < ranks[2]));
+        assert_eq!((r[1] == r[2]), (ranks[1] == ranks[2]));
+        let row = GameResult::forfeited(7, 5, &game, &[0, 1, 2], 0);
+        assert_eq!((row.ranks, row.end, row.game), (r, FORFEIT, 7));
+        assert_eq!(END_NAMES[FORFEIT as usize], "forfeit");
+        assert_eq!(row.placements, GameResult::of(7, 5, &game, &[0, 1, 2]).placements);
+        // In the team game the partner sinks too.
+        let team = Game::new(Config::all().into_iter().find(|c| c.team_of(0).is_some()).unwrap(), 3);
+        let r = forfeit_ranks(&team, 1);
+        assert_eq!((r[1], r[3], r[0], r[2]), (2, 2, 0, 0));
     }
 
     #[test]

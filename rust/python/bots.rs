@@ -236,6 +236,13 @@ impl PyBuiltinBot {
         })
     }
 
+    /// Asks a search running in another thread to end now: it returns the best move found
+    /// so far (after at least one iteration). Quick bots finish on their own; a call while
+    /// the bot is idle does nothing (the next `choose` starts afresh).
+    fn stop(&self) {
+        self.stop.set();
+    }
+
     /// The bot's move for the seat to move in `state`; given `seat` (a view's seat), it
     /// refuses with `NotYourTurnError` unless that seat is to move. The bot decides with the
     /// GIL released; a search runs Python's signal handlers every 50 ms, so that Ctrl-C

@@ -331,6 +331,12 @@ impl PyGameState {
         self.record.history().iter().map(|&m| PyMove(m)).collect()
     }
 
+    /// The seat that played each move of the history.
+    #[getter]
+    fn movers(&self) -> Vec<u8> {
+        self.record.movers().to_vec()
+    }
+
     fn history_len(&self) -> usize {
         self.record.history().len()
     }
@@ -342,6 +348,38 @@ impl PyGameState {
 
     fn clone(&self) -> Self {
         Clone::clone(self)
+    }
+
+    /// The game as `observer` sees it, rebuilt from public facts (`Game::from_public`):
+    /// ``moves`` as ``(seat, move)`` pairs, the observer's ``rack``, every seat's rack size
+    /// and the decision it faces; the unseen tiles are dealt from ``seed``.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules, moves, observer, rack, rack_sizes, phase, pending_bonuses, seed))]
+    fn from_public(
+        rules: PyRef<'_, PyRules>,
+        moves: Vec<(usize, Bound<'_, PyAny>)>,
+        observer: usize,
+        rack: Vec<Bound<'_, PyAny>>,
+        rack_sizes: Vec<usize>,
+        phase: &str,
+        pending_bonuses: u8,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let config = rules.0;
+        let moves =
+            moves.iter().map(|(seat, m)| Ok((*seat, extract_move(m)?))).collect::<PyResult<Vec<(usize, Move)>>>()?;
+        let rack = rack.iter().map(extract_tile).collect::<PyResult<Vec<_>>>()?;
+        let phase = match phase {
+            "place" => Phase::Place,
+            "bonus" => Phase::Bonus,
+            "swap_offer" => Phase::SwapOffer,
+            _ => return Err(PyValueError::new_err(format!("phase must be place, bonus or swap_offer, not {phase:?}"))),
+        };
+        let game = Game::from_public(config, &moves, observer, &rack, &rack_sizes, phase, pending_bonuses, seed)?;
+        let movers = moves.iter().map(|&(seat, _)| seat as u8).collect();
+        let history = moves.into_iter().map(|(_, m)| m).collect();
+        Ok(PyGameState { record: Record::without_origin(game, history, movers) })
     }
 
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.

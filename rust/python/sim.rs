@@ -10,7 +10,9 @@ use super::game::PyGameState;
 use super::interrupt::{self, Progress};
 use super::rules::PyRules;
 use crate::rng::derive_seed as core_derive_seed;
-use crate::sim::{bot_seed as core_bot_seed, pool, GameResult, Run, MAX_THREADS};
+use crate::sim::{
+    bot_seed as core_bot_seed, forfeit_ranks as core_forfeit_ranks, pool, GameResult, Run, END_NAMES, MAX_THREADS,
+};
 use crate::stop::Stop;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -265,21 +267,29 @@ impl PyRun {
         Ok((columns.into_dict(py)?, raised.map(|e| e.into_value(py).into_any())))
     }
 
-    /// The columns of games played elsewhere (by Python bots): `states[i]` is game number
-    /// `games[i]` of this run, finished, dealt and seated as `deal` says.
+    /// The columns of games played elsewhere (by Python bots and engines): `states[i]` is
+    /// game number `games[i]` of this run, dealt and seated as `deal` says, and finished --
+    /// unless `forfeits[i]` names the seat that forfeited it: then it stands where that
+    /// seat's bot failed, the seat's side ranks last and its end is `"forfeit"`.
+    #[pyo3(signature = (games, states, forfeits = None))]
     fn record<'py>(
         &self,
         py: Python<'py>,
         games: Vec<u64>,
         states: Vec<PyRef<'py, PyGameState>>,
+        forfeits: Option<Vec<Option<usize>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         if games.len() != states.len() {
             return Err(PyValueError::new_err(format!("{} game numbers for {} games", games.len(), states.len())));
         }
+        let forfeits = forfeits.unwrap_or_else(|| vec![None; games.len()]);
+        if forfeits.len() != games.len() {
+            return Err(PyValueError::new_err(format!("{} forfeits for {} games", forfeits.len(), games.len())));
+        }
         let config = self.run.config;
         let mut columns = Columns::new(games.len(), config.players(), config.track_count())?;
         let mut rows = Vec::with_capacity(games.len());
-        for (&g, state) in games.iter().zip(&states) {
+        for ((&g, state), &forfeit) in games.iter().zip(&states).zip(&forfeits) {
             let (seed, lineup) = self.run.deal(g);
             let game = state.game();
             if *game.config() != config {
@@ -288,10 +298,19 @@ impl PyRun {
             if state.record.origin().map(|o| o.seed) != Some(seed) {
                 return Err(PyValueError::new_err(format!("game {g} of this run is dealt from seed {seed}")));
             }
-            if !game.is_over() {
-                return Err(PyValueError::new_err(format!("game {g} is not over")));
-            }
-            rows.push(GameResult::of(g, seed, game, &lineup));
+            rows.push(match forfeit {
+                Some(seat) if seat >= config.players() => {
+                    return Err(PyValueError::new_err(format!(
+                        "game {g}: seat {seat} forfeited, but there are {} seats",
+                        config.players()
+                    )));
+                }
+                Some(seat) => GameResult::forfeited(g, seed, game, &lineup, seat),
+                None if !game.is_over() => {
+                    return Err(PyValueError::new_err(format!("game {g} is not over (and no seat forfeited it)")));
+                }
+                None => GameResult::of(g, seed, game, &lineup),
+            });
         }
         columns.push(&rows);
         columns.into_dict(py)
@@ -303,6 +322,12 @@ impl PyRun {
         COLUMNS.to_vec()
     }
 
+    /// The names of the `end` column's codes: the game's end reasons, then `"forfeit"`.
+    #[staticmethod]
+    fn end_names() -> Vec<&'static str> {
+        END_NAMES.to_vec()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<Run {} bots, {} lineups, seed {}{}>",
@@ -312,6 +337,18 @@ impl PyRun {
             if self.run.paired { ", paired" } else { "" }
         )
     }
+}
+
+/// The ranking of `state` when `seat` forfeits it: its side ranks last, the other seats
+/// keep their order in the position as it stands.
+#[pyfunction]
+fn forfeit_ranks(state: PyRef<'_, PyGameState>, seat: usize) -> PyResult<Vec<u8>> {
+    let game = state.game();
+    let n = game.config().players();
+    if seat >= n {
+        return Err(PyValueError::new_err(format!("seat {seat} is not one of the {n} seats")));
+    }
+    Ok(core_forfeit_ranks(game, seat)[..n].to_vec())
 }
 
 /// The limits every count is checked against, by name.
@@ -334,5 +371,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(bot_seed, m)?)?;
     m.add_function(wrap_pyfunction!(limits, m)?)?;
+    m.add_function(wrap_pyfunction!(forfeit_ranks, m)?)?;
     Ok(())
 }

@@ -878,6 +878,124 @@ impl Game {
         g
     }
 
+    /// The game as one seat sees it, rebuilt from public facts alone: the moves played,
+    /// each with the seat that played it, the `observer`'s own rack, every seat's rack size,
+    /// and the decision `observer` now faces (`phase`, with `pending_bonus` bonus placements
+    /// still to come after this one). What the seat cannot see is dealt from `seed`, as
+    /// [`Game::determinize`] deals it. This is how an engine that hears the game through a
+    /// text protocol gets a position it can search, without ever being told a hidden tile.
+    ///
+    /// The board and tracks are replayed move by move; the turn and bonus counters follow
+    /// the seats of the moves (exact with two or more seats; a bonus lost for want of a
+    /// placement is not visible in the moves, so `stats().bonuses_lost` stays 0). No bot
+    /// reads these counters. Inconsistent facts are a [`SetupError`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_public(
+        config: Config,
+        moves: &[(usize, Move)],
+        observer: usize,
+        rack: &[Tile],
+        rack_sizes: &[usize],
+        phase: Phase,
+        pending_bonus: u8,
+        seed: u64,
+    ) -> Result<Game, SetupError> {
+        let err = |s: String| Err(SetupError(s));
+        let n = config.players();
+        if observer >= n {
+            return err(format!("seat {observer} does not exist with {n} players"));
+        }
+        if rack_sizes.len() != n {
+            return err(format!("{n} players need {n} rack sizes, not {}", rack_sizes.len()));
+        }
+        if let Some(p) = (0..n).find(|&p| rack_sizes[p] > config.rack_size()) {
+            return err(format!("seat {p} cannot hold {} tiles (a rack holds {})", rack_sizes[p], config.rack_size()));
+        }
+        if rack.len() != rack_sizes[observer] {
+            return err(format!("the rack lists {} tiles, its size is given as {}", rack.len(), rack_sizes[observer]));
+        }
+        if matches!(phase, Phase::Over) {
+            return err("a position to decide in is not over".to_string());
+        }
+        let mut pool = full_set().to_vec();
+        let mut take = |t: Tile, what: &str| -> Result<(), SetupError> {
+            match pool.iter().position(|&x| x == t) {
+                Some(i) => {
+                    pool.swap_remove(i);
+                    Ok(())
+                }
+                None => Err(SetupError(format!("{what}: the game has no further {t} tile"))),
+            }
+        };
+        let mut g = Game::start(config, Bag::from_draw_order(&[]), Rng::new(seed));
+        let mut last: Option<usize> = None;
+        let mut last_placed = false;
+        for (i, &(seat, mv)) in moves.iter().enumerate() {
+            if seat >= n {
+                return err(format!("move {i} ({mv}) is by seat {seat}, which does not exist"));
+            }
+            if last.is_some_and(|p| p != seat) {
+                g.stats.turns += 1;
+            }
+            match mv {
+                Move::Place(p) => {
+                    let dir = g.board.check_pair(p.a, p.b).map_err(|e| SetupError(format!("move {i} ({mv}): {e}")))?;
+                    take(p.tile(), &format!("move {i} ({mv})"))?;
+                    let (pa, pb) = g.board.placement_points(p.a, p.ca, p.b, p.cb, dir);
+                    g.board.place_unchecked(p.a, p.ca, p.b, p.cb);
+                    g.tracks.apply(&config, seat, [(p.ca, pa), (p.cb, pb)]);
+                    g.placed |= 1 << seat;
+                    g.stats.placements += 1;
+                    g.stats.bonus_placements += (last == Some(seat) && last_placed) as u16;
+                    last_placed = true;
+                }
+                Move::Swap => {
+                    g.stats.swaps += 1;
+                    last_placed = false;
+                }
+                Move::Keep => last_placed = false,
+            }
+            last = Some(seat);
+        }
+        if last.is_some_and(|p| p != observer) {
+            g.stats.turns += 1; // the turn that handed the move to `observer`
+        }
+        for &t in rack {
+            take(t, "the rack")?;
+        }
+        let others: usize = (0..n).filter(|&p| p != observer).map(|p| rack_sizes[p]).sum();
+        if others > pool.len() {
+            return err(format!("the other racks hold {others} tiles, but only {} are unseen", pool.len()));
+        }
+        // The unseen tiles in a fixed order before the shuffle, as `determinize` deals them.
+        pool.sort_unstable();
+        let mut rng = Rng::new(seed);
+        rng.shuffle(&mut pool);
+        let mut it = pool.into_iter();
+        for (p, &size) in rack_sizes.iter().enumerate() {
+            if p == observer {
+                rack.iter().for_each(|&t| g.racks[p].push(t));
+            } else {
+                it.by_ref().take(size).for_each(|t| g.racks[p].push(t));
+            }
+        }
+        let rest: Vec<Tile> = it.collect();
+        g.bag.refill(&rest);
+        g.rng = rng;
+        g.current = observer as u8;
+        g.phase = phase;
+        g.pending_bonus = pending_bonus;
+        g.end = None;
+        let open = match phase {
+            Phase::SwapOffer => g.config.swap_timing == SwapTiming::AfterPlacement && g.swap_check(observer).is_ok(),
+            _ => g.board.free_pairs() > 0 && g.has_legal_placement(observer),
+        };
+        if !open {
+            return err(format!("seat {observer} has no {} decision to make in this position", phase.name()));
+        }
+        Ok(g)
+    }
+
     /// Reseeds the generator that mixes swapped tiles into the bag.
     pub fn reseed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);

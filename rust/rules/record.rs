@@ -25,6 +25,8 @@ pub struct Origin {
 pub struct Record {
     game: Game,
     history: Vec<Move>,
+    /// The seat that played each move of `history` (public, like the moves).
+    movers: Vec<u8>,
     origin: Option<Origin>,
 }
 
@@ -90,8 +92,10 @@ impl Record {
 
     /// A game whose start is unknown (a determinized copy, a game taken from a batch): it
     /// can be played on, but not taken back nor written as a record.
-    pub fn without_origin(game: Game, history: Vec<Move>) -> Record {
-        Record { game, history, origin: None }
+    /// `movers[i]` is the seat that played `history[i]`.
+    pub fn without_origin(game: Game, history: Vec<Move>, movers: Vec<u8>) -> Record {
+        assert_eq!(history.len(), movers.len(), "one mover per move");
+        Record { game, history, movers, origin: None }
     }
 
     /// Right after the deal: the racks hold the first tiles drawn, in seat order.
@@ -102,7 +106,7 @@ impl Record {
             draw_order.extend_from_slice(game.rack(p).tiles());
         }
         draw_order.extend(game.bag().draw_order());
-        Record { game, history: Vec::new(), origin: Some(Origin { seed, draw_order }) }
+        Record { game, history: Vec::new(), movers: Vec::new(), origin: Some(Origin { seed, draw_order }) }
     }
 
     #[inline]
@@ -115,6 +119,12 @@ impl Record {
         &self.history
     }
 
+    /// The seat that played each move of [`Record::history`].
+    #[inline]
+    pub fn movers(&self) -> &[u8] {
+        &self.movers
+    }
+
     /// The start, or `None` when it is not known.
     #[inline]
     pub fn origin(&self) -> Option<&Origin> {
@@ -123,8 +133,10 @@ impl Record {
 
     /// Plays a move after checking it; on error nothing changes.
     pub fn play(&mut self, mv: &Move) -> Result<PlayResult, MoveError> {
+        let mover = self.game.current_player() as u8;
         let report = self.game.play(mv)?;
         self.history.push(*mv);
+        self.movers.push(mover);
         Ok(report)
     }
 
@@ -140,13 +152,14 @@ impl Record {
         }
         self.game = game;
         self.history.pop();
+        self.movers.pop();
         Ok(last)
     }
 
     /// A copy in which what `observer` cannot see is dealt anew from `seed`
     /// ([`Game::determinize`]); it keeps the moves but has no start.
     pub fn determinize(&self, observer: usize, seed: u64) -> Record {
-        Record::without_origin(self.game.determinize(observer, seed), self.history.clone())
+        Record::without_origin(self.game.determinize(observer, seed), self.history.clone(), self.movers.clone())
     }
 }
 
@@ -180,6 +193,25 @@ mod tests {
         }
         assert_eq!(r.pop(), Err(UndoError::NothingToUndo));
         assert_eq!(r.game(), &Game::new(Config::standard(3).unwrap(), 11));
+    }
+
+    #[test]
+    fn movers_are_the_seats_that_played_each_move() {
+        let mut r = Record::new(Config::standard(3).unwrap(), 4);
+        let mut seats = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            r.game().legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seats.push(r.game().current_player() as u8);
+            r.play(&moves[0]).unwrap();
+        }
+        assert_eq!(r.movers(), seats.as_slice());
+        r.pop().unwrap();
+        assert_eq!(r.movers(), &seats[..seats.len() - 1]);
+        assert_eq!(r.determinize(0, 9).movers(), r.movers());
     }
 
     #[test]

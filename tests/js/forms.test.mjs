@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { seatRequest, seedField } from "../../python/genial/web/static/lobby.js";
-import { claimSeats, inviteLink, saveSeats, seatsFor } from "../../python/genial/web/static/seats.js";
+import { claimInvite, claimSeats, inviteLink, saveSeats, seatsFor } from "../../python/genial/web/static/seats.js";
 import { slots } from "../../python/genial/web/static/tracks.js";
 
 test("seeds travel as text, digits only, never rounded", () => {
@@ -25,17 +25,32 @@ test("a seat's request: a human's name, a bot's changed options only", () => {
   assert.deepEqual(seatRequest("bot", "", bot, inputs), { kind: "bot", bot: "b", options: { iterations: 250 } });
 });
 
-test("the first human seat plays here; the others become invites (or play here too)", () => {
+test("the creator keeps their own token and the others' invite codes, never their tokens", () => {
   const made = {
-    seats: [
-      { seat: 0, token: null },
-      { seat: 1, token: "t1" },
-      { seat: 2, token: "t2" },
-    ],
+    seat: 1,
+    token: "t1",
+    seats: [{ seat: 0 }, { seat: 1 }, { seat: 2, invite: "code2" }],
   };
-  assert.deepEqual(claimSeats(made, false), { mine: { 1: "t1" }, invites: { 2: "t2" } });
-  assert.deepEqual(claimSeats(made, true), { mine: { 1: "t1", 2: "t2" }, invites: {} });
-  assert.equal(inviteLink("http://h", "g/1", "a+b"), "http://h/game/g%2F1#t=a%2Bb");
+  assert.deepEqual(claimSeats(made), { mine: { 1: "t1" }, invites: { 2: "code2" } });
+  assert.deepEqual(claimSeats({ seat: null, token: null, seats: [{ seat: 0, invite: "c" }] }), {
+    mine: {},
+    invites: { 0: "c" },
+  });
+  assert.equal(inviteLink("http://h", "g/1", "a+b"), "http://h/game/g%2F1#invite=a%2Bb");
+});
+
+test("claiming an invite keeps the fresh token and forgets the code", async () => {
+  const store = new Map();
+  const storage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v) };
+  saveSeats("g", { mine: {}, invites: { 1: "code" } }, storage);
+  const sent = [];
+  globalThis.fetch = async (path, init) => {
+    sent.push([path, init.method, JSON.parse(init.body)]);
+    return { ok: true, json: async () => ({ seat: 1, token: "fresh" }) };
+  };
+  assert.equal(await claimInvite("g", "code", storage), 1);
+  assert.deepEqual(sent, [["/api/games/g/claim", "POST", { invite: "code" }]]);
+  assert.deepEqual(seatsFor("g", storage), { mine: { 1: "fresh" }, invites: {} });
 });
 
 test("seat tokens are kept per game; a damaged entry is ignored", () => {

@@ -9,7 +9,8 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import demo, play, records, serve, simulate
+from ..engine.host import EngineError
+from . import demo, engine, ladder, play, records, serve, simulate
 
 __all__ = ["main"]
 
@@ -18,12 +19,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, simulate, serve):
+    for command in (demo, play, records, simulate, ladder, engine, serve):
         command.register(sub)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (ValueError, TypeError, MemoryError) as e:
+    except (ValueError, TypeError, MemoryError, EngineError) as e:
         print(f"genial: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -186,10 +186,18 @@ class Table:
             while not game.is_over:
                 seat = game.current_player
                 if seat in self.bots:
-                    move = self.bots[seat].choose(game)
+                    bot = self.bots[seat]
+                    # Built-in bots read the game without its hidden tiles; any other bot
+                    # (an engine) gets the seat's view only.
+                    move = bot.choose(game if isinstance(bot, bots.BuiltinBot) else bots.GameView(game, seat))
                     self._report(seat, move, game.play(move).gains_by_color())
                 else:
                     self.human_turn(seat)
+        except bots.Forfeit as e:
+            self.say(f"{self.seat_name(seat)} forfeits: {e.reason}")
+            ranks = bots.forfeit_ranks(game, seat)
+            self.say("final places: " + ", ".join(f"{self.seat_name(p)} {r + 1}" for p, r in enumerate(ranks)))
+            return 0
         except _Quit as e:
             self.say(str(e))
             self.autosave()
@@ -203,6 +211,11 @@ class Table:
             self.say("genial play stopped on an internal error (above)")
             self.autosave()
             return 1
+        finally:
+            for bot in self.bots.values():
+                close = getattr(bot, "close", None)
+                if callable(close):
+                    close()
         self.finish()
         return 0
 

@@ -1,11 +1,14 @@
-"""``genial serve``: the browser game on a local web server."""
+"""``genial serve``: the browser game on a web server, local by default, for friends over
+the internet with a TLS proxy in front (docs/hosting.md)."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import socket
 import sys
+from urllib.parse import urlsplit
 
 from ..web.store import default_db_path
 
@@ -18,8 +21,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="play in the browser: a local server for games against bots or friends",
-        description="Starts a web server for Ingenious games in the browser. Games are kept in a "
-        "SQLite file, written on every move, so a restarted server resumes them.",
+        description="Starts a web server for games of Reiner Knizia's Ingenious in the browser. Games are "
+        "kept in a SQLite file, written on every move, so a restarted server resumes them. "
+        "To host friends over the internet, put a TLS proxy in front and set --public-url "
+        "(see the hosting guide).",
     )
     p.add_argument(
         "--host",
@@ -28,6 +33,60 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--db", default=None, help=f"SQLite file of the games (default {default_db_path()})")
+    p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players open, e.g. https://games.example.org (behind a TLS proxy): its "
+        "host name is served and its origin allowed",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name this server answers to (repeatable; localhost and IP addresses always work)",
+    )
+    p.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin whose pages may post and connect, e.g. https://example.org (repeatable)",
+    )
+    p.add_argument(
+        "--new-games-per-minute",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="new games one client address may create per minute (default 20; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-iterations",
+        type=int,
+        default=20_000,
+        metavar="N",
+        help="the most search iterations a game may ask of a bot (default 20000; expert uses 800)",
+    )
+    p.add_argument(
+        "--max-think-ms",
+        type=int,
+        default=10_000,
+        metavar="MS",
+        help="the most thinking time per move a bot may take; a search is stopped there (default 10000)",
+    )
+    p.add_argument(
+        "--allow-bot-options",
+        action="store_true",
+        help="let games set bot options (budgets up to the caps); by default the lobby offers levels only",
+    )
+    p.add_argument(
+        "--keep-days",
+        type=float,
+        default=0.0,
+        metavar="DAYS",
+        help="delete games nobody has touched for this many days (default 0: keep every game)",
+    )
     p.add_argument(
         "--bot-threads",
         type=int,
@@ -40,15 +99,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=0.4,
         help="seconds a bot waits before moving, so that people can follow (default 0.4)",
     )
+    p.add_argument(
+        "--access-log",
+        default="-",
+        metavar="FILE",
+        help="where each request is logged, one line each (default -: standard error)",
+    )
     p.add_argument("--quiet", action="store_true", help="no access log")
     p.set_defaults(func=run_serve)
+
+
+def _origin(url: str) -> tuple[str, str]:
+    """The origin and host name of ``--public-url``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--public-url must be an http(s) address like https://games.example.org, not {url!r}")
+    return f"{parts.scheme}://{parts.netloc.lower()}", parts.hostname.lower()
+
+
+def _access_log(target: str) -> None:
+    handler: logging.Handler = logging.StreamHandler(sys.stderr) if target == "-" else logging.FileHandler(target)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("genial.access")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.server import create_app
+        from ..web.edge import EdgeRules
+        from ..web.seats import BotLimits
+        from ..web.server import MAX_BODY, create_app
     except ImportError:
         print(f"genial: {_MISSING}", file=sys.stderr)
         return 2
@@ -58,6 +142,20 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--bot-threads must be at least 1, not {args.bot_threads}")
     if not 0 <= args.bot_delay <= 10:
         raise ValueError(f"--bot-delay must be 0..10 seconds, not {args.bot_delay}")
+    if args.max_iterations < 1 or args.max_think_ms < 1:
+        raise ValueError("--max-iterations and --max-think-ms must be at least 1")
+    if args.new_games_per_minute < 0 or args.keep_days < 0:
+        raise ValueError("--new-games-per-minute and --keep-days cannot be negative")
+    hosts = {h.strip().lower().rstrip(".") for h in args.allowed_host if h.strip()}
+    origins = {o.strip().rstrip("/") for o in args.allowed_origin if o.strip()}
+    for o in origins:
+        if urlsplit(o).scheme not in ("http", "https") or not urlsplit(o).netloc:
+            raise ValueError(f"--allowed-origin must be like https://example.org, not {o!r}")
+    public = None
+    if args.public_url:
+        public, name = _origin(args.public_url)
+        origins.add(public)
+        hosts.add(name)
     db = args.db or default_db_path()
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -73,19 +171,41 @@ def run_serve(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    app = create_app(db, bot_threads=args.bot_threads, bot_delay=args.bot_delay)
+    if not args.quiet:
+        _access_log(args.access_log)
+    app = create_app(
+        db,
+        bot_threads=args.bot_threads,
+        bot_delay=args.bot_delay,
+        limits=BotLimits(
+            max_iterations=args.max_iterations, max_think_ms=args.max_think_ms, options=args.allow_bot_options
+        ),
+        edge=EdgeRules(
+            hosts=frozenset(hosts),
+            origins=frozenset(origins),
+            max_body=MAX_BODY,
+            new_games_per_minute=args.new_games_per_minute,
+        ),
+        access_log=not args.quiet,
+        keep_days=args.keep_days,
+    )
     print(f"genial serve: open http://{shown}:{port}/ in your browser", flush=True)
+    if public:
+        print(f"  players open {args.public_url} (the TLS proxy forwards it here)", flush=True)
     if host in ("0.0.0.0", "::"):
         print("  listening on every interface: friends on your network use this machine's address", flush=True)
     print(f"  games are kept in {db}; Ctrl-C stops the server", flush=True)
     config = uvicorn.Config(
         app,
-        log_level="warning" if args.quiet else "info",
-        access_log=not args.quiet,
+        log_level="warning",
+        access_log=False,  # genial.web.edge writes its own, without query strings
         ws="auto",
         lifespan="on",
         # Compressing every state costs more CPU than it saves on a LAN.
         ws_per_message_deflate=False,
+        ws_max_size=65_536,
+        # Ctrl-C or SIGTERM: open connections get 1 s to finish, then the bots are stopped.
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     try:

@@ -326,6 +326,7 @@ def _simulate(args: argparse.Namespace) -> int:
     finally:
         bar.close()
         out.close()
+        run.close()
     elapsed = time.perf_counter() - start
     if summary is None:
         print("no games played")

@@ -4,10 +4,15 @@ HTTP API (JSON in and out; a seat acts with its secret token in the ``X-Seat-Tok
 header, never in the URL, so tokens stay out of access logs):
 
 - ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
-  the board's drawing (every payload the page receives is built in `genial.web.views`)
+  the board's drawing (every payload the page receives is built in `genial.web.views`),
+  and what the operator allows bots (``bot_limits``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
-  each human seat's token, once
+  the creator's seat with its token and a one-time invite code for each other human seat
+- ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
+  token, once
+- ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): the seat's token
+  stops working and a new invite is returned; every seat sees it in ``events``
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, each with its move text and the points it would score
@@ -17,10 +22,11 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
 - ``POST /api/replay``                 a record's moves and tracks, for the replay view
-- ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}``; then the server
-  sends the seat's state on every change
+- ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}`` (or null to
+  watch); then the server sends the seat's state on every change
 
-Errors are ``{"error": message}`` with a 4xx status, and nothing changes.
+Errors are ``{"error": message}`` with a 4xx status, and nothing changes. Before any of
+this, `genial.web.edge` checks the Host, the Origin, the body and the pace of new games.
 """
 
 from __future__ import annotations
@@ -43,8 +49,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import views
+from .edge import AccessLog, Edge, EdgeRules, RateLimit
+from .errors import ApiError
+from .seats import BotLimits
 from .store import Store
-from .tables import ApiError, Hub, Listener, bot_catalogue, replay_frames
+from .tables import Hub, Listener, bot_catalogue, replay_frames
 
 __all__ = ["STATIC", "create_app"]
 
@@ -58,15 +67,22 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"request body is larger than {MAX_BODY} bytes")
+async def _body(request: Request, limit: int = MAX_BODY) -> Any:
+    """The request's JSON, read as a stream and refused as soon as it passes ``limit``
+    bytes (the edge has refused a larger ``Content-Length`` already)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"request body is larger than {limit} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw:
         raise ApiError(400, "request body is empty: send a JSON object")
     try:
         return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:  # bad JSON or UTF-8; an int of over 4300 digits
         raise ApiError(400, f"request body is not valid JSON: {e}") from None
 
 
@@ -74,11 +90,24 @@ def _token(request: Request) -> str | None:
     return request.headers.get("x-seat-token")
 
 
-def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: float = 0.0) -> Starlette:
-    """The app serving the games kept in the SQLite file ``db``."""
+def create_app(
+    db: str | os.PathLike[str],
+    *,
+    bot_threads: int = 1,
+    bot_delay: float = 0.0,
+    limits: BotLimits | None = None,
+    edge: EdgeRules | None = None,
+    access_log: bool = False,
+    keep_days: float = 0.0,
+) -> Edge:
+    """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
+    the `Edge` (``app.hub`` is the games)."""
+    limits = limits or BotLimits()
+    edge = edge or EdgeRules(max_body=MAX_BODY)
     store = Store(db)
-    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay)
-    meta = views.meta(bot_catalogue())
+    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days)
+    new_games = RateLimit(edge.new_games_per_minute)
+    meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
     index = STATIC / "index.html"
 
     async def page(request: Request) -> Response:
@@ -91,7 +120,16 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         return JSONResponse({"games": hub.lobby()})
 
     async def create_game(request: Request) -> Response:
-        return JSONResponse(hub.create(await _body(request)), status_code=201)
+        body = await _body(request)
+        new_games.take(request.client.host if request.client else "")
+        return JSONResponse(hub.create(body), status_code=201)
+
+    async def claim(request: Request) -> Response:
+        return JSONResponse(hub.claim(request.path_params["game_id"], await _body(request, 10_000)))
+
+    async def replace(request: Request) -> Response:
+        body = await _body(request, 10_000)
+        return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
 
     async def get_game(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
@@ -106,11 +144,11 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))
 
     async def move(request: Request) -> Response:
-        body = await _body(request)
+        body = await _body(request, 10_000)
         return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
 
     async def undo(request: Request) -> Response:
-        body = await _body(request)
+        body = await _body(request, 10_000)
         return JSONResponse(await hub.undo(request.path_params["game_id"], _token(request), body))
 
     async def record(request: Request) -> Response:
@@ -129,11 +167,19 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         await ws.accept()
         try:
             table = hub.table(ws.path_params["game_id"])
-            hello = await asyncio.wait_for(ws.receive_json(), timeout=30)
+            text = await asyncio.wait_for(ws.receive_text(), timeout=30)
+            if len(text) > 10_000:
+                raise ApiError(413, "the first message is a token, not a book")
+            try:
+                hello = json.loads(text)
+            except (ValueError, RecursionError):
+                raise ApiError(400, 'the first message is JSON: {"token": "..."} (or null to watch)') from None
             if not isinstance(hello, dict):
                 raise ApiError(400, 'the first message is {"token": "..."} (or null to watch)')
             token = hello.get("token")
-            seat = table.seat_of(token if isinstance(token, str) else None)
+            if token is not None and not isinstance(token, str):
+                raise ApiError(400, 'the token is text: {"token": "..."} (or null to watch)')
+            seat = table.seat_of(token)
         except ApiError as e:
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})
             await ws.close(code=4000 + e.status)
@@ -156,7 +202,7 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         try:
             while not reader.done() and not hub._closing:
                 listener.wake.clear()
-                await ws.send_json(table.view(seat))
+                await ws.send_json(table.view(listener.seat))  # None once the seat is replaced
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
                 await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
@@ -195,6 +241,8 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
+        Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
         Route("/api/games/{game_id}/options", options),
         Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),
@@ -210,4 +258,4 @@ def create_app(db: str | os.PathLike[str], *, bot_threads: int = 1, bot_delay: f
         lifespan=lifespan,
     )
     app.state.hub = hub
-    return app
+    return Edge(app, edge, AccessLog() if access_log else None)

@@ -2,22 +2,25 @@
 
 One row per game: the record (`Game.to_json`, which replays exactly), the seats (who plays
 where: a human or a bot with its options), a version counter that grows with every change
-(moves and undos), and the SHA-256 of each human seat's secret token (the token itself is
-given once, to whoever created the game, and never stored).
+(moves, undos, seats claimed or replaced), the SHA-256 of each claimed seat's secret token
+and of each open invite (tokens and invite codes themselves are never stored), the bag's
+commitment salt, and the game's public events (seats joined and replaced).
 
 The database is written on every change, before the change is acknowledged, so stopping
-and restarting the server loses nothing.
+and restarting the server loses nothing. It holds every game's bag, so the file is created
+readable by its owner only (0600) and a folder made for it is 0700.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sqlite3
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,11 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games (updated);
 """
+# Columns added after the first release, with their value in older rows: open invites (none:
+# the creator was given every token), the commitment's salt (none: no commitment) and the
+# public events.
+_ADDED = {"invites": "'[]'", "salt": "''", "events": "'[]'"}
+_COLUMNS = "id, created, updated, version, seats, tokens, record, over, summary, invites, salt, events"
 
 
 def default_db_path() -> Path:
@@ -53,7 +61,8 @@ def default_db_path() -> Path:
 
 
 def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """The stored form of a seat token or an invite code (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -65,10 +74,27 @@ class GameRow:
     updated: float
     version: int
     seats: list[dict[str, Any]]
-    tokens: list[str | None]  # SHA-256 of each human seat's token, None for bots
+    tokens: list[str | None]  # SHA-256 of each claimed human seat's token, None otherwise
     record: str
     over: bool
     summary: dict[str, Any]
+    invites: list[str | None] = field(default_factory=list)  # SHA-256 of each open invite
+    salt: str = ""  # hex; the bag's commitment is SHA-256(salt + bag), see `commitment`
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _private_file(path: Path) -> None:
+    """Creates the database file (and a missing folder) readable by its owner only."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path == default_db_path() and sys.platform != "win32":
+        with contextlib.suppress(OSError):  # genial's own folder: nobody else's business
+            path.parent.chmod(0o700)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    if sys.platform != "win32":
+        with contextlib.suppress(OSError):  # a file from an older version was 0644
+            path.chmod(0o600)
 
 
 class Store:
@@ -78,13 +104,18 @@ class Store:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _private_file(self.path)
+        # SQLite creates the -wal and -shm files with the database file's mode (0600).
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         # WAL + NORMAL: a commit survives the process being stopped or killed (the OS has
         # the write); only a power cut may lose the last moves.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(games)")}
+        for name, default in _ADDED.items():
+            if name not in have:
+                self._db.execute(f"ALTER TABLE games ADD COLUMN {name} TEXT NOT NULL DEFAULT {default}")
 
     def close(self) -> None:
         self._db.close()
@@ -92,8 +123,7 @@ class Store:
     def insert(self, row: GameRow) -> None:
         with self._db:
             self._db.execute(
-                "INSERT INTO games (id, created, updated, version, seats, tokens, record, over, summary) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -104,6 +134,9 @@ class Store:
                     row.record,
                     int(row.over),
                     json.dumps(row.summary),
+                    json.dumps(row.invites),
+                    row.salt,
+                    json.dumps(row.events),
                 ),
             )
 
@@ -116,21 +149,42 @@ class Store:
             )
         return now
 
+    def update_seats(
+        self,
+        game_id: str,
+        *,
+        version: int,
+        tokens: list[str | None],
+        invites: list[str | None],
+        events: list[dict[str, Any]],
+        summary: dict[str, Any],
+    ) -> float:
+        """A seat claimed or replaced: its token and invite hashes and the public events."""
+        now = time.time()
+        with self._db:
+            self._db.execute(
+                "UPDATE games SET version = ?, tokens = ?, invites = ?, events = ?, summary = ?, updated = ? "
+                "WHERE id = ?",
+                (
+                    version,
+                    json.dumps(tokens),
+                    json.dumps(invites),
+                    json.dumps(events),
+                    json.dumps(summary),
+                    now,
+                    game_id,
+                ),
+            )
+        return now
+
     def get(self, game_id: str) -> GameRow | None:
-        cur = self._db.execute(
-            "SELECT id, created, updated, version, seats, tokens, record, over, summary FROM games WHERE id = ?",
-            (game_id,),
-        )
+        cur = self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
         found = cur.fetchone()
         return None if found is None else _row(found)
 
     def recent(self, limit: int = 200) -> list[GameRow]:
         """The most recently changed games first."""
-        cur = self._db.execute(
-            "SELECT id, created, updated, version, seats, tokens, record, over, summary FROM games "
-            "ORDER BY updated DESC LIMIT ?",
-            (limit,),
-        )
+        cur = self._db.execute(f"SELECT {_COLUMNS} FROM games ORDER BY updated DESC LIMIT ?", (limit,))
         return [_row(r) for r in cur.fetchall()]
 
     def unfinished_ids(self) -> list[str]:
@@ -140,6 +194,13 @@ class Store:
         with self._db:
             cur = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cur.rowcount > 0
+
+    def delete_untouched_since(self, when: float) -> list[str]:
+        """Deletes the games that have not changed since ``when`` (a Unix time); their ids."""
+        with self._db:
+            ids = [r[0] for r in self._db.execute("SELECT id FROM games WHERE updated < ?", (when,))]
+            self._db.execute("DELETE FROM games WHERE updated < ?", (when,))
+        return ids
 
 
 def _row(r: tuple[Any, ...]) -> GameRow:
@@ -153,4 +214,7 @@ def _row(r: tuple[Any, ...]) -> GameRow:
         record=r[6],
         over=bool(r[7]),
         summary=json.loads(r[8]),
+        invites=json.loads(r[9]),
+        salt=r[10],
+        events=json.loads(r[11]),
     )

@@ -15,19 +15,22 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _core
 from .._core import IllegalMoveError, Move
-from ..bots import BUILTIN_BOTS, BuiltinBot, GameView, catalogue, make
+from ..bots import BuiltinBot, GameView, catalogue, make
 from ..choices import ordered_choices
 from ..game import Game
 from ..records import RecordError, from_record, to_record
 from ..variants import variants
 from . import views
+from .commitment import commitment, new_salt
+from .errors import ApiError
+from .seats import BotLimits, check_seats, new_invite, new_token
 from .store import GameRow, Store, hash_token
+from .workers import BotWorkers, Stopped
 
 __all__ = ["ApiError", "Hub", "Table", "bot_catalogue"]
 
@@ -35,17 +38,7 @@ log = logging.getLogger("genial.web")
 
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
-MAX_NAME = 40
 MAX_GAMES_LISTED = 200
-
-
-class ApiError(Exception):
-    """An action refused: HTTP status and a message for the player. Nothing was changed."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
@@ -70,40 +63,7 @@ def bot_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-# ----- seats --------------------------------------------------------------------------------
-
-
-def _check_seats(raw: Any, players: int) -> list[dict[str, Any]]:
-    if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list with one entry per player")
-    if len(raw) != players:
-        raise ApiError(400, f"{players} players need {players} seats, not {len(raw)}")
-    seats: list[dict[str, Any]] = []
-    for i, s in enumerate(raw):
-        if not isinstance(s, dict):
-            raise ApiError(400, f'seat {i} must be an object like {{"kind": "human"}}')
-        kind = s.get("kind")
-        name = s.get("name")
-        if name is not None and not isinstance(name, str):
-            raise ApiError(400, f"seat {i}: name must be text")
-        name = (name or "").strip()[:MAX_NAME]
-        if kind == "human":
-            seats.append({"kind": "human", "name": name or f"Player {i + 1}"})
-        elif kind == "bot":
-            bot = s.get("bot")
-            options = s.get("options") or {}
-            if not isinstance(bot, str):
-                raise ApiError(400, f"seat {i}: a bot seat names its bot ({', '.join(BUILTIN_BOTS)})")
-            if not isinstance(options, dict):
-                raise ApiError(400, f"seat {i}: bot options must be an object")
-            try:
-                label = make(bot, 0, **options).label
-            except (ValueError, TypeError) as e:
-                raise ApiError(400, f"seat {i}: {e}") from None
-            seats.append({"kind": "bot", "bot": bot, "options": options, "name": name or label, "label": label})
-        else:
-            raise ApiError(400, f'seat {i}: kind must be "human" or "bot", not {kind!r}')
-    return seats
+# ----- bots ---------------------------------------------------------------------------------
 
 
 def _make_bot(seat_cfg: dict[str, Any], game: Game, seat: int) -> BuiltinBot:
@@ -153,16 +113,23 @@ class Table:
         self.id = row.id
         self.seats = row.seats
         self.tokens = row.tokens
+        # Rows from before invites have none open: their creator was given every token.
+        self.invites: list[str | None] = row.invites if len(row.invites) == len(row.seats) else [None] * len(row.seats)
+        self.events = row.events
+        self.salt = row.salt
         self.version = row.version
         self.created = row.created
         self.updated = row.updated
         record = json.loads(row.record)
         self.game, self.log, _ = replay_record(record)
+        self.bag: list[str] = [str(t) for t in record.get("bag", [])]
+        self.commitment = (
+            commitment(self.salt, self.game.seed, self.bag) if self.salt and self.game.seed is not None else None
+        )
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self._options: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (version, tile) -> placements
-        self.joined: set[int] = set()  # human seats that have opened the game
         self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
 
@@ -177,6 +144,43 @@ class Table:
             if h is not None and secrets.compare_digest(h, digest):
                 return seat
         raise ApiError(403, f"this token holds no seat in game {self.id}")
+
+    def claim(self, code: Any) -> tuple[int, str]:
+        """Exchanges a one-time invite for its seat and a fresh token (the invite is spent)."""
+        if not isinstance(code, str) or not code:
+            raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
+        digest = hash_token(code)
+        for seat, h in enumerate(self.invites):
+            if h is not None and secrets.compare_digest(h, digest):
+                token = new_token()
+                self.invites[seat] = None
+                self.tokens[seat] = hash_token(token)
+                self.events.append(self._event("joined", seat))
+                return seat, token
+        raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
+
+    def replace(self, by: int, seat: Any) -> str:
+        """A player hands ``seat`` to someone new: its token stops working, and a fresh
+        invite (returned) will seat the newcomer. Every seat sees the event."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise ApiError(400, f"seat must be a seat number 0..{len(self.seats) - 1}")
+        if self.seats[seat]["kind"] != "human":
+            raise ApiError(400, f"seat {seat} is a bot's")
+        if seat == by:
+            raise ApiError(400, "you cannot replace yourself: another player can give your seat a new invite")
+        if self.game.is_over:
+            raise ApiError(409, "the game is over")
+        code = new_invite()
+        self.tokens[seat] = None
+        self.invites[seat] = hash_token(code)
+        self.events.append({**self._event("replaced", seat), "by": by})
+        for lis in self.listeners:
+            if lis.seat == seat:
+                lis.seat = None  # the replaced player's open page now watches
+        return code
+
+    def _event(self, kind: str, seat: int) -> dict[str, Any]:
+        return {"type": kind, "seat": seat, "move": len(self.log), "time": time.time()}
 
     def others_are_bots(self, seat: int) -> bool:
         return all(s["kind"] == "bot" for i, s in enumerate(self.seats) if i != seat)
@@ -197,9 +201,13 @@ class Table:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The state as ``seat`` may see it (None: a spectator, no rack at all)."""
-        if seat is not None:
-            self.joined.add(seat)
         return views.state(self, seat)
+
+    def reveal(self) -> dict[str, Any]:
+        """What the commitment was made of (see `genial.web.commitment`): only once the game
+        is over. The seed travels as text (JavaScript numbers lose 63-bit integers)."""
+        assert self.game.is_over and self.game.seed is not None
+        return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag)}
 
     def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> dict[str, Any]:
         """Where the seat to move may lay one tile of its rack (by ``slot`` or text), with
@@ -237,12 +245,23 @@ class Table:
 
 
 class Hub:
-    """Every game of the server: the store, the tables in memory, the bots' thread pool."""
+    """Every game of the server: the store, the tables in memory, the bots' workers."""
 
-    def __init__(self, store: Store, *, bot_threads: int = 1, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_threads: int = 1,
+        bot_delay: float = 0.0,
+        limits: BotLimits | None = None,
+        keep_days: float = 0.0,
+    ) -> None:
         self.store = store
+        self.keep_days = keep_days
+        self._pruner: asyncio.Task[None] | None = None
         self.tables: dict[str, Table] = {}
-        self.pool = ThreadPoolExecutor(max_workers=max(1, bot_threads), thread_name_prefix="genial-bot")
+        self.limits = limits or BotLimits()
+        self.workers = BotWorkers(bot_threads, max_think=self.limits.max_think_ms / 1000)
         self.bot_delay = bot_delay
         self._closing = False
         self.on_change: Callable[[Table], None] | None = None
@@ -251,6 +270,10 @@ class Hub:
 
     def start(self) -> None:
         """Loads the unfinished games and lets their bots move (call inside the event loop)."""
+        self.workers.start()
+        if self.keep_days > 0:
+            self.prune()
+            self._pruner = asyncio.get_running_loop().create_task(self._prune_hourly())
         for game_id in self.store.unfinished_ids():
             try:
                 table = self.table(game_id)
@@ -260,15 +283,39 @@ class Hub:
             self._kick_bots(table)
 
     async def close(self) -> None:
+        """Stops every bot at once (a move not yet played is dropped: after a restart the bot
+        thinks again) and wakes the live connections so that they end."""
         self._closing = True
+        if self._pruner is not None:
+            self._pruner.cancel()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         for t in self.tables.values():
             for lis in t.listeners:
                 lis.wake.set()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        await asyncio.to_thread(self.workers.close)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def prune(self) -> list[str]:
+        """Deletes the games nobody has touched for ``keep_days`` days."""
+        gone = self.store.delete_untouched_since(time.time() - self.keep_days * 86_400)
+        for game_id in gone:
+            table = self.tables.pop(game_id, None)
+            if table is not None:
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+                for lis in table.listeners:
+                    lis.wake.set()
+            self.workers.forget(game_id)
+        if gone:
+            log.info("deleted %d games untouched for %g days", len(gone), self.keep_days)
+        return gone
+
+    async def _prune_hourly(self) -> None:
+        while True:
+            await asyncio.sleep(3600)
+            self.prune()
 
     # ----- finding games ----------------------------------------------------------------
 
@@ -299,7 +346,11 @@ class Hub:
 
     def create(self, body: Any) -> dict[str, Any]:
         """A new game from the lobby's form, or from a record (``record``) to play on.
-        Returns the game id and each human seat's secret token (given only here)."""
+
+        Returns the game id, the creator's seat (``creator_seat``, by default the first
+        human seat; null to only watch) with its secret token, and a one-time invite code
+        for every other human seat. A game between two or more people draws its seed from
+        the operating system's secure source and refuses one chosen by the client."""
         if not isinstance(body, dict):
             raise ApiError(400, "a new game is described by a JSON object")
         record = body.get("record")
@@ -316,33 +367,53 @@ class Hub:
                     raise ApiError(400, f"upto must be a move number 0..{len(entries)}")
                 trimmed = {**record, "moves": record["moves"][:upto]}
                 game, entries, _ = replay_record(trimmed)
+            seats = check_seats(body.get("seats"), game.players, self.limits)
+            if _humans(seats) >= 2 and not game.is_over:
+                raise ApiError(
+                    400,
+                    "a game between two or more people cannot start from a record: whoever has the file "
+                    "knows the bag. Start a new game (the server draws its seed)",
+                )
         else:
             variant = body.get("variant", "standard")
             players = body.get("players")
             swap_timing = body.get("swap_timing", "after_placement")
             require_contact = body.get("require_contact", False)
+            known = {v.name: v for v in variants()}
+            if not isinstance(variant, str) or variant not in known:
+                raise ApiError(400, f"unknown variant {variant!r}: use {', '.join(known)}")
+            if players is None:
+                players = known[variant].player_counts[0]
+            if isinstance(players, bool) or not isinstance(players, int):
+                raise ApiError(400, f"players must be a number of players, not {players!r}")
+            seats = check_seats(body.get("seats"), players, self.limits)
             seed = body.get("seed")
+            if seed is not None and _humans(seats) >= 2:
+                raise ApiError(
+                    400,
+                    "a game between two or more people gets its seed from the server's secure random "
+                    "source, so that nobody knows the bag: leave the seed out",
+                )
             if isinstance(seed, str):  # seeds travel as text: JavaScript rounds 63-bit numbers
                 if not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
                     raise ApiError(400, f"seed must be a whole number 0..2**64-1, not {seed[:24]!r}")
                 seed = int(seed)
             if seed is None:
                 seed = secrets.randbits(63)
-            known = {v.name: v for v in variants()}
-            if variant not in known:
-                raise ApiError(400, f"unknown variant {variant!r}: use {', '.join(known)}")
-            if players is None:
-                players = known[variant].player_counts[0]
             try:
                 game = Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
             except (ValueError, TypeError, OverflowError) as e:
                 raise ApiError(400, f"cannot set up this game: {e}") from None
             entries = []
-        seats = _check_seats(body.get("seats"), game.players)
+        humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+        creator = body.get("creator_seat", humans[0] if humans else None)
+        if creator is not None and (isinstance(creator, bool) or creator not in humans):
+            raise ApiError(400, f"creator_seat must be one of the human seats {humans} or null, not {creator!r}")
         game_id = secrets.token_urlsafe(6)
         while self.store.get(game_id) is not None:
             game_id = secrets.token_urlsafe(6)
-        tokens: list[str | None] = [secrets.token_urlsafe(18) if s["kind"] == "human" else None for s in seats]
+        token = new_token() if creator is not None else None
+        invites = {i: new_invite() for i in humans if i != creator}
         now = time.time()
         row = GameRow(
             id=game_id,
@@ -350,23 +421,65 @@ class Hub:
             updated=now,
             version=len(entries),
             seats=seats,
-            tokens=[None if t is None else hash_token(t) for t in tokens],
+            tokens=[hash_token(token) if i == creator and token else None for i in range(len(seats))],
             record=game.to_json(),
             over=game.is_over,
             summary={},
+            invites=[hash_token(invites[i]) if i in invites else None for i in range(len(seats))],
+            salt=new_salt() if game.seed is not None else "",
         )
         table = Table(row)
         row.summary = table.summary()
         self.store.insert(row)
         self.tables[game_id] = table
         self._kick_bots(table)
+        out_seats = []
+        for i, s in enumerate(seats):
+            entry: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
+            if i in invites:
+                entry["invite"] = invites[i]
+            out_seats.append(entry)
         return {
             "id": game_id,
             "version": table.version,
-            "seats": [
-                {"seat": i, "kind": s["kind"], "name": s["name"], "token": tokens[i]} for i, s in enumerate(seats)
-            ],
+            "seat": creator,
+            "token": token,
+            "seats": out_seats,
+            "commitment": table.commitment,
         }
+
+    def claim(self, game_id: str, body: Any) -> dict[str, Any]:
+        """``{"invite": code}`` -> the seat and its fresh token, for the claimer only."""
+        table = self.table(game_id)
+        if not isinstance(body, dict):
+            raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
+        seat, token = table.claim(body.get("invite"))
+        self._persist_seats(table)
+        return {"id": table.id, "seat": seat, "token": token, "version": table.version}
+
+    def replace(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
+        """A player gives another human seat to someone new: ``{"seat": n}`` -> a new invite."""
+        table = self.table(game_id)
+        by = table.seat_of(token)
+        if by is None:
+            raise ApiError(401, "only a player of this game (header X-Seat-Token) can replace a player")
+        if not isinstance(body, dict):
+            raise ApiError(400, 'name the seat to give to someone new: {"seat": n}')
+        code = table.replace(by, body.get("seat"))
+        self._persist_seats(table)
+        return {"id": table.id, "seat": body["seat"], "invite": code}
+
+    def _persist_seats(self, table: Table) -> None:
+        table.updated = self.store.update_seats(
+            table.id,
+            version=table.version,
+            tokens=table.tokens,
+            invites=table.invites,
+            events=table.events,
+            summary=table.summary(),
+        )
+        for lis in table.listeners:
+            lis.wake.set()
 
     # ----- acting -------------------------------------------------------------------------
 
@@ -464,8 +577,8 @@ class Hub:
         if table.hint is None or table.hint[0] != version:
             game = table.game.clone()  # the live game may move on while the search runs
             try:
-                choice = (await asyncio.get_running_loop().run_in_executor(self.pool, ordered_choices, game))[0]
-            except RuntimeError:
+                choice = (await self.workers.run(table.id, "hint", lambda: ordered_choices(game)))[0]
+            except Stopped:
                 raise ApiError(503, "the server is shutting down") from None
             table.hint = (version, views.hint(game, seat, choice))
         return {"version": version, **table.hint[1]}
@@ -482,10 +595,10 @@ class Hub:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
-        loop = asyncio.get_running_loop()
         while not self._closing:
             g = table.game
             if g.is_over:
+                self.workers.forget(table.id)
                 return
             seat = g.current_player
             cfg = table.seats[seat]
@@ -498,9 +611,9 @@ class Hub:
                 await asyncio.sleep(self.bot_delay)
             try:
                 # The built-in bots release the GIL while they think.
-                move = await loop.run_in_executor(self.pool, bot.choose, view)
-            except RuntimeError:
-                return  # the pool is shutting down
+                move = await self.workers.choose(table.id, bot, view)
+            except Stopped:
+                return  # the server is stopping: the bot thinks again after a restart
             async with table.lock:
                 if table.version != version:
                     continue  # the game changed meanwhile (undo): think again
@@ -527,7 +640,14 @@ class Hub:
         record = to_record(table.game)
         record["seats"] = [s.get("label", "human") if s["kind"] == "bot" else "human" for s in table.seats]
         record["names"] = [s["name"] for s in table.seats]
+        if table.commitment is not None:
+            record["commitment"] = table.commitment
+            record["salt"] = table.salt
         return record
+
+
+def _humans(seats: list[dict[str, Any]]) -> int:
+    return sum(s["kind"] == "human" for s in seats)
 
 
 def replay_frames(record: Any) -> dict[str, Any]:

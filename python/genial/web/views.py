@@ -316,7 +316,7 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
         out["role"] = f"bot · {s['label']}"
     else:
         out["online"] = any(lis.seat == i for lis in table.listeners)
-        out["joined"] = i in table.joined or out["online"]
+        out["joined"] = table.tokens[i] is not None  # the seat's invite was claimed
         out["role"] = "online" if out["online"] else "away"
     return out
 
@@ -546,12 +546,17 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "can_undo": table.can_undo(seat),
         "can_download": table.can_download(seat),
+        # Seats joined and replaced, and the bag's fingerprint (genial.web.commitment).
+        "events": table.events[-table.log_tail :],
+        "commitment": table.commitment,
     }
     if g.is_over:
         out["ranking"] = g.ranking()
         out["winner"] = g.winner
         out["explanation"] = explain_ranking(g)
         out["ending"] = _ending(g, names)
+        if table.commitment is not None:
+            out["reveal"] = table.reveal()
     if seat is not None:
         rack = gv.rack()
         out["rack"] = [[int(c) for c in t.colors] for t in rack]

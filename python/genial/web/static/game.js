@@ -5,19 +5,30 @@ import { api, gamePath } from "./api.js";
 import { BoardView, icon } from "./board.js";
 import { Connection, liveUrl } from "./connection.js";
 import { download, h, toast } from "./dom.js";
+import { fairnessCard, verifyButton } from "./fairness.js";
 import { glyph } from "./icons.js";
 import { inviteCard } from "./invite.js";
 import { cellKey } from "./placements.js";
 import { Placer } from "./rack.js";
-import { saveSeats, seatsFor } from "./seats.js";
+import { claimInvite, saveSeats, seatsFor } from "./seats.js";
 import { rankingView, tracksView } from "./tracks.js";
 
 const ARROWS = { ArrowLeft: "west", ArrowRight: "east", ArrowUp: "north-west", ArrowDown: "south-east" };
 
 export async function showGame(root, meta, id) {
-  const held = seatsFor(id);
-  // An invite link carries its token in the fragment (never sent to the server in a URL).
+  // An invite link carries a one-time code in the fragment (never sent to the server in a
+  // URL); this page exchanges it for a seat token of its own. "#t=" opens a seat this
+  // player already holds (their token, carried to another device).
   const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.get("invite")) {
+    try {
+      await claimInvite(id, frag.get("invite"));
+    } catch (e) {
+      toast(e.message, "error");
+    }
+    history.replaceState(null, "", location.pathname);
+  }
+  const held = seatsFor(id);
   if (frag.get("t")) {
     const token = frag.get("t");
     try {
@@ -122,6 +133,7 @@ class GamePage {
     this.tracksEl = h("div", { class: "tracks-box" });
     this.logEl = h("ol", { class: "log", "aria-label": "Last moves" });
     this.inviteEl = h("div", { class: "invites" });
+    this.fairEl = h("div", { class: "fairness-box" });
     this.overlay = h("div", { class: "overlay", hidden: true });
     const boardBox = h("div", { class: "board-box" });
     this.board = new BoardView(boardBox, this.meta, { onCell: (q, r, kind) => this.placer.onCell(q, r, kind) });
@@ -142,6 +154,7 @@ class GamePage {
         this.seatsEl,
         this.tracksEl,
         this.inviteEl,
+        this.fairEl,
         h("details", { class: "card log-card", open: !touchFirst }, h("summary", {}, "Moves"), this.logEl),
       ),
     );
@@ -182,6 +195,7 @@ class GamePage {
     this.renderTracks(st, this.placer.previewGains());
     this.renderLog(st);
     this.inviteEl.replaceChildren(...[inviteCard(this, st)].filter(Boolean));
+    this.fairEl.replaceChildren(...[fairnessCard(this.id, st)].filter(Boolean));
     this.placer.highlight();
     if (st.over && !this.endShown) this.showEnd(st);
     if (!st.over) this.hideEnd();
@@ -454,6 +468,7 @@ class GamePage {
         h("a", { class: "button primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board"),
       ),
+      verifyButton(this.id, st),
     );
     this.overlay.replaceChildren(card);
     this.overlay.hidden = false;

@@ -1,7 +1,9 @@
 // The invite card: one link per friend's seat, wide enough to read and copy, and "joined"
-// once the friend has opened it (the seat's `joined` in the server's state).
+// once the friend has claimed it (the seat's `joined` in the server's state).
+
+import { api, gamePath } from "./api.js";
 import { h, toast } from "./dom.js";
-import { inviteLink, saveSeats } from "./seats.js";
+import { claimInvite, inviteLink, saveSeats } from "./seats.js";
 
 export function inviteCard(page, st) {
   const seats = Object.keys(page.held.invites)
@@ -12,7 +14,7 @@ export function inviteCard(page, st) {
     "div",
     { class: "card invite-card" },
     h("h3", {}, "Invite friends"),
-    h("p", { class: "muted" }, "Each link holds one seat: send it only to that player."),
+    h("p", { class: "muted" }, "Each link seats one player, once: send it only to that player."),
     ...seats.map((s) => {
       const link = inviteLink(location.origin, page.id, page.held.invites[s]);
       const seat = st.seats[s];
@@ -26,48 +28,82 @@ export function inviteCard(page, st) {
           h("strong", {}, seat.name),
           h("span", { class: `invite-state ${joined ? "joined" : "waiting"}` }, joined ? "joined" : "not joined yet"),
         ),
-        h("input", {
-          type: "text",
-          readonly: true,
-          value: link,
-          "aria-label": `Invite link for ${seat.name}`,
-          onfocus: (e) => e.target.select(),
-        }),
-        h(
-          "div",
-          { class: "invite-actions" },
-          h(
-            "button",
-            {
-              type: "button",
-              onclick: async () => {
-                try {
-                  await navigator.clipboard.writeText(link);
-                  toast("Link copied");
-                } catch {
-                  toast("Select the link and copy it");
-                }
-              },
-            },
-            "Copy link",
-          ),
-          h(
-            "button",
-            {
-              type: "button",
-              class: "ghost",
-              title: "Play this seat at this screen too",
-              onclick: () => {
-                page.held.mine[s] = page.held.invites[s];
-                delete page.held.invites[s];
-                saveSeats(page.id, page.held);
-                location.reload();
-              },
-            },
-            "Play here",
-          ),
-        ),
+        joined ? replaceButton(page, s, seat.name) : null,
+        joined
+          ? null
+          : h("input", {
+              type: "text",
+              readonly: true,
+              value: link,
+              "aria-label": `Invite link for ${seat.name}`,
+              onfocus: (e) => e.target.select(),
+            }),
+        joined
+          ? null
+          : h(
+              "div",
+              { class: "invite-actions" },
+              h(
+                "button",
+                {
+                  type: "button",
+                  onclick: async () => {
+                    try {
+                      await navigator.clipboard.writeText(link);
+                      toast("Link copied");
+                    } catch {
+                      toast("Select the link and copy it");
+                    }
+                  },
+                },
+                "Copy link",
+              ),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "ghost",
+                  title: "Play this seat at this screen too",
+                  onclick: async () => {
+                    try {
+                      await claimInvite(page.id, page.held.invites[s]);
+                      location.reload();
+                    } catch (e) {
+                      toast(e.message, "error");
+                    }
+                  },
+                },
+                "Play here",
+              ),
+            ),
       );
     }),
+  );
+}
+
+// Gives a joined seat to someone new (the friend lost their browser, or left): the seat's
+// token stops working, a new invite link appears here, and every seat is told.
+function replaceButton(page, seat, name) {
+  const mine = Object.values(page.held.mine)[0];
+  if (!mine) return null;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "ghost replace",
+      onclick: async () => {
+        if (!confirm(`Give ${name}'s seat to someone else? Their link stops working, and every player sees it.`))
+          return;
+        try {
+          const got = await api(gamePath(page.id, "/replace"), { method: "POST", token: mine, body: { seat } });
+          page.held.invites[seat] = got.invite;
+          saveSeats(page.id, page.held);
+          page.render();
+        } catch (e) {
+          toast(e.message, "error");
+        }
+      },
+    },
+    "Give the seat to someone else",
   );
 }

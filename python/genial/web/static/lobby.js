@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { icon } from "./board.js";
 import { h, toast } from "./dom.js";
-import { claimSeats, saveSeats, seatsFor } from "./seats.js";
+import { claimInvite, claimSeats, saveSeats, seatsFor } from "./seats.js";
 
 // A seat's choice as the request sends it. Pure: tested under node.
 export function seatRequest(kind, name, bot, inputs) {
@@ -50,7 +50,8 @@ function seatEditor(meta, index, initial) {
     const bot = chosen();
     name.hidden = !!bot;
     about.textContent = bot?.description || ""; // from the core's bot catalogue
-    if (!bot) return;
+    // The bots as they come (levels), unless the operator lets games set bot options.
+    if (!bot || !meta.bot_limits?.options) return;
     for (const [k, v] of Object.entries(bot.options)) {
       const spec = (bot.option_specs || []).find((o) => o.name === k);
       const input = h("input", {
@@ -182,7 +183,10 @@ export async function showLobby(root, meta) {
     };
     try {
       const made = await api("/api/games", { method: "POST", body });
-      saveSeats(made.id, claimSeats(made, hotseat.checked));
+      const held = claimSeats(made);
+      saveSeats(made.id, held);
+      // Pass and play: this screen takes every other seat too, through its invite.
+      if (hotseat.checked) for (const code of Object.values(held.invites)) await claimInvite(made.id, code);
       location.href = `/game/${encodeURIComponent(made.id)}`;
     } catch (e) {
       toast(e.message, "error");

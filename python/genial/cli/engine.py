@@ -1,0 +1,55 @@
+"""``genial engine``: a built-in bot as a protocol engine on stdin/stdout; ``genial
+engine-check``: the protocol's conformance suite run against any engine command."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import bots_help
+
+__all__ = ["register"]
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from ..engine.builtin import serve_builtin
+
+    return serve_builtin(args.bot, seed=args.seed)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ..engine.check import run_checks
+
+    print(f"genial engine-check: {args.command}", flush=True)
+    results = run_checks(
+        args.command, movetime_ms=args.movetime, games=args.games, report=lambda c: print(c.line(), flush=True)
+    )
+    failed = [c for c in results if not c.passed]
+    if failed:
+        print(f"{len(failed)} of {len(results)} checks failed", flush=True)
+        return 1
+    print(f"all {len(results)} checks passed", flush=True)
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "engine",
+        help="run a built-in bot as an engine of the genial engine protocol (stdin/stdout)",
+        description="Runs a built-in bot as an engine speaking the genial engine protocol on stdin and "
+        "stdout (docs: engine-protocol). Seat it elsewhere as 'engine:genial engine --bot SPEC'. " + bots_help(),
+    )
+    p.add_argument("--bot", default="greedy", help="the built-in bot to serve (default: greedy)")
+    p.add_argument("--seed", type=int, default=None, help="the bot's seed (default: 0)")
+    p.set_defaults(func=_engine)
+
+    c = sub.add_parser(
+        "engine-check",
+        help="check that an engine follows the genial engine protocol",
+        description="Runs the conformance suite of the genial engine protocol against an engine and prints "
+        "each check; exit status 1 when one fails. COMMAND is split like a shell would (no shell runs it).",
+    )
+    c.add_argument("command", help="the engine's command line, e.g. 'python3 my_engine.py'")
+    c.add_argument("--movetime", type=int, default=200, help="move time given per decision, ms (default: 200)")
+    c.add_argument("--games", type=int, default=1, help="games per seat and rule set (default: 1)")
+    c.set_defaults(func=_check)

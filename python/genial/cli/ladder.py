@@ -1,0 +1,87 @@
+"""``genial ladder``: the rating ladder of a pool of bots (`genial.ladder`), resumable,
+written as a Markdown report, a head-to-head matrix and a plot."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import split_bot_specs
+
+__all__ = ["register"]
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from ..ladder import LadderRun, default_pool
+    from ..progress import ProgressBar
+
+    pool = split_bot_specs(args.pool) if args.pool else default_pool()
+    pool += args.add or []
+    out = Path(args.out)
+    run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
+    total = len(run.matches)
+    if run.done:
+        print(f"resuming {out / 'results.jsonl'}: {len(run.done)} of {total} matches done", file=sys.stderr)
+    start = time.perf_counter()
+    try:
+        with ProgressBar(total, "ladder", enabled=args.progress, unit="matches") as progress:
+            progress(len(run.done))
+            run.play(progress)
+    except KeyboardInterrupt:
+        print(
+            f"\ngenial ladder: interrupted after {len(run.done)} of {total} matches; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    ratings = run.ratings(bootstrap=args.bootstrap)
+    games = ", ".join(f"{n} {p}-player games" for p, n in sorted(ratings.games.items()))
+    report = [
+        f"# genial ladder\n\n{games} ({ratings.matches} matches), seed {args.seed}; Elo anchored at random = 0,",
+        f"95% intervals from {args.bootstrap} bootstrap resamplings of the matches.\n",
+        ratings.table(),
+        "\n## Head to head\n\nThe row bot's score against the column bot (pairwise encounters).\n",
+        ratings.matrix(),
+        "",
+    ]
+    (out / "ladder.md").write_text("\n".join(report), encoding="utf-8")
+    print(ratings.table())
+    print()
+    print(ratings.matrix())
+    if ratings.plot(out / "ladder.png"):
+        print(f"\nwrote {out / 'ladder.md'} and {out / 'ladder.png'}")
+    else:
+        print(f"\nwrote {out / 'ladder.md'} (no plot: matplotlib is not installed)")
+    print(f"{len(run.done)} matches, {time.perf_counter() - start:.0f} s this run")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "ladder",
+        help="rate a pool of bots and engines: Elo with 95%% intervals, head to head, a plot",
+        description="Plays a pool of bots in the 2-player and the 4-player base game (swaps on), each "
+        "deal in every rotation of the seats, and fits Bradley-Terry ratings anchored at random = 0 with "
+        "bootstrap intervals. Every finished match is appended to OUT/results.jsonl: the same command "
+        "resumes a stopped run. Writes OUT/ladder.md and OUT/ladder.png (with matplotlib).",
+    )
+    p.add_argument("--out", default="ladder", help="folder of the results and the report (default: ladder)")
+    p.add_argument(
+        "--pool", default=None, help="comma-separated bots (default: random, greedy, scarcity, mcts, levels)"
+    )
+    p.add_argument(
+        "--add", action="append", metavar="SPEC", help="one more bot, e.g. 'engine:./my_engine' (repeatable)"
+    )
+    p.add_argument(
+        "--rounds", type=int, default=2, help="2-player rounds: every pair plays a deal both ways (default 2)"
+    )
+    p.add_argument("--rounds4", type=int, default=1, help="4-player rounds: one match per bot of the pool (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamplings for the intervals (default 200)")
+    bar = p.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show progress")
+    bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
+    p.set_defaults(func=_ladder)

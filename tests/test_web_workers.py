@@ -1,0 +1,94 @@
+"""The bots' worker pool of `genial serve`: a fair queue across games, the thinking-time cap
+and the stop on shutdown (genial.web.workers)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import genial
+import pytest
+
+pytest.importorskip("starlette", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
+
+from genial.bots import GameView, make
+from genial.web.workers import BotWorkers, Stopped
+
+
+def view(seed: int = 1) -> GameView:
+    return GameView(genial.Game(2, seed), 0)
+
+
+def endless() -> genial.bots.BuiltinBot:
+    """A search that would take minutes."""
+    return make("mcts", 1, iterations=10_000_000)
+
+
+def test_the_game_that_used_the_least_thinking_time_is_served_first() -> None:
+    async def main() -> list[str]:
+        workers = BotWorkers(1)
+        workers.start()
+        done: list[str] = []
+
+        async def decide(game: str, bot: genial.bots.BuiltinBot) -> None:
+            await workers.choose(game, bot, view())
+            done.append(game)
+
+        # "busy" has already used thinking time; then the only worker is held by a long search.
+        await decide("busy", make("mcts", 1, iterations=50))
+        hold = bot_hold = endless()
+        holder = asyncio.ensure_future(workers.choose("holder", hold, view()))
+        while workers.stats()["running"] == 0:
+            await asyncio.sleep(0.01)
+        # "busy" asks first, "quick" (a new game) second: "quick" is served first all the same.
+        waiting = [
+            asyncio.ensure_future(decide("busy", make("greedy"))),
+            asyncio.ensure_future(decide("quick", make("greedy"))),
+        ]
+        while workers.stats()["queued"] < 2:
+            await asyncio.sleep(0.01)
+        bot_hold.stop()
+        await holder
+        await asyncio.gather(*waiting)
+        workers.close()
+        return done
+
+    assert asyncio.run(main()) == ["busy", "quick", "busy"]
+
+
+def test_a_search_past_the_thinking_cap_is_stopped_and_plays_its_best_move() -> None:
+    async def main() -> genial.Move:
+        workers = BotWorkers(1, max_think=0.2)
+        workers.start()
+        try:
+            return await workers.choose("g", endless(), view())
+        finally:
+            workers.close()
+
+    move = asyncio.run(main())
+    assert move in genial.Game(2, 1).legal_moves()
+
+
+def test_closing_stops_every_search_and_drops_its_move() -> None:
+    outcome: list[BaseException] = []
+
+    async def main() -> None:
+        workers = BotWorkers(2)
+        workers.start()
+        tasks = [asyncio.ensure_future(workers.choose(f"g{i}", endless(), view(i))) for i in range(3)]
+        while workers.stats()["running"] < 2:
+            await asyncio.sleep(0.01)
+        closer = threading.Thread(target=workers.close)
+        closer.start()
+        for t in tasks:
+            try:
+                await t
+            except Stopped as e:
+                outcome.append(e)
+        closer.join()
+        assert not any(t.is_alive() for t in workers._threads)
+        with pytest.raises(Stopped):
+            await workers.choose("late", make("greedy"), view())
+
+    asyncio.run(main())
+    assert len(outcome) == 3  # two stopped mid-search, one never started
