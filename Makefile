@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
-RUST_SOURCES := $(shell find rust -name '*.rs') Cargo.toml pyproject.toml
+RUST_SOURCES := $(shell find rust -name '*.rs' -o -name '*.bin') Cargo.toml pyproject.toml
 
 .PHONY: demo test test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
 
@@ -58,6 +58,16 @@ lint: $(BUILD)
 
 bench-rust:
 	cargo bench --bench core
+
+# Regenerates the master level's learned evaluation from its seed (a few minutes on one
+# core; SIZE=200 for a quick run into /tmp/genial-train), then rebuild with `make develop`.
+.PHONY: train
+train: $(BUILD)
+ifdef SIZE
+	$(PY) -m training.master --games $(SIZE) --out-dir /tmp/genial-train
+else
+	$(PY) -m training.master --plot docs/images/master_learning_curve.svg
+endif
 
 bench: $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q

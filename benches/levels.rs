@@ -29,7 +29,7 @@ fn decisions(c: &mut Criterion) {
         let Some(LevelKind::OnePly(medium)) = level("medium") else { unreachable!() };
         let mut m = OnePlyBot::new(medium, 1);
         c.bench_function(&format!("medium_decision_{players}p"), |b| b.iter(|| black_box(m.choose(&g, &moves))));
-        for name in ["hard", "expert"] {
+        for name in ["hard", "expert", "master"] {
             let Some(LevelKind::Search(cfg)) = level(name) else { unreachable!() };
             let mut bot = SearchBot::new(cfg, 1);
             c.bench_function(&format!("{name}_decision_{players}p"), |b| b.iter(|| black_box(bot.choose(&g, &moves))));

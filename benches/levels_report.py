@@ -20,7 +20,7 @@ import time
 import genial
 from genial.bots import parse_bot
 
-BOTS = ("random", "greedy", "scarcity", "easy", "medium", "hard", "expert", "mcts")
+BOTS = ("random", "greedy", "scarcity", "easy", "medium", "hard", "expert", "master", "mcts")
 
 
 def per_move(spec: str, players: int, games: int) -> tuple[list[float], list[float]]:
@@ -56,7 +56,7 @@ def main() -> None:
     for players in args.players or [2, 4]:
         for spec in BOTS:
             wall, cpu = per_move(spec, players, args.games)
-            searching = spec in ("hard", "expert", "mcts")
+            searching = spec in ("hard", "expert", "master", "mcts")
             n = args.sim_games if searching else 2000
             t = time.perf_counter()
             genial.simulate(n, players=players, bots=spec, seed=5, threads=1)

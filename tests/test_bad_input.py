@@ -639,7 +639,7 @@ CASES = [
         TypeError,
         "budget_ms must be an int, not bool",
     ),
-    Case("analyse level", "start", lambda g: analyse(g, level="greedy"), ValueError, "hard or expert"),
+    Case("analyse level", "start", lambda g: analyse(g, level="greedy"), ValueError, "hard or expert or master"),
 ]
 
 

@@ -125,14 +125,22 @@ def _hidden_twin(seed: int, players: int) -> tuple[genial.Game, genial.Game]:
     return game, game.determinize(game.current_player, 1234)
 
 
+@pytest.mark.parametrize("level", ["expert", "master"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_analyse_is_legal_ordered_and_blind_to_hidden_tiles(players: int) -> None:
+def test_analyse_is_legal_ordered_and_blind_to_hidden_tiles(players: int, level: str) -> None:
     game, twin = _hidden_twin(5, players)
     assert game != twin  # other racks differ, the mover's view does not
-    a = genial.analyse(game, iterations=80, seed=7)
-    b = genial.analyse(twin, iterations=80, seed=7)
+    a = genial.analyse(game, iterations=80, seed=7, level=level)
+    b = genial.analyse(twin, iterations=80, seed=7, level=level)
     assert a == b
-    assert a.player == game.current_player and a.iterations == 80
+    assert a.player == game.current_player
+    if level == "master":
+        # Time management: the search stops early once the best move is settled.
+        assert 1 <= a.iterations <= 120
+        assert make(level, seed=7, iterations=80).choose(game) == a.best.move
+        assert make(level, seed=7, iterations=80).choose(twin) == a.best.move
+        return
+    assert a.iterations == 80
     legal = set(game.legal_moves())
     assert all(c.move in legal and 0.0 <= c.win_probability <= 1.0 for c in a.candidates)
     assert [c.visits for c in a.candidates] == sorted((c.visits for c in a.candidates), reverse=True)

@@ -224,7 +224,9 @@ def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
     assert python.result.bot_names == ("first", "random")
 
 
-def test_mcts_never_reads_hidden_tiles() -> None:
+@pytest.mark.parametrize("bot", ["mcts", "master"])
+def test_mcts_never_reads_hidden_tiles(bot: str) -> None:
+    options = {"iterations": 40, "width": 5} if bot == "mcts" else {"iterations": 40}
     for seed in range(3):
         game = genial.Game(players=3, seed=seed)
         rnd = make("random", seed=seed)
@@ -235,8 +237,8 @@ def test_mcts_never_reads_hidden_tiles() -> None:
         other = game.determinize(seat, 1000 + seed)
         assert other.rack(seat) == game.rack(seat)
         assert [other.rack(p) for p in range(3)] != [game.rack(p) for p in range(3)]
-        a = make("mcts", seed=7, iterations=40, width=5).choose(game)
-        b = make("mcts", seed=7, iterations=40, width=5).choose(other)
+        a = make(bot, seed=7, **options).choose(game)
+        b = make(bot, seed=7, **options).choose(other)
         assert a == b
 
 

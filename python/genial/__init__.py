@@ -13,13 +13,14 @@ from importlib import metadata as _metadata
 from . import actions as actions  # submodules for learning agents
 from . import observation as observation
 from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
-from .analysis import Analysis, CandidateMove, analyse
+from .analysis import Analysis, CandidateMove, analyse, evaluate
 from .bots import BotOptionError, GameView, HiddenInformationError, NotYourTurnError, play_game
 from .colors import Color
 from .envs import registration as _registration
 from .game import Game, Outcome
 from .records import RecordError
 from .results import SimulationResult
+from .reviews import Review, review
 from .simulation import simulate
 from .stats import Summary
 from .tournament import TournamentResult, tournament
@@ -56,8 +57,11 @@ __all__ = [
     "TournamentResult",
     "tournament",
     "analyse",
+    "review",
+    "Review",
     "Analysis",
     "CandidateMove",
+    "evaluate",
 ]
 
 try:

@@ -481,11 +481,41 @@ def analyse_state(
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""
 
+def review_decision(
+    state: GameState,
+    played: Move | str,
+    seed: int = 0,
+    ply: int = 0,
+    iterations: int | None = None,
+    level_name: str = "expert",
+) -> tuple[list[tuple[Move, int, float, float, list[Move]]], float, list[float], int]:
+    """Reviews the decision of the seat to move, who played ``played``, from its view only:
+    ``(candidates, played_win, seats_before, legal_moves)``."""
+
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""
 
 def win_probabilities(state: GameState, observer: int) -> list[float]:
     """Each seat's win probability as ``observer`` sees the position."""
+
+def evaluate_state(state: GameState, observer: int) -> list[float]:
+    """Each seat's win probability by the learned evaluation, as ``observer`` sees it."""
+
+def evaluation_weights_info() -> tuple[int, int, int]:
+    """``(version, FNV-1a 64 checksum, weight count)`` of the shipped learned weights."""
+
+def train_evaluation(
+    games: int,
+    round: int,
+    holdout: int,
+    keep: float,
+    rate: float,
+    lambda_: float,
+    seed: int,
+    players: list[int],
+    threads: int,
+) -> tuple[bytes, list[tuple[int, int, float]]]:
+    """Trains the learned evaluation by self-play: the weight file and the learning curve."""
 
 def eval_weights() -> tuple[list[str], list[list[float]]]:
     """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""

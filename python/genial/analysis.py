@@ -17,13 +17,17 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import _core
 from ._core import Move
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
 
-__all__ = ["analyse", "Analysis", "CandidateMove"]
+if TYPE_CHECKING:
+    from .bots import GameView
+
+__all__ = ["analyse", "Analysis", "CandidateMove", "evaluate"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def analyse(
     """The candidate moves of the player to move with their estimated win probabilities
     and expected lines of play, best first.
 
-    Budget: the ``level``'s iterations by default (``"expert"`` or ``"hard"``;
+    Budget: the ``level``'s iterations by default (``"expert"``, ``"hard"`` or ``"master"``;
     deterministic for a ``seed``), ``iterations`` instead, or ``budget_ms`` milliseconds of
     thinking (then the result depends on the machine's speed and load; with both, whichever
     runs out first). The GIL is released while the search runs. Accepts a `genial.Game` or
@@ -106,3 +110,30 @@ def analyse(
         for m, n, v, p, line in rows
     )
     return Analysis(player=player, iterations=int(its), candidates=candidates)
+
+
+def evaluate(game: Game | GameView) -> tuple[float, ...]:
+    """Each seat's probability of winning, by the learned evaluation of the ``master`` level:
+    a pretrained value function.
+
+    Reads only what one seat may see: the seat to move for a `genial.Game`, the view's seat
+    for a `genial.bots.GameView`. That seat's own rack counts; every other rack enters only as
+    the tiles the seat has not seen, so two games that differ in hidden tiles get the same
+    answer. One number per seat, summing to 1 (team game: each partner gets the team's, so
+    the numbers sum to 2; solo: the lowest marker ÷ 18 so far). A finished game gets its
+    result (1 for the winner, shared ties split).
+
+    >>> import genial
+    >>> p = genial.evaluate(genial.Game(players=3, seed=1))
+    >>> len(p), round(sum(p), 6)
+    (3, 1.0)
+    """
+    from .bots import GameView
+
+    if isinstance(game, GameView):
+        seat, game = game.seat, game._game
+    elif isinstance(game, Game):
+        seat = game.current_player
+    else:
+        raise TypeError(f"evaluate looks at a genial.Game or a GameView, not {type(game).__name__}")
+    return tuple(float(x) for x in _core.evaluate_state(game._state, seat))

@@ -106,7 +106,7 @@ def catalogue() -> tuple[BotInfo, ...]:
     """Every built-in bot, from the core's catalogue: name, description, strength rank,
     whether it searches, and each option with its type, default, bounds and help.
 
-    >>> expert = catalogue()[-1]
+    >>> expert = next(b for b in catalogue() if b.name == "expert")
     >>> expert.name, expert.searches, expert.option("endgame").bounds
     ('expert', True, '0..=462')
     >>> catalogue()[0].option("swap").choices
@@ -137,7 +137,9 @@ SEARCHING_BOTS: tuple[str, ...] = tuple(b.name for b in _CATALOGUE if b.searches
 LEVELS: tuple[str, ...] = tuple(b.name for b in sorted(_CATALOGUE, key=lambda b: b.strength) if b.level)
 """Playing levels, weakest first (from the catalogue): ``easy`` samples moves by the fitted
 evaluation, ``medium`` plays its best move one ply deep, ``hard`` and ``expert`` search
-(ISMCTS guided by the evaluation). Budgets are iteration counts, so a level plays the same
+(ISMCTS guided by the evaluation); ``master`` searches like ``expert`` with the learned
+evaluation (`genial.evaluate`) at the leaves, an exhaustive endgame and time management.
+Budgets are iteration counts, so a level plays the same
 moves for a seed on any machine; ``iterations=`` sets one budget for every table size;
 ``time_ms=`` replaces the budget by a time (play then depends on machine speed and load)."""
 

@@ -13,10 +13,14 @@ Format ``genial.game`` version 1::
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)
       "moves": ["Y5,-1+P4,-1", "keep", ...],
       "result": {...},                  # informational: end, scores, ranking (ignored on read)
-      "seats": ["human", "greedy"]      # optional, informational: who sat where (written by
-    }                                   # `genial play`, read by `genial play --resume`)
+      "seats": ["human", "greedy"],     # optional, informational: who sat where (written by
+                                        # `genial play`, read by `genial play --resume`)
+      "review": {"format": "genial.review", "version": 1, ...}
+    }                                   # optional: the game's review (`genial.reviews`)
 
 Unknown fields are ignored on read, so tools may add informational fields like ``seats``.
+The optional ``review`` section has its own format and version (`genial.reviews.Review.to_dict`);
+read it with `genial.reviews.Review.from_dict`, which checks it reviews the record's moves.
 
 Reading replays every move through the rules; any inconsistency raises `RecordError`
 naming the field or the move at fault.
@@ -33,6 +37,7 @@ from ._core import IllegalMoveError
 
 if TYPE_CHECKING:
     from .game import Game
+    from .reviews import Review
 
 __all__ = ["FORMAT", "VERSION", "RecordError", "to_record", "from_record", "to_json", "from_json", "read_record"]
 
@@ -47,8 +52,9 @@ class RecordError(ValueError):
     """A game record that is malformed, inconsistent or not replayable."""
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` as a JSON-ready dict."""
+def to_record(game: Game, *, review: Review | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict; with ``review`` (of this game's moves),
+    its optional ``review`` section."""
     state = game._state
     bag = state.initial_bag
     if bag is None or game.seed is None:
@@ -69,6 +75,10 @@ def to_record(game: Game) -> dict[str, Any]:
         result["end"] = game.end
         result["ranking"] = game.ranking()
     record["result"] = result
+    if review is not None:
+        if tuple(str(m) for m in review.moves) != tuple(str(m) for m in state.history):
+            raise RecordError("the review is of other moves than the game's")
+        record["review"] = review.to_dict()
     return record
 
 

@@ -35,8 +35,9 @@ from .variants import track_titles
 
 if TYPE_CHECKING:
     from .game import Game
+    from .reviews import Review
 
-__all__ = ["board_svg", "game_svg", "symbol", "PALETTE"]
+__all__ = ["board_svg", "game_svg", "symbol", "win_chance_svg", "PALETTE", "SEAT_INK"]
 
 #: Fill colour of each `Color`, in `Color` order.
 PALETTE = ("#d62f3a", "#f08a24", "#f2c40f", "#2f9e4f", "#2a6fd6", "#8d44ad")
@@ -453,3 +454,56 @@ def game_svg(
     height = max(layout.height + 2 * margin, panel.y + margin)
     title = f"Ingenious {game.variant} game, {game.players} players, after {len(game.moves)} moves"
     return _svg(width, height, title, body)
+
+
+#: Line colours of the seats in charts (not tile colours).
+SEAT_INK = ("#1f4e79", "#c0392b", "#2e7d32", "#6a1b9a")
+#: Marker colours of the classes worth a mark on a win-chance graph.
+_CLASS_INK = {"inaccuracy": "#e0a800", "mistake": "#e06c00", "blunder": "#c62828"}
+
+
+def win_chance_svg(review: Review, width: float = 640, height: float = 220) -> str:
+    """A win-chance graph of a `genial.reviews.Review`: one line per seat over the
+    decisions (0 to 100%), inaccuracies, mistakes and blunders marked on the mover's line."""
+    for name, v in (("width", width), ("height", height)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 100 <= v <= 4000:
+            raise ValueError(f"{name} must be a number of pixels from 100 to 4000, not {v!r}")
+    left, right, top, bottom = 40.0, 90.0, 14.0, 26.0
+    rows = review.series
+    n = max(len(rows) - 1, 1)
+    w, h = width - left - right, height - top - bottom
+
+    def xy(i: int, v: float) -> tuple[float, float]:
+        return left + w * i / n, top + h * (1 - min(max(v, 0.0), 1.0))
+
+    body = [
+        f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(w)}" height="{_n(h)}" fill="#ffffff" stroke="{_OUTSIDE_RIM}"/>'
+    ]
+    for pct in (0, 50, 100):
+        _, y = xy(0, pct / 100)
+        body.append(f'<line x1="{_n(left)}" y1="{_n(y)}" x2="{_n(left + w)}" y2="{_n(y)}" stroke="{_OUTSIDE}"/>')
+        body.append(
+            f'<text x="{_n(left - 6)}" y="{_n(y + 4)}" font-size="11" text-anchor="end" fill="{_MUTED}">{pct}%</text>'
+        )
+    body.append(
+        f'<text x="{_n(left + w / 2)}" y="{_n(height - 6)}" font-size="11" text-anchor="middle" '
+        f'fill="{_MUTED}">move</text>'
+    )
+    for seat in range(review.players):
+        ink = SEAT_INK[seat % len(SEAT_INK)]
+        pts = _points(xy(i, row[seat]) for i, row in enumerate(rows))
+        body.append(f'<polyline points="{pts}" fill="none" stroke="{ink}" stroke-width="2"/>')
+        body.append(
+            f'<text x="{_n(left + w + 8)}" y="{_n(top + 14 + 16 * seat)}" font-size="12" fill="{ink}">'
+            f"player {seat}</text>"
+        )
+    for i, d in enumerate(review.decisions):
+        mark = _CLASS_INK.get(d.classification)
+        if mark and not d.forced:
+            x, y = xy(i, rows[i][d.player])
+            body.append(
+                f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{mark}" stroke="#ffffff">'
+                f"<title>move {d.ply + 1}: {escape(str(d.move))}, {d.classification} "
+                f"(−{100 * d.loss:.0f}%)</title></circle>"
+            )
+    return _svg(width, height, "win chance over the game", body)

@@ -8,16 +8,18 @@ use super::interrupt;
 use super::types::PyMove;
 use crate::bots::catalogue::CATALOGUE;
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
+use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
-use crate::bots::SearchBot;
+use crate::bots::{Candidate, SearchBot, SearchConfig};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use std::sync::Arc;
 
 /// One root move: `(move, visits, win_probability, prior, line)`.
-type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
+pub(super) type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
 
 /// The search's view of the decision of the seat to move: `(iterations, candidates)`,
 /// candidates best first. The search deals what the mover cannot see anew in every
@@ -38,6 +40,29 @@ fn analyse_state(
         return Err(PyValueError::new_err("the game is over: there is no move to analyse"));
     }
     check_turn(&game, seat)?;
+    let config = search_config(level_name, iterations, time_ms)?;
+    // Stopped by Ctrl-C, like a searching bot's `choose`.
+    let (stop, raised) = interrupt::polling_stop();
+    let flag = Arc::clone(&stop);
+    let analysis = interrupt::here(py, &stop, &raised, move || {
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mut bot = SearchBot::new(config, seed);
+        bot.set_stop(flag);
+        bot.analyse(&game, &moves)
+    })?;
+    let rows = analysis.candidates.into_iter().map(candidate_row).collect();
+    Ok((analysis.iterations, rows))
+}
+
+/// A candidate as Python sees it.
+pub(super) fn candidate_row(c: Candidate) -> CandidateRow {
+    (PyMove(c.mv), c.visits, c.value, c.prior, c.line.into_iter().map(PyMove).collect())
+}
+
+/// The search settings of a searching level, with its budget replaced by `iterations`
+/// and/or `time_ms` when given.
+pub(super) fn search_config(level_name: &str, iterations: Option<u32>, time_ms: Option<u32>) -> PyResult<SearchConfig> {
     let mut config = match level(level_name) {
         Some(LevelKind::Search(c)) => c,
         _ => {
@@ -60,22 +85,7 @@ fn analyse_state(
         config.iterations_by_players = None;
     }
     config.validate().map_err(PyValueError::new_err)?;
-    // Stopped by Ctrl-C, like a searching bot's `choose`.
-    let (stop, raised) = interrupt::polling_stop();
-    let flag = Arc::clone(&stop);
-    let analysis = interrupt::here(py, &stop, &raised, move || {
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        let mut bot = SearchBot::new(config, seed);
-        bot.set_stop(flag);
-        bot.analyse(&game, &moves)
-    })?;
-    let rows = analysis
-        .candidates
-        .into_iter()
-        .map(|c| (PyMove(c.mv), c.visits, c.value, c.prior, c.line.into_iter().map(PyMove).collect()))
-        .collect();
-    Ok((analysis.iterations, rows))
+    Ok(config)
 }
 
 /// The evaluation's feature rows of every seat as `observer` sees the position
@@ -142,7 +152,58 @@ fn self_play_positions<'py>(
     ))
 }
 
+/// Each seat's win probability by the learned evaluation (the `master` level's), as
+/// `observer` sees the position: other racks enter only as tiles `observer` has not seen.
+#[pyfunction]
+fn evaluate_state(state: &Bound<'_, PyGameState>, observer: usize) -> PyResult<Vec<f64>> {
+    let game = *state.borrow().game();
+    let n = game.config().players();
+    if observer >= n {
+        return Err(PyValueError::new_err(format!("observer {observer} is not a seat of a {n}-player game")));
+    }
+    Ok(learned::win_probabilities(&game, observer)[..n].to_vec())
+}
+
+/// `(version, FNV-1a 64 checksum, weight count)` of the shipped learned weights.
+#[pyfunction]
+fn evaluation_weights_info() -> (u32, u64, usize) {
+    (learned::WEIGHTS_VERSION, learned::checksum(), learned::shipped().0.len())
+}
+
+/// One point of a learning curve: `(players, games, held-out loss)`.
+type CurveRow = (usize, usize, f64);
+
+/// Trains the learned evaluation from zero by self-play: `(weight file bytes, curve)`, the
+/// curve as `(players, games, held-out loss)` rows. Ctrl-C stops it (between rounds).
+#[pyfunction]
+#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads))]
+#[allow(clippy::too_many_arguments)]
+fn train_evaluation<'py>(
+    py: Python<'py>,
+    games: usize,
+    round: usize,
+    holdout: usize,
+    keep: f64,
+    rate: f64,
+    lambda_: f64,
+    seed: u64,
+    players: Vec<usize>,
+    threads: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
+    let tc = learned::TrainConfig { games, round, holdout, keep, rate, lambda: lambda_, seed, players, threads };
+    tc.validate().map_err(PyValueError::new_err)?;
+    // Ctrl-C ends the training after the round under way.
+    let (stop, raised) = interrupt::polling_stop();
+    let out = interrupt::here(py, &stop, &raised, || learned::train(&tc, |_| !stop.is_set()))?;
+    let (w, curve) = out.map_err(PyRuntimeError::new_err)?;
+    let rows = curve.iter().map(|c| (c.players, c.games, c.holdout_loss)).collect();
+    Ok((PyBytes::new(py, &w.to_bytes()), rows))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(evaluate_state, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluation_weights_info, m)?)?;
+    m.add_function(wrap_pyfunction!(train_evaluation, m)?)?;
     m.add_function(wrap_pyfunction!(analyse_state, m)?)?;
     m.add_function(wrap_pyfunction!(eval_features, m)?)?;
     m.add_function(wrap_pyfunction!(win_probabilities, m)?)?;

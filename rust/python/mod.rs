@@ -8,6 +8,7 @@ mod bots;
 mod convert;
 mod game;
 mod interrupt;
+mod review;
 mod rl;
 mod rules;
 mod sim;
@@ -39,5 +40,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rl::register(m)?;
     sim::register(m)?;
     analysis::register(m)?;
+    review::register(m)?;
     Ok(())
 }

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..engine.host import EngineError
-from . import demo, engine, ladder, play, records, serve, simulate
+from . import analyse, demo, engine, ladder, play, records, serve, simulate
 
 __all__ = ["main"]
 
@@ -19,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, simulate, ladder, engine, serve):
+    for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
         command.register(sub)
     args = parser.parse_args(argv)
     try:

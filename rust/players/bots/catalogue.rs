@@ -392,6 +392,15 @@ pub const CATALOGUE: &[BotEntry] = &[
         searches: true,
         options: search_options!("800/560/400"),
     },
+    BotEntry {
+        name: "master",
+        description: "level 5: the expert's search with a learned evaluation, an exhaustive endgame and time \
+                      management, 1000/750/600 iterations a decision (about the expert's time a move)",
+        strength: 9,
+        level: true,
+        searches: true,
+        options: search_options!("1000/750/600"),
+    },
 ];
 
 /// The entry of a bot by name.

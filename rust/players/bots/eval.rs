@@ -255,7 +255,7 @@ pub fn dot(w: &[f64; NF], f: &[f64; NF]) -> f64 {
 }
 
 /// The state of every seat as `observer` sees it in `game`.
-fn seat_state<'a>(game: &'a Game, observer: usize, p: usize) -> SeatState<'a> {
+pub(super) fn seat_state<'a>(game: &'a Game, observer: usize, p: usize) -> SeatState<'a> {
     let config = game.config();
     let n = config.players();
     let cur = game.current_player();

@@ -10,13 +10,16 @@
 //! - [`Fitted`] (the levels): the fitted evaluation's best cheap move for a few placements
 //!   (to the end near the end of the game), then the evaluation's win probabilities, or the
 //!   exact result of a finished game.
+//! - [`Learned`] (`master`): the same playouts, then the learned evaluation (`learned`).
 //!
 //! A new evaluation (a learned one) is another implementation, given to
 //! `SearchBot::with_evaluator` or `MctsBot::with_evaluator`.
 
 use super::eval::{terminal_returns, win_probabilities, MoveScorer};
 use super::greedy::{placement_key, PlacementKeys};
+use super::learned;
 use super::mcts::Playout;
+use super::search::{Evaluation, SearchConfig};
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
@@ -203,6 +206,69 @@ impl Evaluator for Fitted {
             terminal_returns(game)
         } else {
             win_probabilities(game, me)
+        }
+    }
+}
+
+/// The `master` level's evaluation: the same short playouts as [`Fitted`], then the learned
+/// evaluation's win probabilities (`learned`), or the exact result of a finished game.
+pub struct Learned {
+    playout: Fitted,
+}
+
+impl Learned {
+    pub fn new(depth: u32, endgame: u32, never_swap: bool) -> Learned {
+        Learned { playout: Fitted::new(depth, endgame, never_swap) }
+    }
+}
+
+impl Evaluator for Learned {
+    fn start(&mut self, root: &Game, me: usize) {
+        self.playout.start(root, me);
+    }
+
+    #[inline]
+    fn evaluate(&mut self, game: &mut Game, me: usize, _rng: &mut Rng) -> [f64; 4] {
+        if !game.is_over() {
+            self.playout.play_out(game, me);
+        }
+        if game.is_over() {
+            terminal_returns(game)
+        } else {
+            learned::win_probabilities(game, me)
+        }
+    }
+}
+
+/// The levels' evaluators, chosen by `SearchConfig::evaluation` (one type, so that every
+/// level is the same `SearchBot`).
+pub enum Levels {
+    Fitted(Fitted),
+    Learned(Learned),
+}
+
+impl Levels {
+    pub fn for_config(c: &SearchConfig) -> Levels {
+        match c.evaluation {
+            Evaluation::Fitted => Levels::Fitted(Fitted::new(c.depth, c.endgame, c.never_swap)),
+            Evaluation::Learned => Levels::Learned(Learned::new(c.depth, c.endgame, c.never_swap)),
+        }
+    }
+}
+
+impl Evaluator for Levels {
+    fn start(&mut self, root: &Game, me: usize) {
+        match self {
+            Levels::Fitted(e) => e.start(root, me),
+            Levels::Learned(e) => e.start(root, me),
+        }
+    }
+
+    #[inline]
+    fn evaluate(&mut self, game: &mut Game, me: usize, rng: &mut Rng) -> [f64; 4] {
+        match self {
+            Levels::Fitted(e) => e.evaluate(game, me, rng),
+            Levels::Learned(e) => e.evaluate(game, me, rng),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! calibrated on the reference machine (2 cores, BENCHMARKS.md) so that `expert` thinks at
 //! most 50 ms per move (median) in 2- and 4-player games.
 
-use super::{OnePlyConfig, SearchConfig};
+use super::{Evaluation, OnePlyConfig, SearchConfig};
 
 /// What a level plays with.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -29,6 +29,16 @@ pub fn level(name: &str) -> Option<LevelKind> {
         "expert" => LevelKind::Search(SearchConfig {
             iterations: 800,
             iterations_by_players: Some([800, 560, 400]),
+            ..SearchConfig::default()
+        }),
+        // The expert's search with the learned evaluation at its leaves, the exhaustive
+        // endgame and time management, within the same time per move (BENCHMARKS.md).
+        "master" => LevelKind::Search(SearchConfig {
+            iterations: 1000,
+            iterations_by_players: Some([1000, 750, 600]),
+            evaluation: Evaluation::Learned,
+            exact: 3,
+            extend: 0.5,
             ..SearchConfig::default()
         }),
         _ => return None,

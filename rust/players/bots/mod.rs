@@ -3,9 +3,11 @@
 //! resampling it (`Game::determinize`).
 
 pub mod catalogue;
+mod endgame;
 pub mod eval;
 pub mod evaluator;
 mod greedy;
+pub mod learned;
 pub mod levels;
 mod mcts;
 mod oneply;
@@ -22,7 +24,7 @@ pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIO
 pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
-pub use search::{Analysis, Candidate, SearchBot, SearchConfig};
+pub use search::{Analysis, Candidate, Evaluation, SearchBot, SearchConfig};
 pub use spec::{bot_seed, AnyBot, BotSpec, Plain};
 
 use crate::game::Game;

@@ -11,13 +11,15 @@
 //! - Candidates per node are ranked by the evaluation's move score (the prior) and widened
 //!   progressively: a node visited `n` times considers the best `1 + widen·√n` of them.
 //!   Swap decisions are nodes like any other (both answers are searched).
-//! - The end of an iteration is scored by an `Evaluator`, by default `Fitted`: playouts are
+//! - The end of an iteration is scored by an `Evaluator`, by default the one the config
+//!   names (`evaluation`: `Fitted`, or `Learned` for `master`): playouts are
 //!   short (the evaluation's best cheap move, `depth` placements) and then cut by the
 //!   evaluation; when few free pairs remain (`endgame`), playouts run to the end of the
 //!   game, so the last moves are judged by exact results.
 
+use super::endgame;
 use super::eval::MoveScorer;
-use super::evaluator::{Evaluator, Fitted};
+use super::evaluator::{Evaluator, Levels};
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -49,6 +51,26 @@ pub struct SearchConfig {
     /// iteration costs about twice a 2-player one (larger board, more moves), and a level
     /// is calibrated to the same time per move at every table size.
     pub iterations_by_players: Option<[u32; 3]>,
+    /// What judges a position where a playout stops.
+    pub evaluation: Evaluation,
+    /// Free pairs at or below which the decision is solved exhaustively (every legal
+    /// placement to the end of the game, averaged over sampled deals; `endgame` module),
+    /// 0: never. Falls back to the search when the game tree is too large.
+    pub exact: u32,
+    /// Time management (still counted in iterations, so deterministic): 0 spends exactly
+    /// the budget. Otherwise the search stops early once no other move can catch up with
+    /// the most visited one, and when the two most visited are close at the end of the
+    /// budget it goes on for up to `extend` × the budget more.
+    pub extend: f64,
+}
+
+/// The evaluation at the leaves of the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The 22 fitted features (`eval`).
+    Fitted,
+    /// The pattern network trained by self-play (`learned`).
+    Learned,
 }
 
 impl Default for SearchConfig {
@@ -63,11 +85,20 @@ impl Default for SearchConfig {
             endgame: 12,
             never_swap: false,
             iterations_by_players: None,
+            evaluation: Evaluation::Fitted,
+            exact: 0,
+            extend: 0.0,
         }
     }
 }
 
 pub const MAX_SEARCH_WIDTH: u32 = MAX_CANDIDATES as u32;
+/// Deals the exhaustive endgame averages over (2, 3, 4 players) and the most positions it
+/// may visit in all before it gives way to the search (about the time of the search's budget).
+const EXACT_SAMPLES: [u32; 3] = [16, 12, 8];
+const EXACT_NODES: [u64; 3] = [30_000, 20_000, 15_000];
+/// Most free pairs at which the exhaustive endgame may be asked for.
+pub const MAX_EXACT: u32 = 8;
 
 impl SearchConfig {
     pub fn validate(&self) -> Result<(), String> {
@@ -82,6 +113,12 @@ impl SearchConfig {
         }
         if self.iterations_by_players.is_some_and(|t| t.contains(&0)) {
             return Err("iterations_by_players must all be > 0".into());
+        }
+        if !(self.extend.is_finite() && (0.0..=4.0).contains(&self.extend)) {
+            return Err(format!("extend must be a number in 0..=4, not {}", self.extend));
+        }
+        if self.exact > MAX_EXACT {
+            return Err(format!("exact must be 0..={MAX_EXACT}, not {}", self.exact));
         }
         if !(1..=MAX_SEARCH_WIDTH).contains(&self.width) {
             return Err(format!("width must be 1..={MAX_SEARCH_WIDTH}, not {}", self.width));
@@ -112,9 +149,10 @@ pub struct Analysis {
     pub candidates: Vec<Candidate>,
 }
 
-/// The levels' search, scoring the end of each iteration with `E` (by default the fitted
-/// evaluation after a short playout, `evaluator::Fitted`).
-pub struct SearchBot<E: Evaluator = Fitted> {
+/// The levels' search, scoring the end of each iteration with `E` (by default the evaluator
+/// the config names, `evaluator::Levels`: the fitted or the learned evaluation after a short
+/// playout).
+pub struct SearchBot<E: Evaluator = Levels> {
     config: SearchConfig,
     evaluator: E,
     rng: Rng,
@@ -131,7 +169,7 @@ pub struct SearchBot<E: Evaluator = Fitted> {
 impl SearchBot {
     /// Panics on an invalid config; check it with `SearchConfig::validate` first.
     pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
-        SearchBot::with_evaluator(config, seed, Fitted::new(config.depth, config.endgame, config.never_swap))
+        SearchBot::with_evaluator(config, seed, Levels::for_config(&config))
     }
 }
 
@@ -207,6 +245,13 @@ impl<E: Evaluator> SearchBot<E> {
             _ => cfg.iterations,
         };
         let max_iter = if budget == 0 { u32::MAX } else { budget };
+        if cfg.exact > 0 && root.board().free_pairs() <= cfg.exact as usize && root.config().players() > 1 {
+            let k = root.config().players().clamp(2, 4) - 2;
+            let seed = self.rng.next_u64();
+            if let Some(a) = endgame::solve(root, root_moves, cfg.never_swap, EXACT_SAMPLES[k], EXACT_NODES[k], seed) {
+                return a;
+            }
+        }
         self.evaluator.start(root, me);
 
         self.nodes.clear();
@@ -227,8 +272,14 @@ impl<E: Evaluator> SearchBot<E> {
         let mut moves = std::mem::take(&mut self.moves);
         let mut iterations = 0;
         let stop = self.stop.clone();
-        let budget = Budget { iterations: max_iter, deadline, stop: stop.as_deref() };
+        // Time management by iterations: up to `extend` × the budget more when it is close.
+        let managed = cfg.extend > 0.0 && budget > 0;
+        let cap = if managed { max_iter.saturating_add((max_iter as f64 * cfg.extend) as u32) } else { max_iter };
+        let budget = Budget { iterations: cap, deadline, stop: stop.as_deref() };
         while budget.allows(iterations) {
+            if managed && iterations % 16 == 0 && iterations > 0 && self.settled(iterations, max_iter) {
+                break;
+            }
             iterations += 1;
             let mut game = root.determinize(me, self.rng.next_u64());
             let mut node = 0u32;
@@ -293,6 +344,29 @@ impl<E: Evaluator> SearchBot<E> {
             candidates.push(Candidate { mv, visits: 0, value: 0.0, prior, line: Vec::new() });
         }
         Analysis { iterations, nodes: self.nodes.len() as u32, candidates }
+    }
+
+    /// Whether the search may stop after `done` iterations of a budget of `budget`: before
+    /// the budget, once no other root move can catch up with the most visited one in the
+    /// iterations left; after it, unless the two most visited are within 15 %.
+    fn settled(&self, done: u32, budget: u32) -> bool {
+        let (mut first, mut second) = (0u32, 0u32);
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let v = self.nodes[c as usize].visits;
+            if v > first {
+                second = first;
+                first = v;
+            } else if v > second {
+                second = v;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        if done < budget {
+            first - second > budget - done
+        } else {
+            (first as f64) > 1.15 * second as f64
+        }
     }
 
     /// The most visited path below `node` (at least two visits per step).

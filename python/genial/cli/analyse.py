@@ -1,0 +1,230 @@
+"""``genial analyse``: the review of a recorded game, or the candidates of one position.
+
+``genial analyse game.json`` reviews every decision (see `genial.reviews`) and prints a
+table: each move with the mover's win chance before and after, its class and the best
+alternative; then a summary per player. The review is cached next to the record
+(``game.review.json``) and reused while the game, level, budget and seed are the same; an
+interrupted review keeps the decisions it finished there and resumes from them.
+``--move N`` prints the candidates of the decision of move N instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..analysis import analyse
+from ..game import Game
+from ..records import RecordError, from_record, read_record, to_record
+from ..reviews import Decision, Review, review, searching_levels
+from .common import closed_pipe_safe
+
+__all__ = ["register", "cache_path"]
+
+CLASS_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
+
+
+def cache_path(record: str | os.PathLike[str]) -> Path:
+    """Where the review of a record file is cached: beside it, ``NAME.review.json``."""
+    p = Path(record)
+    stem = p.name[: -len(".json")] if p.name.endswith(".json") else p.name
+    return p.with_name(stem + ".review.json")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _points(p: tuple[int, int] | None) -> str:
+    return "" if p is None else f"{p[0]}+{p[1]}"
+
+
+def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: int) -> Review | None:
+    """The cached review (possibly partial) when it was made with the same settings."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        r = Review.from_dict(data)
+    except (OSError, ValueError):
+        return None
+    same = (r.level, r.iterations, r.seed) == (level, iterations, seed)
+    moves = tuple(str(m) for m in game.moves)
+    if not same or tuple(str(m) for m in r.moves) != moves:
+        return None
+    return r
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    """Writes JSON atomically (a crash leaves the old file or the new one)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _table(r: Review) -> Any:
+    from rich.table import Table
+
+    t = Table(title=f"review at the {r.level} level (seed {r.seed})", title_justify="left")
+    for name, justify in (
+        ("#", "right"),
+        ("player", "right"),
+        ("move", "left"),
+        ("pts", "right"),
+        ("before", "right"),
+        ("after", "right"),
+        ("class", "left"),
+        ("best", "left"),
+        ("win", "right"),
+        ("pts", "right"),
+    ):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for d in r.decisions:
+        tag = "forced" if d.forced else d.classification
+        style = CLASS_STYLE.get(tag, "dim")
+        alt = d.best != d.move
+        t.add_row(
+            str(d.ply + 1),
+            str(d.player),
+            str(d.move),
+            _points(d.points),
+            _pct(d.win_before),
+            _pct(d.win_after),
+            f"[{style}]{tag}[/]",
+            str(d.best) if alt else "",
+            _pct(d.best_win) if alt else "",
+            _points(d.best_points) if alt else "",
+        )
+    return t
+
+
+def _summary(r: Review) -> Any:
+    from rich.table import Table
+
+    from ..reviews import CLASSES
+
+    t = Table(title="per player", title_justify="left")
+    t.add_column("player", justify="right")
+    t.add_column("decisions", justify="right")
+    t.add_column("avg loss", justify="right")
+    for c in CLASSES:
+        t.add_column(c, justify="right")
+    for s in r.summary:
+        t.add_row(str(s.player), str(s.decisions), f"{100 * s.average_loss:.1f}%", *(str(s.counts[c]) for c in CLASSES))
+    return t
+
+
+def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    moves = game.moves
+    if not 1 <= number <= len(moves) + (0 if game.is_over else 1):
+        last = len(moves) + (0 if game.is_over else 1)
+        print(f"genial analyse: --move must be 1 to {last} for this record, not {number}", file=sys.stderr)
+        return 2
+    position = from_record({**to_record(game), "moves": [str(m) for m in moves[: number - 1]]})
+    a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
+    played = moves[number - 1] if number <= len(moves) else None
+    t = Table(
+        title=f"move {number}: player {position.current_player} to move ({a.iterations} iterations)",
+        title_justify="left",
+    )
+    for name in ("rank", "move", "pts", "win", "visits", "expected line"):
+        t.add_column(name)
+    for i, c in enumerate(a.candidates, start=1):
+        pts = _points(position.explain(c.move).points) if c.move.is_placement else ""
+        mark = "  (played)" if c.move == played else ""
+        t.add_row(
+            str(i), f"{c.move}{mark}", pts, _pct(c.win_probability), str(c.visits), " ".join(map(str, c.line[:6]))
+        )
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    console.print(t)
+    if played is not None and all(c.move != played for c in a.candidates):
+        console.print(f"played: {played} (not among the searched candidates)")
+    return 0
+
+
+@closed_pipe_safe
+def _run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    try:
+        data = read_record(args.record)
+        game = from_record(data)
+    except RecordError as e:
+        print(f"genial analyse: bad record {args.record}: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"genial analyse: cannot read {args.record}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    if args.move is not None:
+        return _candidates(game, args.move, args)
+
+    cache = cache_path(args.record)
+    prior = None
+    if isinstance(data.get("review"), dict):
+        try:
+            embedded = Review.from_dict(data["review"], game)
+            if (embedded.level, embedded.iterations, embedded.seed) == (args.level, args.iterations, args.seed):
+                prior = embedded
+        except RecordError:
+            prior = None
+    if prior is None and not args.no_cache:
+        prior = _cached(cache, game, args.level, args.iterations, args.seed)
+    done: list[Decision] = []
+    result: Review | None = None
+    err = Console(stderr=True)
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=err, transient=True, disable=args.quiet) as bar:
+            task = bar.add_task("review", total=len(game.moves))
+
+            def step(n: int, total: int, decision: Decision) -> None:
+                done.append(decision)
+                bar.update(task, completed=n, total=total)
+
+            result = review(game, args.level, iterations=args.iterations, seed=args.seed, progress=step, resume=prior)
+    except KeyboardInterrupt:
+        if done and not args.no_cache:
+            partial = Review.partial(game, args.level, args.iterations, args.seed, done)
+            _write(cache, partial.to_dict())
+            print(
+                f"genial analyse: interrupted; {len(done)} decisions kept in {cache}, the next run resumes",
+                file=sys.stderr,
+            )
+        raise
+    assert result is not None
+    if not args.no_cache:
+        _write(cache, result.to_dict())
+    if args.out:
+        _write(Path(args.out), to_record(game, review=result))
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    console.print(_table(result))
+    console.print(_summary(result))
+    console.print(
+        "Each decision was searched from the mover's view only: the other racks and the bag "
+        "were dealt anew in every search iteration, never read.",
+        soft_wrap=True,
+    )
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyse",
+        help="review a recorded game, or list the candidates of one of its positions",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
+    p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
+    p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
+    p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the searches (a review is deterministic for a seed)")
+    p.add_argument("--out", default=None, help="also write the record with its review section to this file")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cached review")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_run)

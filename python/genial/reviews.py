@@ -1,0 +1,454 @@
+"""Game review: every decision of a game judged by the levels' search.
+
+For each decision the review gives the mover's win chance before the move (the search's
+best estimate) and after the move played, the best alternative with its win chance and
+points, and a classification by the loss of win chance (`CLASSES`, `LOSS_LIMITS`). A
+per-player summary and a win-chance series for every seat complete it.
+
+**No hidden information.** Each decision is searched from the mover's information set,
+exactly as `genial.analyse` does: the board, every track, the mover's own rack and the
+counts are kept, and what the mover could not see (the other racks, the order of the bag)
+is dealt anew in every search iteration. The real hidden tiles never change a review.
+
+**Deterministic.** Decision ``ply`` is searched with a seed derived from the review's
+``seed`` and ``ply``: the same game, level and seed give the same review on any machine.
+
+>>> import genial
+>>> game = genial.Game(players=2, seed=3)
+>>> for _ in range(4):
+...     _ = game.play(game.legal_moves()[0])
+>>> r = genial.review(game, iterations=40, seed=1)
+>>> [d.classification in genial.reviews.CLASSES for d in r.decisions]
+[True, True, True, True]
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _core
+from ._core import Move
+from .analysis import CandidateMove
+from .arguments import LIMITS, int_in
+from .game import Game, check_seed
+
+
+def searching_levels() -> list[str]:
+    """The levels a review (or an analysis) can search like, from the bot catalogue."""
+    from .bots import catalogue
+
+    return [b.name for b in catalogue() if b.level and b.searches]
+
+
+__all__ = [
+    "CLASSES",
+    "LOSS_LIMITS",
+    "FORMAT",
+    "VERSION",
+    "Decision",
+    "PlayerSummary",
+    "Review",
+    "classify",
+    "review",
+]
+
+FORMAT = "genial.review"
+VERSION = 1
+
+#: The classes of a decision, best first.
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+#: A decision falls in the first class whose limit its loss of win chance is below (loss =
+#: the best move's win chance minus the move played's, 0..1); a loss of 0.20 or more is a
+#: blunder. The engine's own choice is always "best".
+LOSS_LIMITS: Mapping[str, float] = {"best": 0.01, "good": 0.04, "inaccuracy": 0.10, "mistake": 0.20}
+
+#: Progress callback: ``(decisions done, decisions in all, the decision just reviewed)``.
+Progress = Callable[[int, int, "Decision"], None]
+
+
+def classify(loss: float, engine_choice: bool = False) -> str:
+    """The class of a decision that lost ``loss`` of win chance (`LOSS_LIMITS`)."""
+    if engine_choice:
+        return "best"
+    for name, limit in LOSS_LIMITS.items():
+        if loss < limit:
+            return name
+    return "blunder"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the game and what the search thinks of it."""
+
+    #: Index of the move in the game's history.
+    ply: int
+    player: int
+    #: ``"place"``, ``"bonus"`` or ``"swap_offer"``.
+    phase: str
+    move: Move
+    #: The only legal move: nothing to choose (not classified into the summary).
+    forced: bool
+    #: The mover's win chance before the move: the search's best estimate.
+    win_before: float
+    #: The mover's win chance after the move played.
+    win_after: float
+    #: ``win_before - win_after``, at least 0.
+    loss: float
+    classification: str
+    #: The search's best move; the move played when it was the search's first choice or
+    #: its own search found it at least as good.
+    best: Move
+    best_win: float
+    #: Points of each half of the move played and of the best move (``None`` for swap/keep).
+    points: tuple[int, int] | None
+    best_points: tuple[int, int] | None
+    #: The search's candidates, best first.
+    candidates: tuple[CandidateMove, ...]
+    #: Every seat's win chance before the move, as the mover saw the position.
+    seats: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "player": self.player,
+            "phase": self.phase,
+            "move": str(self.move),
+            "forced": self.forced,
+            "win_before": self.win_before,
+            "win_after": self.win_after,
+            "loss": self.loss,
+            "classification": self.classification,
+            "best": str(self.best),
+            "best_win": self.best_win,
+            "points": list(self.points) if self.points else None,
+            "best_points": list(self.best_points) if self.best_points else None,
+            "candidates": [
+                {
+                    "move": str(c.move),
+                    "win": c.win_probability,
+                    "visits": c.visits,
+                    "prior": c.prior,
+                    "line": [str(m) for m in c.line],
+                }
+                for c in self.candidates
+            ],
+            "seats": list(self.seats),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Decision:
+        def pts(x: Any) -> tuple[int, int] | None:
+            return None if x is None else (int(x[0]), int(x[1]))
+
+        return cls(
+            ply=int(d["ply"]),
+            player=int(d["player"]),
+            phase=str(d["phase"]),
+            move=Move.parse(d["move"]),
+            forced=bool(d["forced"]),
+            win_before=float(d["win_before"]),
+            win_after=float(d["win_after"]),
+            loss=float(d["loss"]),
+            classification=str(d["classification"]),
+            best=Move.parse(d["best"]),
+            best_win=float(d["best_win"]),
+            points=pts(d["points"]),
+            best_points=pts(d["best_points"]),
+            candidates=tuple(
+                CandidateMove(
+                    move=Move.parse(c["move"]),
+                    win_probability=float(c["win"]),
+                    visits=int(c["visits"]),
+                    prior=float(c["prior"]),
+                    line=tuple(Move.parse(m) for m in c["line"]),
+                )
+                for c in d["candidates"]
+            ),
+            seats=tuple(float(x) for x in d["seats"]),
+        )
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One seat's decisions in short."""
+
+    player: int
+    #: Decisions with a choice (forced moves are left out).
+    decisions: int
+    #: Mean loss of win chance over those decisions.
+    average_loss: float
+    #: Decisions per class, every class listed.
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a game (`review`)."""
+
+    level: str
+    #: The search budget per decision (``None``: the level's own).
+    iterations: int | None
+    seed: int
+    players: int
+    #: Every move of the game, in order.
+    moves: tuple[Move, ...]
+    decisions: tuple[Decision, ...]
+    #: Win chance of every seat before each decision, then at the end of the moves (one
+    #: row more; a partial review has no last row).
+    series: tuple[tuple[float, ...], ...]
+    #: Every decision of ``moves`` reviewed (``False``: an interrupted review, see
+    #: `Review.partial`).
+    complete: bool = True
+
+    @classmethod
+    def partial(cls, game: Game, level: str, iterations: int | None, seed: int, decisions: list[Decision]) -> Review:
+        """The decisions reviewed so far of an interrupted review: pass it as ``resume``
+        to `review` to go on from there."""
+        return cls(
+            level=level,
+            iterations=iterations,
+            seed=seed,
+            players=game.players,
+            moves=tuple(game.moves),
+            decisions=tuple(decisions),
+            series=tuple(d.seats for d in decisions),
+            complete=False,
+        )
+
+    @property
+    def summary(self) -> tuple[PlayerSummary, ...]:
+        """Per seat: decisions with a choice, mean loss of win chance, counts per class."""
+        out = []
+        for p in range(self.players):
+            mine = [d for d in self.decisions if d.player == p and not d.forced]
+            counts = {c: sum(d.classification == c for d in mine) for c in CLASSES}
+            avg = sum(d.loss for d in mine) / len(mine) if mine else 0.0
+            out.append(PlayerSummary(player=p, decisions=len(mine), average_loss=avg, counts=counts))
+        return tuple(out)
+
+    def worst(self, player: int | None = None) -> Decision | None:
+        """The decision that lost the most win chance (of ``player``, or of anyone)."""
+        pool = [d for d in self.decisions if not d.forced and (player is None or d.player == player)]
+        return max(pool, key=lambda d: (d.loss, -d.ply)) if pool else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The review's JSON form: the record format's optional ``review`` section."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "level": self.level,
+            "iterations": self.iterations,
+            "seed": self.seed,
+            "players": self.players,
+            "complete": self.complete,
+            "moves": [str(m) for m in self.moves],
+            "classes": list(CLASSES),
+            "loss_limits": dict(LOSS_LIMITS),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "series": [list(row) for row in self.series],
+            "summary": [
+                {"player": s.player, "decisions": s.decisions, "average_loss": s.average_loss, "counts": s.counts}
+                for s in self.summary
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], game: Game | None = None) -> Review:
+        """Reads a review's JSON form; with ``game``, checks that it reviews that game's
+        moves. Raises `genial.records.RecordError` naming what is wrong."""
+        from .records import RecordError
+
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a review is a JSON object, not {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"review format is {data.get('format')!r}, expected {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"review version {data.get('version')!r} is not supported (this genial reads version {VERSION})"
+            )
+        try:
+            r = cls(
+                level=str(data["level"]),
+                iterations=None if data["iterations"] is None else int(data["iterations"]),
+                seed=int(data["seed"]),
+                players=int(data["players"]),
+                moves=tuple(Move.parse(m) for m in data["moves"]),
+                decisions=tuple(Decision.from_dict(d) for d in data["decisions"]),
+                series=tuple(tuple(float(x) for x in row) for row in data["series"]),
+                complete=bool(data.get("complete", True)),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise RecordError(f"review cannot be read: {type(e).__name__}: {e}") from None
+        if game is not None and tuple(str(m) for m in r.moves) != tuple(str(m) for m in game.moves):
+            raise RecordError("the review is of other moves than the record's")
+        return r
+
+    def to_pandas(self) -> Any:
+        """A `pandas.DataFrame` with one row per decision (needs pandas)."""
+        try:
+            pd = importlib.import_module("pandas")
+        except ImportError:
+            raise ImportError("Review.to_pandas needs pandas: pip install pandas") from None
+        rows = []
+        for d in self.decisions:
+            rows.append(
+                {
+                    "ply": d.ply,
+                    "player": d.player,
+                    "phase": d.phase,
+                    "move": str(d.move),
+                    "forced": d.forced,
+                    "win_before": d.win_before,
+                    "win_after": d.win_after,
+                    "loss": d.loss,
+                    "classification": d.classification,
+                    "best": str(d.best),
+                    "best_win": d.best_win,
+                    "points": sum(d.points) if d.points else None,
+                    "best_points": sum(d.best_points) if d.best_points else None,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def to_svg(self, width: float = 640, height: float = 220) -> str:
+        """The win-chance graph of every seat (`genial.svg.win_chance_svg`)."""
+        from .svg import win_chance_svg
+
+        return win_chance_svg(self, width, height)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __str__(self) -> str:
+        lines = [f"review at {self.level} level, seed {self.seed}: {len(self.decisions)} decisions"]
+        for d in self.decisions:
+            tag = "forced" if d.forced else d.classification
+            alt = "" if d.best == d.move else f"  best {d.best} {100 * d.best_win:.0f}%"
+            lines.append(
+                f"{d.ply:3d}. P{d.player} {d.move!s:<14} {100 * d.win_before:3.0f}% → {100 * d.win_after:3.0f}%"
+                f"  {tag}{alt}"
+            )
+        for s in self.summary:
+            counts = ", ".join(f"{n} {c}" for c, n in s.counts.items() if n)
+            lines.append(f"player {s.player}: average loss {100 * s.average_loss:.1f}%  ({counts or 'no decision'})")
+        return "\n".join(lines)
+
+
+def _points(game: Game, move: Move) -> tuple[int, int] | None:
+    return game.explain(move).points if move.is_placement else None
+
+
+def _start_of(game: Game) -> Game:
+    """The game at its start: the same rules, seed and deal."""
+    from .records import from_record, to_record
+
+    record = to_record(game)
+    record["moves"] = []
+    return from_record(record)
+
+
+def review(
+    game: Game | Mapping[str, Any],
+    level: str = "expert",
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+    plies: range | None = None,
+    resume: Review | None = None,
+) -> Review:
+    """Reviews every decision of ``game`` (a `Game`, finished or not, or a record dict).
+
+    Each decision is searched like ``level`` (``"hard"`` or ``"expert"``; ``iterations``
+    replaces its budget) from the mover's view only, never from the real hidden racks, with
+    a seed derived from ``seed`` and the decision's index: deterministic for a seed.
+    ``progress(done, total, decision)`` is called after each decision; Ctrl-C stops the
+    review. ``plies`` restricts the review to some decisions (the others are not searched
+    and the series covers the reviewed ones). ``resume``: a review (partial or not) of the
+    same moves with the same level, budget and seed, whose decisions are taken as they
+    are instead of being searched again.
+    """
+    from .records import from_record
+
+    if isinstance(game, Mapping):
+        game = from_record(game)
+    if not isinstance(game, Game):
+        raise TypeError(f"review looks at a genial.Game or a record dict, not {type(game).__name__}")
+    searching = searching_levels()
+    if level not in searching:
+        raise ValueError(f"a review searches like the {' or '.join(searching)} level, not {level!r}")
+    if iterations is not None:
+        iterations = int_in("iterations", iterations, 1, LIMITS["iterations"])
+    seed = check_seed(seed)
+    moves = game.moves
+    wanted = range(len(moves)) if plies is None else plies
+    board = _start_of(game)
+    decisions: list[Decision] = []
+    total = len(wanted)
+    known: dict[int, Decision] = {}
+    if resume is not None:
+        if (resume.level, resume.iterations, resume.seed) != (level, iterations, seed):
+            raise ValueError("resume holds a review made with another level, budget or seed")
+        if [str(m) for m in resume.moves[: len(moves)]] != [str(m) for m in moves[: len(resume.moves)]]:
+            raise ValueError("resume holds a review of other moves")
+        known = {d.ply: d for d in resume.decisions if d.ply < len(moves)}
+    for ply, move in enumerate(moves):
+        if ply in known and ply in wanted:
+            decisions.append(known[ply])
+            if progress is not None:
+                progress(len(decisions), total, known[ply])
+        elif ply in wanted:
+            mover = board.current_player
+            rows, played_value, seats, legal = _core.review_decision(board._state, move, seed, ply, iterations, level)
+            cands = tuple(
+                CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
+                for m, n, v, p, line in rows
+            )
+            best = cands[0]
+            # A move played that the search of it alone finds at least as good as the
+            # search's first choice is the best move of the decision.
+            engine_choice = best.move == move or float(played_value) >= best.win_probability
+            best_move, best_win = (move, float(played_value)) if engine_choice else (best.move, best.win_probability)
+            win_before = max(best_win, float(played_value))
+            loss = max(0.0, win_before - float(played_value))
+            decisions.append(
+                Decision(
+                    ply=ply,
+                    player=mover,
+                    phase=board.phase,
+                    move=move,
+                    forced=legal <= 1,
+                    win_before=win_before,
+                    win_after=float(played_value),
+                    loss=loss,
+                    classification=classify(loss, engine_choice or legal <= 1),
+                    best=best_move,
+                    best_win=best_win,
+                    points=_points(board, move),
+                    best_points=_points(board, best_move),
+                    candidates=cands,
+                    seats=tuple(float(x) for x in seats),
+                )
+            )
+            if progress is not None:
+                progress(len(decisions), total, decisions[-1])
+        board.play(move)
+    series = [d.seats for d in decisions]
+    observer = board.current_player if not board.is_over else 0
+    final = tuple(float(x) for x in _core.win_probabilities(board._state, observer))
+    series.append(final)
+    assert all(len(row) == game.players and all(math.isfinite(x) for x in row) for row in series)
+    return Review(
+        level=level,
+        iterations=iterations,
+        seed=seed,
+        players=game.players,
+        moves=tuple(moves),
+        decisions=tuple(decisions),
+        series=tuple(series),
+    )

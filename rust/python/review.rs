@@ -1,0 +1,48 @@
+//! Reviewing a played decision for Python (`genial.review`): the search from the mover's
+//! view, GIL released, Ctrl-C honoured.
+
+use super::analysis::{candidate_row, search_config, CandidateRow};
+use super::game::{extract_move, PyGameState};
+use super::interrupt;
+use crate::review::{decision_seed, review_decision as core_review_decision};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// `(candidates, played_value, seats, legal)`: see `crate::review::DecisionReview`.
+type DecisionRow = (Vec<CandidateRow>, f64, Vec<f64>, usize);
+
+/// Reviews the decision of the player to move of `state`, who played `played`: the
+/// search's candidates (best first), the mover's win chance after the move played, every
+/// seat's win chance before, and the number of legal moves. Decision `ply` of a review
+/// with seed `seed` searches with its own seed, so it is deterministic.
+#[pyfunction]
+#[pyo3(signature = (state, played, seed = 0, ply = 0, iterations = None, level_name = "expert"))]
+fn review_decision(
+    py: Python<'_>,
+    state: &Bound<'_, PyGameState>,
+    played: &Bound<'_, PyAny>,
+    seed: u64,
+    ply: u64,
+    iterations: Option<u32>,
+    level_name: &str,
+) -> PyResult<DecisionRow> {
+    let game = *state.borrow().game();
+    let mv = extract_move(played)?;
+    if game.is_over() {
+        return Err(PyValueError::new_err("the game is over: there is no decision to review"));
+    }
+    game.check(&mv)?;
+    let config = search_config(level_name, iterations, None)?;
+    let (stop, raised) = interrupt::polling_stop();
+    let flag = Arc::clone(&stop);
+    let seed = decision_seed(seed, ply);
+    let r = interrupt::here(py, &stop, &raised, move || core_review_decision(&game, mv, config, seed, Some(flag)))?;
+    let n = game.config().players();
+    Ok((r.candidates.into_iter().map(candidate_row).collect(), r.played_value, r.seats[..n].to_vec(), r.legal))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(review_decision, m)?)?;
+    Ok(())
+}
