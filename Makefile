@@ -1,22 +1,31 @@
 # Two entry points for a fresh machine: `make demo` and `make test`.
-# Each creates the virtual environment, builds the Rust extension and installs what it needs.
+# Each creates the virtual environment, builds the Rust extension and installs what it needs:
+# `make demo` only the build tool and numpy (requirements-demo.txt), `make test` everything
+# for development (requirements-dev.txt).
 
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
+BASE   := $(VENV)/.base-stamp
 STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name '*.bin') Cargo.toml pyproject.toml
 
 .PHONY: demo test test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
 
-$(STAMP): pyproject.toml requirements-dev.txt
+# The virtual environment with what building and running genial needs, and no more.
+$(BASE): requirements-demo.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-demo.txt
+	touch $@
+
+# Everything for development: tests, linters, docs, the extras' packages.
+$(STAMP): $(BASE) pyproject.toml requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-$(BUILD): $(STAMP) $(RUST_SOURCES)
+$(BUILD): $(BASE) $(RUST_SOURCES)
 	rm -f python/genial/_core.*.so  # a stale build for another ABI would shadow the new one
 	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --quiet
 	touch $@
@@ -29,7 +38,7 @@ demo: $(BUILD)
 test-rust:
 	cargo test --release --quiet
 
-test-python: $(BUILD)
+test-python: $(STAMP) $(BUILD)
 	$(PY) -m pytest -q
 
 # The page's pure functions (python/genial/web/static/*.js) under node's own test runner.
@@ -46,7 +55,7 @@ fmt: $(STAMP)
 	$(VENV)/bin/ruff check --fix python tests benches examples .ci
 
 # Checks without changing anything (CI runs this before the tests).
-lint: $(BUILD)
+lint: $(STAMP) $(BUILD)
 	cargo fmt --check
 	cargo clippy --all-targets --release --quiet -- -D warnings
 	cargo clippy --all-targets --release --quiet --features python -- -D warnings
@@ -69,16 +78,29 @@ else
 	$(PY) -m training.master --plot docs/images/master_learning_curve.svg
 endif
 
-bench: $(BUILD)
+bench: $(STAMP) $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 
 clean:
 	rm -rf $(VENV) target dist
 
 # The abi3 wheel (one for every CPython >= 3.11) and the source distribution, into dist/.
+# The wheel is linked with zig against glibc 2.17 (manylinux2014), so it installs on any
+# Linux x86-64 from 2014 on (Ubuntu 20.04, Debian 11, RHEL 8, ...), not only on glibc as new
+# as this machine's; auditwheel checks the tag. DIST_TARGETS=aarch64-unknown-linux-gnu adds
+# an ARM64 wheel (`rustup target add aarch64-unknown-linux-gnu` first). maturin finds zig
+# through the ziglang package of the Python first on PATH: the venv's.
+DIST_TARGETS ?=
 dist: $(STAMP)
 	rm -rf dist
-	$(VENV)/bin/maturin build --release --sdist --out dist
+	PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --sdist --out dist --zig --compatibility manylinux2014
+	for target in $(DIST_TARGETS); do \
+		PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
+	done
+	for wheel in dist/*.whl; do \
+		shown=$$($(VENV)/bin/auditwheel show $$wheel) || exit 1; echo "$$shown"; \
+		echo "$$shown" | grep -q '"manylinux_2_17_' || { echo "error: $$wheel is not manylinux_2_17" >&2; exit 1; }; \
+	done
 
 # Installs the built wheel (with the rl extra) into a fresh virtual environment in a
 # temporary folder outside the checkout, and runs the README's examples and a smoke test
@@ -86,15 +108,14 @@ dist: $(STAMP)
 wheel-smoke: dist
 	set -e; tmp=$$(mktemp -d); \
 	$(PYTHON) -m venv $$tmp/venv; \
-	$$tmp/venv/bin/python -m pip install --quiet "$$(ls dist/*.whl)[rl]"; \
+	$$tmp/venv/bin/python -m pip install --quiet "$$(ls dist/*x86_64.whl)[rl]"; \
 	cp README.md .ci/wheel_smoke.py $$tmp/; \
 	cd $$tmp && ./venv/bin/python wheel_smoke.py README.md; \
 	rm -rf $$tmp
 
 # Coverage-guided fuzzing of the Rust core (cargo-fuzz + libFuzzer). cargo-fuzz passes -Z
 # flags: nightly if installed, else stable with RUSTC_BOOTSTRAP=1 (both work here).
-# No sanitizer: the core has no unsafe code (rust/lib.rs forbids it without the python
-# feature, as the fuzz targets build it). FUZZ_TARGET: actions or move_text.
+# No sanitizer: the crate has no unsafe code (rust/lib.rs forbids it in every build). FUZZ_TARGET: actions or move_text.
 # Findings land in fuzz/artifacts/; keep each fixed one in fuzz/regressions/ (cargo test
 # replays them).
 .PHONY: fuzz fuzz-build bench-memory
@@ -112,7 +133,7 @@ fuzz: fuzz-build
 		-max_total_time=$(FUZZ_TIME) -max_len=4096
 
 # Resident memory over long runs (BENCHMARKS.md, "Memory over long runs").
-bench-memory: $(BUILD)
+bench-memory: $(STAMP) $(BUILD)
 	cargo bench --bench memory
 	$(PY) benches/memory_python.py
 
@@ -120,5 +141,5 @@ bench-memory: $(BUILD)
 # docstrings and python/genial/_core.pyi, built into site/. Strict: a broken reference or any
 # warning fails the build. The build hooks import genial, hence the built extension.
 .PHONY: docs
-docs: $(BUILD)
+docs: $(STAMP) $(BUILD)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict

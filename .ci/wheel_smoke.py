@@ -22,6 +22,21 @@ def main(readme: str) -> int:
         return 1
     print(f"genial {genial.__version__} from {where.parent}")
 
+    # The metadata a package index would show: project URLs, classifiers, extras.
+    from importlib import metadata
+
+    meta = metadata.metadata("genial-engine")
+    urls = dict(entry.split(", ", 1) for entry in meta.get_all("Project-URL") or [])
+    classifiers = meta.get_all("Classifier") or []
+    missing = {"Homepage", "Documentation", "Repository", "Issues"} - set(urls)
+    if missing or "Programming Language :: Python :: 3.11" not in classifiers:
+        print(f"wheel metadata lacks project URLs {sorted(missing)} or Python classifiers", file=sys.stderr)
+        return 1
+    if not {"rl", "render", "web", "examples"} <= set(meta.get_all("Provides-Extra") or []):
+        print("wheel metadata lacks an extra", file=sys.stderr)
+        return 1
+    print(f"metadata: {len(urls)} project URLs, {len(classifiers)} classifiers")
+
     result = doctest.testfile(str(Path(readme).resolve()), module_relative=False, optionflags=doctest.ELLIPSIS)
     if result.failed or result.attempted < 5:
         print(f"README doctests: {result.failed} failed of {result.attempted}", file=sys.stderr)

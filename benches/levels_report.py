@@ -2,8 +2,11 @@
 "Levels and analysis").
 
 Time per move: each bot plays every seat of ``--games`` games (its own self-play, seeds
-1000..), timed per decision around ``BuiltinBot.choose`` (wall clock and the calling
-thread's CPU time; the bot runs in that thread with the GIL released). Games/s:
+1000..), timed per decision around ``BuiltinBot.choose``: wall clock, and the CPU time of
+the whole process. Not the calling thread's: the search may run on a worker thread while
+the calling thread waits for it (and runs Python's signal handlers), so the caller's own
+CPU time says nothing about the search. Nothing else runs in this process meanwhile, so its
+CPU time is the bot's (plus the waiting thread's wake-ups, microseconds). Games/s:
 ``genial.simulate`` of self-play games with one thread.
 
     python benches/levels_report.py                  # 2 and 4 players
@@ -29,9 +32,9 @@ def per_move(spec: str, players: int, games: int) -> tuple[list[float], list[flo
         game = genial.Game(players=players, seed=1000 + g)
         bots = [parse_bot(spec, seed=g * 10 + s) for s in range(players)]
         while not game.is_over:
-            w, c = time.perf_counter(), time.thread_time()
+            w, c = time.perf_counter(), time.process_time()
             move = bots[game.current_player].choose(game)
-            cpu.append(time.thread_time() - c)
+            cpu.append(time.process_time() - c)
             wall.append(time.perf_counter() - w)
             game.play(move)
     return wall, cpu

@@ -9,6 +9,9 @@ is team A. The table is printed and a chart is saved as a PNG.
 The answer depends on how the seats are played: it is measured here for the bots chosen
 with ``--bots`` (greedy by default), not for people.
 
+The chart needs matplotlib: ``pip install "genial-engine[examples]"`` (or ``pip install
+matplotlib``).
+
     python examples/first_player_advantage.py                    # 20,000 games per rule set
     python examples/first_player_advantage.py --games 2000 --bots random --out fpa.png
     python examples/first_player_advantage.py --edition-options  # the older edition's too

@@ -25,9 +25,10 @@
 //! Every module is also reachable from the crate root (`genial::game`, `genial::bots`, ...),
 //! the paths the bindings, tests, benches and fuzz targets use.
 //!
-//! The core has no `unsafe` code, and the compiler holds it to that in every build without
-//! the bindings (the tests' and the fuzzer's): the fuzzer runs without a sanitizer.
-#![cfg_attr(not(feature = "python"), forbid(unsafe_code))]
+//! No `unsafe` code anywhere, the bindings included, and the compiler holds every build to
+//! that: the fuzzer runs without a sanitizer, and the shipped extension has no block of its
+//! own that could break memory safety (PyO3 and numpy's crates keep theirs).
+#![forbid(unsafe_code)]
 
 pub mod learning;
 pub mod players;

@@ -272,3 +272,42 @@ def test_bytes_that_are_not_utf8_do_not_end_genial_play(tmp_path: Path) -> None:
     assert "not a legal move" in out and "player 0 (you): " in out
     assert "genial play --resume genial-autosave-4.json" in out
     assert (tmp_path / "genial-autosave-4.json").exists()
+
+
+def test_ctrl_c_stops_a_step_of_the_largest_vecenv_between_slices(tmp_path: Path) -> None:
+    """`VecEnv.step` on the most envs (65,536: up to about 2 s a call) looks for Ctrl-C
+    between slices of envs. Interrupted, every env has still taken its action (the rest are
+    settled without writing results), so the env goes on: `observe` and `step` work."""
+    code = """
+import time, genial
+env = genial.VecEnv(65536, seed=1, threads=2)
+env.reset()
+steps = 0
+print("ready", flush=True)
+try:
+    while True:
+        start = time.monotonic()
+        env.step(env.sample_actions())
+        steps += 1
+except KeyboardInterrupt:
+    print("interrupted", steps, round(time.monotonic() - start, 3), flush=True)
+obs, mask, player = env.observe()
+assert mask[0].any() and obs.shape == (65536, genial.observation.OBS_SIZE)
+obs, mask, rewards, dones, player = env.step(env.sample_actions())
+print("usable", obs.shape[0], flush=True)
+"""
+    proc = _start(code, tmp_path)
+    assert _read_line(proc, timeout=120).strip() == "ready"
+    time.sleep(1.5)  # into the steps, at no particular point of one
+    assert proc.poll() is None
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    assert proc.stdout is not None
+    line = _read_line(proc, timeout=60)
+    took = time.monotonic() - start
+    out, err = proc.communicate(timeout=120)
+    assert "PanicException" not in out + err and "Traceback" not in err, err
+    assert line.startswith("interrupted "), line + err
+    assert took < LATENCY, took
+    assert out.strip().endswith("usable 65536"), out + err
+    assert proc.returncode == 0

@@ -170,6 +170,12 @@ def test_training_script_runs_at_toy_size(tmp_path: Path) -> None:
     mod = importlib.util.module_from_spec(spec)
     sys.modules["fit_eval"] = mod
     spec.loader.exec_module(mod)
+    # Without --out-dir it writes the weights the engine compiles in, where eval.rs includes
+    # them, and its documented reproduce command copies the start weights there too.
+    assert mod.WEIGHTS_RS.exists() and mod.WEIGHTS_RS.parent.joinpath("eval.rs").read_text().count(
+        f'include!("{mod.WEIGHTS_RS.name}")'
+    )
+    assert f"cp training/start_weights.rs {mod.WEIGHTS_RS.relative_to(ROOT).as_posix()} " in (mod.__doc__ or "")
     assert mod.main(["--games", "12", "--threads", "1", "--out-dir", str(tmp_path)]) == 0
     text = (tmp_path / "weights.rs").read_text()
     assert "pub const WEIGHTS" in text and text.count("[") >= 4

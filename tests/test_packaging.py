@@ -71,3 +71,45 @@ def test_a_lookup_before_the_import_does_not_lose_the_registration() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "genial/Ingenious-v0"
+
+
+def check_metadata(meta: metadata.PackageMetadata) -> None:
+    """What a package index shows of genial: where its code, docs and issues live, and the
+    Python versions it runs on. The same check runs on the built wheel (.ci/wheel_smoke.py)."""
+    urls = dict(entry.split(", ", 1) for entry in meta.get_all("Project-URL") or [])
+    assert set(urls) >= {"Homepage", "Documentation", "Repository", "Issues"}, urls
+    assert all(url.startswith("https://") for url in urls.values())
+    assert urls["Issues"] == urls["Repository"] + "/issues"
+    classifiers = meta.get_all("Classifier") or []
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert "Typing :: Typed" in classifiers
+    assert meta["Requires-Python"] == ">=3.11"
+    extras = set(meta.get_all("Provides-Extra") or [])
+    assert {"rl", "render", "web", "examples"} <= extras
+    assert any(r.startswith("matplotlib") and "extra == 'examples'" in r for r in meta.get_all("Requires-Dist") or [])
+
+
+def test_the_installed_metadata_names_urls_classifiers_and_extras() -> None:
+    check_metadata(metadata.metadata("genial-engine"))
+
+
+def test_the_docs_link_is_the_one_the_readme_and_docs_use() -> None:
+    from conftest import ROOT
+
+    urls = dict(entry.split(", ", 1) for entry in metadata.metadata("genial-engine").get_all("Project-URL") or [])
+    cargo = (ROOT / "Cargo.toml").read_text()
+    assert f'documentation = "{urls["Documentation"]}"' in cargo
+    assert f'repository = "{urls["Repository"]}"' in cargo
+
+
+def test_the_demo_needs_no_development_tools() -> None:
+    from conftest import ROOT
+
+    demo = [line.split("#")[0].strip() for line in (ROOT / "requirements-demo.txt").read_text().splitlines()]
+    names = {line.split(">")[0].split("=")[0].split("<")[0] for line in demo if line}
+    assert names == {"maturin", "numpy"}
+    makefile = (ROOT / "Makefile").read_text()
+    demo_rule = makefile.split("\ndemo:", 1)[1].split("\n\n", 1)[0]
+    assert "$(STAMP)" not in demo_rule and "requirements-dev" not in demo_rule
+    build_rule = makefile.split("\n$(BUILD):", 1)[1].split("\n", 1)[0]
+    assert "$(STAMP)" not in build_rule

@@ -341,3 +341,51 @@ def test_the_end_screen_says_what_decided_the_ranking(
     end = out.split("game over", 1)[1]
     assert "1. player " in end and "2. player " in end
     assert " ahead of player " in end and "lowest score" in end
+
+
+def test_a_second_game_with_the_same_seed_does_not_overwrite_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play(["--seed", "12", "--seats", "human,greedy"], "1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "game saved to genial-autosave-12.json " in out
+    first = (tmp_path / "genial-autosave-12.json").read_text()
+    assert len(Game.from_json(first).moves) == 2
+    # The same seed again, left at once: a new file; the first game is kept as it was.
+    code, out, _ = play(["--seed", "12", "--seats", "human,greedy"], "quit\n", monkeypatch, capsys)
+    assert code == 0 and "game saved to genial-autosave-12-2.json " in out
+    assert (tmp_path / "genial-autosave-12.json").read_text() == first
+    assert Game.from_json((tmp_path / "genial-autosave-12-2.json").read_text()).moves == ()
+    # Resumed from the first file and left: saved back into that file (it is this game's).
+    code, out, _ = play(["--resume", "genial-autosave-12.json"], "1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "game saved to genial-autosave-12.json " in out
+    assert len(Game.from_json((tmp_path / "genial-autosave-12.json").read_text()).moves) == 4
+    assert not (tmp_path / "genial-autosave-12-3.json").exists()
+
+
+@pytest.mark.parametrize("how", ["head", "closed"])
+def test_a_closed_output_ends_play_quietly_and_keeps_the_game(tmp_path: Path, how: str) -> None:
+    """`genial play ... | head -1`, or a reader that is gone before the first line: no
+    traceback, and the unfinished game is saved, the place named on stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "genial", "play", "--seed", "21", "--seats", "human,greedy"],
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    if how == "head":
+        proc.stdout.readline()  # the first line, as `head -1` reads it, then away
+    proc.stdout.close()
+    proc.stdin.write(b"1\n" * 40)
+    proc.stdin.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1
+    assert (
+        err.strip()
+        == "game saved to genial-autosave-21.json (resume with: genial play --resume genial-autosave-21.json)"
+    )
+    saved = Game.from_json((tmp_path / "genial-autosave-21.json").read_text())
+    assert saved.seed == 21 and not saved.is_over

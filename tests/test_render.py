@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import genial
+import pytest
 from genial import Board, Game
 from genial.bots import make
 from genial.render import board_text, text
@@ -47,8 +49,37 @@ def test_rack_can_be_hidden_and_rows_labelled() -> None:
     assert f"rack {rack}" in text(game)
     assert "rack" not in text(game, rack=False)
     labelled = board_text(game.board, coords=True).splitlines()
-    assert labelled[0].startswith("r -5") and labelled[0].endswith("q 0..5")
-    assert labelled[5].startswith("r  0") and labelled[5].endswith("q -5..5")
+    assert labelled[1].startswith("r -5") and labelled[1].endswith("q 0..5")
+    assert labelled[6].startswith("r  0") and labelled[6].endswith("q -5..5")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_column_labels_head_the_cells_of_their_q(players: int) -> None:
+    """Each q label stands on the line of its cells, one row before the board's edge: the
+    cell (q, r) is as many columns right of the label as rows below it (above the board),
+    or left of it as rows above it (below the board)."""
+    board = Game(players=players, seed=1).board
+    lines = board_text(board, coords=True).splitlines()
+    radius = board.radius
+    rows = {r: lines[1 + r + radius] for r in range(-radius, radius + 1)}
+    # The column of each cell: rows list the zone's cells left to right, one character each.
+    column = {}
+    for r, line in rows.items():
+        qs = sorted(q for q, rr in board.cells() if rr == r)
+        cols = [i for i, ch in enumerate(line) if i >= 5 and ch in ".ROYGBProygbp*"][: len(qs)]
+        column.update({(q, r): c for q, c in zip(qs, cols)})
+    for line, edge, wanted in (
+        (lines[0], -radius - 1, range(0, radius + 1)),
+        (lines[-1], radius + 1, range(-radius, 1)),
+    ):
+        labels = {}
+        for m in re.finditer(r"-?\d+", line[4:]):
+            labels[int(m.group())] = m.end() - 1 + 4  # the label's last character
+        assert sorted(labels) == list(wanted), line
+        for q, col in labels.items():
+            for r in range(-radius, radius + 1):
+                if (q, r) in column:
+                    assert column[(q, r)] == col + (r - edge), (q, r, line)
 
 
 def test_text_board_marks_the_last_placement() -> None:
@@ -91,6 +122,22 @@ def test_explain_ranking_reads_the_core_rank_key() -> None:
             assert key[0] == sum(1 for v in game.scores[0] if v > 0)
         else:
             assert game.rank_key(0) == tuple(sorted(game.scores[0]))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "says"),
+    [
+        ("standard", 2, re.compile(r"game over \(board full\): 1st player [01], 2nd player [01]$")),
+        ("standard", 3, re.compile(r": 1st player \d, 2nd player \d, 3rd player \d$")),
+        ("team", 4, re.compile(r": 1st players [01] and [23], 2nd players [01] and [23]$")),
+        ("solo", 1, re.compile(r": result \d+ \(the lowest colour\)$")),
+    ],
+)
+def test_the_end_names_places_in_words(variant: str, players: int, says: re.Pattern[str]) -> None:
+    game = genial.play_game([make("random", seed) for seed in range(players)], variant=variant, seed=4)
+    last = text(game).splitlines()[-1]
+    assert says.search(last), last
+    assert ">" not in last and "ranking" not in last
 
 
 def test_ranking_step_text_in_singular_and_plural() -> None:

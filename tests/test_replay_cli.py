@@ -151,7 +151,7 @@ def test_bad_records_are_rejected_with_exit_code_2(
     code, out, err = run(argv, capsys)
     assert code == 2
     assert out == ""
-    assert err.startswith(f"genial {command}: bad record {bad}: ") and err.count("\n") == 1
+    assert err.startswith(f"genial: error: bad record {bad}: ") and err.count("\n") == 1
     assert not (tmp_path / "x.svg").exists()
 
 

@@ -343,7 +343,7 @@ def test_cli_refuses_bad_counts_and_outputs_before_playing(
     unwritable = str(tmp_path / "no-such-dir" / "games.csv")
     for command in ("simulate", "tournament"):
         assert main([command, "--games", "40", "--no-progress", "--out", unwritable]) == 2
-        assert f"genial {command}: cannot write {unwritable}: No such file or directory" in capsys.readouterr().err
+        assert f"genial: error: cannot write {unwritable}: No such file or directory" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     for command in ("simulate", "tournament"):

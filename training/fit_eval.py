@@ -1,4 +1,4 @@
-"""Fits the weights of genial's position evaluation (rust/bots/eval.rs) by self-play.
+"""Fits the weights of genial's position evaluation (rust/players/bots/eval.rs) by self-play.
 
 For each player count (2, 3, 4) it plays games between built-in bots in Rust (seat ``s`` of
 game ``g`` is played by ``BOTS[(g + s) % len(BOTS)]``), keeps a random share of the
@@ -10,7 +10,7 @@ L-BFGS; a held-out 20 % of the games (split by game) measure the fit.
 
 Reproducible: the games come from ``--seed`` (default 7_000_000; the strength tables of
 BENCHMARKS.md use tournament seeds below 10_000, a disjoint range) and the result does not
-depend on ``--threads``. Writes ``rust/bots/weights.rs`` (compiled into the engine with
+depend on ``--threads``. Writes ``rust/players/bots/weights.rs`` (compiled into the engine with
 ``include!``) and ``training/weights.json`` (the same numbers with the fit's statistics).
 
     python training/fit_eval.py --games 40 --out-dir /tmp/w   # a toy run (the test suite)
@@ -20,7 +20,7 @@ includes ``medium``, which plays with the weights compiled in, so the data depen
 The shipped weights come from one round started from the hand-set weights in
 ``training/start_weights.rs``; to reproduce them exactly::
 
-    cp training/start_weights.rs rust/bots/weights.rs && make develop
+    cp training/start_weights.rs rust/players/bots/weights.rs && make develop
     python training/fit_eval.py --games 3000 && make develop
 
 (under a minute of fitting on 2 cores; the result does not depend on ``--threads``).
@@ -41,6 +41,8 @@ from genial import _core
 from scipy.optimize import minimize  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The weights the engine compiles in (`include!` in rust/players/bots/eval.rs).
+WEIGHTS_RS = ROOT / "rust" / "players" / "bots" / "weights.rs"
 BOTS = ("medium", "scarcity", "greedy", "easy", "medium:swap=never")
 
 
@@ -140,7 +142,7 @@ def write(results: list[dict[str, object]], names: list[str], args: argparse.Nam
         "// Rows: 2, 3, 4 players; columns: eval::FEATURE_NAMES.\n"
         f"pub const WEIGHTS: [[f64; super::NF]; 3] = [\n{rows},\n];\n"
     )
-    rs_path = (out_dir / "weights.rs") if out_dir else ROOT / "rust" / "bots" / "weights.rs"
+    rs_path = (out_dir / "weights.rs") if out_dir else WEIGHTS_RS
     json_path = (out_dir / "weights.json") if out_dir else ROOT / "training" / "weights.json"
     rs_path.parent.mkdir(parents=True, exist_ok=True)
     rs_path.write_text(rs)
@@ -164,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=float, default=0.3, help="share of turn starts kept as positions")
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out-dir", type=Path, default=None, help="write here instead of rust/bots and training/")
+    ap.add_argument("--out-dir", type=Path, default=None, help="write here instead of rust/players/bots and training/")
     args = ap.parse_args(argv)
     names, current = _core.eval_weights()
     results = []

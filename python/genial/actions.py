@@ -38,7 +38,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import IllegalMoveError, Move
 from .arguments import as_int
-from .game import Game
+from .game import Game, core_state
 
 __all__ = [
     "ACTION_COUNT",
@@ -124,20 +124,20 @@ def action_to_move(game: Game, action: int) -> Move:
     Raises `ValueError` for an action outside ``range(ACTION_COUNT)`` and `IllegalMoveError`
     when it names an empty rack slot or points off the board. Legality is not checked here
     (``game.play`` or `legal_action_mask` say whether the move may be played now)."""
-    return _core.action_to_move(game._state, action)
+    return _core.action_to_move(core_state(game), action)
 
 
 def move_to_actions(game: Game, move: MoveLike) -> list[int]:
     """Every action that stands for ``move`` in ``game``, ascending; empty when the player
     to move holds no such tile."""
-    return _core.move_to_actions(game._state, move)
+    return _core.move_to_actions(core_state(game), move)
 
 
 def move_to_action(game: Game, move: MoveLike) -> int:
     """The lowest action that stands for ``move`` in ``game``.
 
     Raises `IllegalMoveError` when there is none (the player to move holds no such tile)."""
-    actions = _core.move_to_actions(game._state, move)
+    actions = _core.move_to_actions(core_state(game), move)
     if not actions:
         raise IllegalMoveError(f"no action stands for {move} here: player {game.current_player} holds no such tile")
     return actions[0]
@@ -145,7 +145,7 @@ def move_to_action(game: Game, move: MoveLike) -> int:
 
 def legal_actions(game: Game) -> npt.NDArray[np.int64]:
     """The legal actions of the player to move, ascending (empty once the game is over)."""
-    return _core.legal_actions(game._state)
+    return _core.legal_actions(core_state(game))
 
 
 @overload
@@ -158,11 +158,11 @@ def legal_action_mask(game: Game, out: MaskArray | None = None) -> MaskArray | n
 
     Returns a new bool array of length `ACTION_COUNT`, or writes into ``out`` (bool, int8 or
     uint8, C-contiguous, that length) and returns it."""
-    return _core.legal_action_mask(game._state, out)
+    return _core.legal_action_mask(core_state(game), out)
 
 
 def legal_action_mask_batch(games: Sequence[Game], out: MaskArray) -> MaskArray:
     """Masks of many games into ``out`` (bool, int8 or uint8, ``(len(games), ACTION_COUNT)``),
     computed in Rust with the GIL released; returns ``out``."""
-    _core.legal_action_mask_batch([g._state for g in games], out)
+    _core.legal_action_mask_batch([core_state(g) for g in games], out)
     return out

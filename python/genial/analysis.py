@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import _core
 from ._core import Move
 from .arguments import LIMITS, int_in
-from .game import Game, check_seed
+from .game import Game, check_seed, core_state
 
 if TYPE_CHECKING:
     from .bots import GameView
@@ -104,7 +104,7 @@ def analyse(
     if level not in searching:
         raise ValueError(f"analysis searches like the {' or '.join(searching)} level, not {level!r}")
     player = game.current_player
-    its, rows = _core.analyse_state(game._state, check_seed(seed), iterations, budget_ms, level, seat)
+    its, rows = _core.analyse_state(core_state(game), check_seed(seed), iterations, budget_ms, level, seat)
     candidates = tuple(
         CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
         for m, n, v, p, line in rows

@@ -7,27 +7,47 @@ whether the results can fit in memory at all."""
 
 from __future__ import annotations
 
+import enum
 import operator
 import os
 
 from . import _core
 from ._core import Rules
 
-__all__ = ["as_int", "int_in", "LIMITS", "check_seed", "check_threads", "check_players", "check_results_fit"]
+__all__ = [
+    "type_name",
+    "as_int",
+    "int_in",
+    "LIMITS",
+    "check_seed",
+    "check_threads",
+    "check_players",
+    "check_results_fit",
+]
 
 LIMITS: dict[str, int] = dict(_core.limits())
 """The limits every count is checked against (``games`` per call, ``threads``, ``envs``,
 ``iterations``, ``time_ms``, ``width``, ``depth``, ``bots``), from the core."""
 
 
+def type_name(value: object) -> str:
+    """The name of ``value``'s type for a message: ``str``, ``numpy.bool``, ``genial.Color``.
+    A type from outside the builtins is named with its package, so that a message never
+    reads "must be a bool, not bool"."""
+    kind = type(value)
+    module = kind.__module__.split(".")[0]
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+
+
 def as_int(name: str, value: object) -> int:
-    """``value`` as a plain int; `TypeError` naming ``name`` for a bool or a non-integer."""
-    if type(value).__name__ in ("bool", "bool_"):  # Python's and numpy's
-        raise TypeError(f"{name} must be an int, not bool")
+    """``value`` as a plain int; `TypeError` naming ``name`` for a bool, an enum member (a
+    `genial.Color` is not a count) or a non-integer."""
+    if type(value).__name__ in ("bool", "bool_") or isinstance(value, enum.Enum):  # numpy's bool too
+        raise TypeError(f"{name} must be an int, not {type_name(value)}")
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+        raise TypeError(f"{name} must be an int, not {type_name(value)}") from None
 
 
 def int_in(name: str, value: object, low: int, high: int | None = None) -> int:

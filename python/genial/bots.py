@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, Rules, Tile
+from .arguments import type_name
 from .game import Game, MoveLike, check_seed
 
 __all__ = [
@@ -501,7 +502,7 @@ def parse_bot(spec: str, seed: int = 0) -> Any:
     or an engine subprocess (``"engine:COMMAND"``: a `genial.engine.EngineBot`, started
     on its first decision)."""
     if not isinstance(spec, str):
-        raise TypeError(f"a bot spec is a str like 'mcts:iterations=100', not {type(spec).__name__}")
+        raise TypeError(f"a bot spec is a str like 'mcts:iterations=100', not {type_name(spec)}")
     name, _, rest = spec.strip().partition(":")
     if name.strip() == "engine":
         from .engine.host import EngineBot

@@ -2,28 +2,51 @@
 
 from __future__ import annotations
 
+import json
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
-from .arguments import check_seed
+from .arguments import check_seed, type_name
 from .colors import Color
 from .variants import as_rules
 
 if TYPE_CHECKING:
     from typing import Self
 
+    from .reviews import Review
     from .scoring import ScoreExplanation
 
-__all__ = ["Game", "Outcome", "MoveLike", "TileLike", "check_seed"]
+__all__ = [
+    "Game",
+    "Outcome",
+    "MoveLike",
+    "TileLike",
+    "check_seed",
+    "core_state",
+    "RecordError",
+    "to_record",
+    "from_record",
+    "to_json",
+    "from_json",
+    "parse_record",
+]
 
 MoveLike = Move | str
 TileLike = Tile | str | tuple[Color | int | str, Color | int | str]
 
 Sequence.register(LegalMoves)
+
+
+def core_state(game: object) -> _core.GameState:
+    """The core's state behind a `Game`, for the modules that hand games to the core
+    (`genial.actions`, `genial.observation`, ...); `TypeError` for anything else."""
+    if not isinstance(game, Game):
+        raise TypeError(f"expected a genial.Game, not {type_name(game)}")
+    return game._state
 
 
 @dataclass(frozen=True)
@@ -331,20 +354,14 @@ class Game:
 
     def to_json(self, *, indent: int | None = None) -> str:
         """A versioned JSON record (rules, seed, bag, every move) that `from_json` replays."""
-        from .records import to_json
-
         return to_json(self, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Replays a record written by `to_json`; raises `RecordError` naming the problem."""
-        from .records import from_json
-
         return from_json(text)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        from .records import from_record, to_record
-
         return (from_record, (to_record(self),))
 
     def __eq__(self, other: object) -> bool:
@@ -372,6 +389,152 @@ class Game:
     def __repr__(self) -> str:
         state = f"over ({self.end})" if self.is_over else f"player {self.current_player} to {self.phase}"
         return f"<Game {self.variant} players={self.players} seed={self.seed} moves={len(self._state.history)} {state}>"
+
+
+# ----- records -----------------------------------------------------------------------------
+# A game's record, the JSON form `Game.to_json` writes and `Game.from_json` replays. The
+# format is documented in `genial.records`, which also reads record files; the code lives
+# here, beside the `Game` it builds, so that neither module needs the other at run time.
+
+FORMAT = "genial.game"
+VERSION = 1
+#: Largest record accepted, in characters: far above any real game (a game has < 200 moves).
+MAX_RECORD_CHARS = 1_000_000
+MAX_MOVES = 2_000
+
+
+class RecordError(ValueError):
+    """A game record that is malformed, inconsistent or not replayable."""
+
+
+def to_record(game: Game, *, review: Review | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict; with ``review`` (of this game's moves),
+    its optional ``review`` section."""
+    state = game._state
+    bag = state.initial_bag
+    if bag is None or game.seed is None:
+        raise RecordError("a determinized copy has no faithful record: record the original game")
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": game.variant,
+        "players": game.players,
+        "swap_timing": game.swap_timing,
+        "require_contact": game.require_contact,
+        "seed": game.seed,
+        "bag": [str(t) for t in bag],
+        "moves": [str(m) for m in state.history],
+    }
+    result: dict[str, Any] = {"over": game.is_over, "scores": [list(s) for s in game.tracks]}
+    if game.is_over:
+        result["end"] = game.end
+        result["ranking"] = game.ranking()
+    record["result"] = result
+    if review is not None:
+        if tuple(str(m) for m in review.moves) != tuple(str(m) for m in state.history):
+            raise RecordError("the review is of other moves than the game's")
+        record["review"] = review.to_dict()
+    return record
+
+
+def to_json(game: Game, *, indent: int | None = None) -> str:
+    return json.dumps(to_record(game), indent=indent)
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if name not in data:
+        if default is ...:
+            raise RecordError(f"record has no {name!r} field")
+        return default
+    value = data[name]
+    if isinstance(value, bool) and kind is not bool:
+        raise RecordError(f"record field {name!r} must be {getattr(kind, '__name__', kind)}, not a bool")
+    if not isinstance(value, kind):
+        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(f"record field {name!r} must be {expected}, not {type(value).__name__}")
+    return value
+
+
+def from_record(data: Mapping[str, Any]) -> Game:
+    """Replays a record dict; raises `RecordError` naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    fmt = _field(data, "format", str)
+    if fmt != FORMAT:
+        raise RecordError(f"record format is {fmt!r}, expected {FORMAT!r}")
+    version = _field(data, "version", int)
+    if version != VERSION:
+        raise RecordError(f"record version {version} is not supported (this genial reads version {VERSION})")
+    players = _field(data, "players", int)
+    variant = _field(data, "variant", str, "standard")
+    swap_timing = _field(data, "swap_timing", str, "after_placement")
+    require_contact = _field(data, "require_contact", bool, False)
+    seed = _field(data, "seed", int)
+    bag = _field(data, "bag", list)
+    moves = _field(data, "moves", list)
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"record lists {len(moves)} moves, more than any game can have")
+    for i, t in enumerate(bag):
+        if not isinstance(t, str):
+            raise RecordError(f"bag item {i} must be a tile text like 'RB', not {type(t).__name__}")
+    try:
+        game = Game(players, seed, bag, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+    except (ValueError, TypeError, OverflowError) as e:  # OverflowError: an int too large for the core
+        raise RecordError(f"record cannot be set up: {e}") from None
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise RecordError(f"move {i} must be text like 'R0,-4+B1,-4', not {type(m).__name__}")
+        try:
+            game.play(m)
+        except IllegalMoveError as e:
+            raise RecordError(f"move {i} ({m!r}) cannot be played: {e}") from None
+    if "result" in data:
+        _check_result(data["result"], game)
+    return game
+
+
+def _check_result(stored: Any, game: Game) -> None:
+    """Refuses a stored ``result`` that differs from what the replay gives, field by field."""
+    if not isinstance(stored, Mapping):
+        raise RecordError(f"record field 'result' must be an object, not {type(stored).__name__}")
+    replayed = to_record(game)["result"] if game.seed is not None else {}
+    for name in ("over", "scores", "end", "ranking"):
+        if name not in stored:
+            continue
+        if name not in replayed:  # end and ranking exist only once the game is over
+            raise RecordError(f"record's result gives {name!r}, but the replayed game is not over")
+        if stored[name] != replayed[name] or type(stored[name]) is not type(replayed[name]):
+            raise RecordError(
+                f"record's result {name!r} is {stored[name]!r}, but replaying the moves gives {replayed[name]!r}"
+            )
+
+
+def from_json(text: str | bytes) -> Game:
+    """Replays a JSON record; raises `RecordError` naming what is wrong."""
+    return from_record(parse_record(text))
+
+
+def parse_record(text: str | bytes) -> Any:
+    """The JSON value of a record's text, checked for size and encoding first; `RecordError`
+    for text that is not JSON. `from_record` then checks and replays it."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"record is not UTF-8: {e}") from None
+    if not isinstance(text, str):
+        raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(f"record is {len(text)} characters long, more than the {MAX_RECORD_CHARS} accepted")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"record is not valid JSON: {e}") from None
+    except RecursionError:
+        # json's decoder recurses once per level of nesting; no record nests beyond three.
+        raise RecordError("record is not a game record: its JSON is nested too deeply") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"record has an unreadable value: {e}") from None
 
 
 __all__ += ["IllegalMoveError"]

@@ -56,7 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from .game import Game
+from .game import Game, core_state
 
 __all__ = [
     "OBS_SIZE",
@@ -91,7 +91,7 @@ FloatArray = npt.NDArray[np.float32]
 def observe(game: Game, player: int, out: FloatArray | None = None) -> FloatArray:
     """What seat ``player`` sees of ``game``: a new ``float32`` array of `OBS_SIZE`, or
     written into ``out`` (C-contiguous ``float32`` of that length) and returned."""
-    return _core.observe(game._state, player, out)
+    return _core.observe(core_state(game), player, out)
 
 
 def observe_batch(
@@ -100,7 +100,7 @@ def observe_batch(
     """Observations of many games into ``out`` (``float32``, ``(len(games), OBS_SIZE)``),
     row ``i`` seen by seat ``players[i]``; Rust, GIL released. Returns ``out``."""
     seats = np.ascontiguousarray(players, dtype=np.int64)
-    _core.observe_batch([g._state for g in games], seats, out)
+    _core.observe_batch([core_state(g) for g in games], seats, out)
     return out
 
 

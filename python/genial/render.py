@@ -20,6 +20,7 @@ __all__ = [
     "rack_text",
     "text",
     "tracks_text",
+    "ranking_summary",
     "explain_ranking",
     "ranking_step_text",
     "ranking_text",
@@ -64,8 +65,10 @@ def board_text(
     ``.`` free cell, a capital letter (R O Y G B P) a tile half, a lowercase letter a
     printed symbol. ``color`` paints tile halves on ANSI background colours (printed
     symbols in the colour, free cells dim); ``coords`` labels each row with its ``r`` and
-    the range of ``q`` from its first cell to its last. The cells in ``last`` (say, the
-    last placement's) are followed by ``*`` instead of a space.
+    the range of ``q`` from its first cell to its last, and labels the columns: the cells
+    of one ``q`` lie on a line running down to the right, labelled above the board (``q``
+    from 0 up) and below it (``q`` from 0 down). The cells in ``last`` (say, the last
+    placement's) are followed by ``*`` instead of a space.
     """
     marked = {(int(q), int(r)) for q, r in last}
     radius = board.radius
@@ -97,7 +100,23 @@ def board_text(
             pad = width - indent - (2 * (q_hi - q_lo) + 1) - ((q_hi, r) in marked)
             line = f"r{r:>3} " + line + " " * pad + f"  q {q_lo}..{q_hi}"
         lines.append(line)
+    if coords:
+        lines = [_column_labels(radius, above=True), *lines, _column_labels(radius, above=False)]
     return "\n".join(lines)
+
+
+def _column_labels(radius: int, *, above: bool) -> str:
+    """The ``q`` labels of `board_text`'s columns, one row above the board (``q >= 0``) or
+    below it (``q <= 0``): each stands where its line of cells, running down to the right,
+    crosses that row, so ``q 2`` above the board heads the cells (2, r) below it."""
+    r = -radius - 1 if above else radius + 1
+    qs = range(0, radius + 1) if above else range(-radius, 1)
+    row = [" "] * (5 + 4 * radius + 4)  # the row label, the widest row, a column either side
+    for q in qs:
+        label = str(q)
+        end = 5 + text_column((q, r)) + 2 * radius + 1  # the label's last character on the line
+        row[end - len(label) : end] = label
+    return ("q ↘ " if above else "q ↖ ") + "".join(row)[4:].rstrip()
 
 
 def _scores_line(track: tuple[int, ...], color: bool = False) -> str:
@@ -144,12 +163,30 @@ def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = F
     out = [game_board_text(game, color=color, coords=coords), ""]
     out.extend(tracks_text(game, color=color))
     if game.is_over:
-        ranking = " > ".join("=".join(str(p) for p in group) for group in game.ranking())
-        out.append(f"game over ({game.end}); ranking {ranking}")
+        out.append(f"game over ({(game.end or '').replace('_', ' ')}): {ranking_summary(game)}")
     else:
         shown = f"; rack {rack_text(game.rack(), color=color)}" if rack else ""
         out.append(f"player {game.current_player} to {game.phase.replace('_', ' ')}{shown}; bag {game.bag_size}")
     return "\n".join(out)
+
+
+def ranking_summary(game: Game) -> str:
+    """The final ranking in one line: ``"1st player 1, 2nd player 0"``, tied seats together
+    (``"1st players 1 and 3"``), or the solo game's result."""
+    if game.rules.scored_alone:
+        return f"result {game.result()} (the lowest colour)"
+    places = []
+    for place, group in zip(_PLACES, game.ranking()):
+        who = (
+            f"player {group[0]}"
+            if len(group) == 1
+            else "players " + ", ".join(map(str, group[:-1])) + f" and {group[-1]}"
+        )
+        places.append(f"{place} {who}")
+    return ", ".join(places)
+
+
+_PLACES = ("1st", "2nd", "3rd", "4th")
 
 
 def explain_ranking(game: Game) -> list[dict[str, Any]]:

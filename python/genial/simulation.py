@@ -28,7 +28,7 @@ from typing import Any
 
 from . import _core
 from ._core import Rules
-from .arguments import LIMITS, check_results_fit, check_seed, check_threads, int_in
+from .arguments import LIMITS, check_results_fit, check_seed, check_threads, int_in, type_name
 from .bots import Bot, BuiltinBot, Forfeit, parse_bot, play_game
 from .progress import ProgressBar
 from .results import SimulationResult
@@ -64,8 +64,11 @@ def derive_seed(base: int, index: int) -> int:
 def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[Any]:
     """Built-in bots from names, text forms (``"mcts:iterations=100"``) or `BuiltinBot`s;
     ``"engine:COMMAND"`` gives a `genial.engine.EngineBot` (not started yet)."""
-    if bots is None:
-        raise TypeError("bots must be a bot name like 'greedy', a BuiltinBot, or a sequence of them, not None")
+    if not isinstance(bots, (str, BuiltinBot, Sequence)):
+        raise TypeError(
+            f"bots must be a bot (a name like 'greedy', a text form like 'mcts:iterations=100', a BuiltinBot) "
+            f"or a sequence of them, one per seat, not {type_name(bots)}"
+        )
     items: Sequence[BotSpecLike] = [bots] if isinstance(bots, (str, BuiltinBot)) else bots
     out: list[Any] = []
     for b in items:
@@ -76,7 +79,7 @@ def resolve_bots(bots: BotSpecLike | Sequence[BotSpecLike]) -> list[Any]:
         else:
             raise TypeError(
                 f"simulate runs built-in bots (names like 'greedy' or BuiltinBot objects), not "
-                f"{type(b).__name__}; Python bots play through genial.play_game or genial.tournament"
+                f"{type_name(b)}; Python bots play through genial.play_game or genial.tournament"
             )
     return out
 

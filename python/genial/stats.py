@@ -7,17 +7,42 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 
-if TYPE_CHECKING:
-    from .results import SimulationResult
+__all__ = ["Rate", "Summary", "RunColumns"]
 
-__all__ = ["Rate", "Summary"]
+
+class RunColumns(Protocol):
+    """What `Summary.of` reads of a run: the columns of a `genial.results.SimulationResult`.
+    Named here rather than imported, because results builds on stats, not the reverse."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def sides(self) -> int: ...
+    @property
+    def bot_names(self) -> tuple[str, ...]: ...
+    @property
+    def bots(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def scores(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def end(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def placements(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def bonus_placements(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def swaps(self) -> npt.NDArray[np.uint16]: ...
+    def win_credit(self) -> npt.NDArray[np.float64]: ...
+    def lowest(self) -> npt.NDArray[np.int8]: ...
+    def __len__(self) -> int: ...
+
 
 _Z95 = 1.959963984540054
 # End reasons of result rows by code (the core's schema): the game's own, then "forfeit" (a
@@ -76,7 +101,7 @@ class Summary:
     swaps: int
 
     @classmethod
-    def of(cls, res: SimulationResult) -> Summary:
+    def of(cls, res: RunColumns) -> Summary:
         credit = res.win_credit()
         low = res.lowest().astype(np.int64)
         nb = len(res.bot_names)

@@ -31,6 +31,7 @@ from . import _core
 from ._core import Board, Move, Tile
 from .colors import Color
 from .geometry import SQRT3, Layout, hex_corners, polar
+from .render import ranking_summary
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from .reviews import Review
 
 __all__ = ["board_svg", "game_svg", "symbol", "win_chance_svg", "PALETTE", "SEAT_INK"]
+
+# What `game_svg` reads of a game; anything without them is refused with a TypeError.
+_GAME_PARTS = ("board", "moves", "tracks", "rules", "rack", "is_over")
 
 #: Fill colour of each `Color`, in `Color` order.
 PALETTE = ("#d62f3a", "#f08a24", "#f2c40f", "#2f9e4f", "#2a6fd6", "#8d44ad")
@@ -384,10 +388,7 @@ def _rack_seats(game: Game, racks: Racks) -> list[int]:
 
 def _status(game: Game) -> str:
     if game.is_over:
-        ranking = " > ".join(" = ".join(str(p) for p in g) for g in game.ranking())
-        if game.rules.scored_alone:
-            return f"game over ({game.end.replace('_', ' ') if game.end else ''}): result {game.result()}"
-        return f"game over ({game.end.replace('_', ' ') if game.end else ''}): ranking {ranking}"
+        return f"game over ({(game.end or '').replace('_', ' ')}): {ranking_summary(game)}"
     phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "may swap"}.get(game.phase, game.phase)
     return f"player {game.current_player} {phase}; bag {game.bag_size}"
 
@@ -409,9 +410,8 @@ def game_svg(
     0..36 per team or for the solo player (18 marked), one shared −9..+9 track per colour
     in the duel with the tokens beside the end of the seat holding them.
     """
-    from .game import Game
-
-    if not isinstance(game, Game):
+    # Read by its parts, not checked against the class: game imports svg (`Game.to_svg`).
+    if not all(hasattr(game, name) for name in _GAME_PARTS):
         raise TypeError(f"game_svg draws a Game, not {type(game).__name__}")
     seats = _rack_seats(game, racks)
     size = _check_size(size)

@@ -21,11 +21,13 @@ def as_rules(
     """The door through which a rule set enters: a `Rules`, or the loose keyword arguments
     that public functions keep for convenience (``players=None``: the variant's own count),
     checked once and made into one `Rules`. Giving both is refused."""
-    from .arguments import as_int
+    from .arguments import as_int, type_name
 
+    if type_name(require_contact) in ("numpy.bool", "numpy.bool_"):
+        require_contact = bool(require_contact)  # numpy's bool, as the core's Rules takes it
     if rules is not None:
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a genial.Rules, not {type(rules).__name__}")
+            raise TypeError(f"rules must be a genial.Rules, not {type_name(rules)}")
         loose = (
             players is not None,
             variant != "standard",
@@ -36,11 +38,11 @@ def as_rules(
             raise ValueError("give either rules= or players/variant/swap_timing/require_contact, not both")
         return rules
     if not isinstance(variant, str):
-        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+        raise TypeError(f"variant must be a str, not {type_name(variant)}")
     if not isinstance(swap_timing, str):
-        raise TypeError(f"swap_timing must be a str, not {type(swap_timing).__name__}")
+        raise TypeError(f"swap_timing must be a str, not {type_name(swap_timing)}")
     if not isinstance(require_contact, bool):
-        raise TypeError(f"require_contact must be a bool (True or False), not {type(require_contact).__name__}")
+        raise TypeError(f"require_contact must be a bool (True or False), not {type_name(require_contact)}")
     count = None if players is None else as_int("players", players)
     if count is not None and not 1 <= count <= 4:
         raise ValueError(f"players must be 1 to 4, not {count}")

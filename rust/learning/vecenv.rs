@@ -13,11 +13,6 @@ use crate::rng::{derive_seed, salt, Rng};
 use crate::variants::Config;
 use std::fmt;
 
-/// Per-seat rewards of a finished game: [`Game::returns`].
-pub fn returns(game: &Game) -> [f64; 4] {
-    game.returns()
-}
-
 /// A refused batch of actions: which env, and why. Nothing was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepError {
@@ -42,6 +37,9 @@ struct Env {
     episode: u64,
     sampler: Rng,
     legal: Legal,
+    /// `legal` is out of date (the env was settled without writing results): read it again
+    /// before sampling.
+    stale: bool,
 }
 
 /// The legal actions of a position in compact form, for sampling: the placement edges
@@ -149,8 +147,8 @@ pub struct VecEnv {
 
 /// Most envs in one `VecEnv`: each step writes about 14 KB of observation and mask per
 /// env (0.9 GB at this limit), and a call at this size takes about 0.3 s of one core (the
-/// first ones up to about 2 s while that memory is first touched), so Ctrl-C, which takes
-/// effect when the call returns, is never held up for long.
+/// first ones up to about 2 s while that memory is first touched). The Python bindings run
+/// a call in slices of envs (`run_rows`) and look for Ctrl-C between them.
 pub const MAX_ENVS: usize = 1 << 16;
 /// Most threads of a `VecEnv`'s pool.
 pub const MAX_THREADS: usize = crate::sim::MAX_THREADS;
@@ -189,7 +187,14 @@ impl VecEnv {
             let game = Game::new(self.config, derive_seed(env_seed, 0));
             let mut legal = Legal { edges: Vec::with_capacity(256), ..Legal::default() };
             legal.read(&game, &mut scratch);
-            self.envs.push(Env { game, env_seed, episode: 0, sampler: Rng::new(env_seed ^ salt::ENV_SAMPLER), legal });
+            self.envs.push(Env {
+                game,
+                env_seed,
+                episode: 0,
+                sampler: Rng::new(env_seed ^ salt::ENV_SAMPLER),
+                legal,
+                stale: false,
+            });
         }
     }
 
@@ -218,25 +223,53 @@ impl VecEnv {
     /// Starts every env afresh from `seed` and writes the first observations
     /// (`out.rewards` and `out.dones` are ignored).
     pub fn reset(&mut self, seed: u64, out: Outputs<'_>) {
-        self.seed_envs(self.envs.len(), seed);
-        self.moves.clear();
+        self.prepare_reset(seed);
         let out = Outputs { rewards: &mut [], dones: &mut [], ..out };
-        self.run(out);
+        self.run_rows(0..self.envs.len(), out);
     }
 
     /// Writes the current observations without changing anything (`out.rewards` and
     /// `out.dones` are ignored).
     pub fn observe(&mut self, out: Outputs<'_>) {
-        self.moves.clear();
+        self.prepare_observe();
         let out = Outputs { rewards: &mut [], dones: &mut [], ..out };
-        self.run(out);
+        self.run_rows(0..self.envs.len(), out);
     }
 
     /// Plays `actions[i]` in env `i` for every env, replaces finished games with new ones,
     /// and writes the results. Every action is checked first: on error nothing is played.
     pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), StepError> {
+        self.prepare_step(actions)?;
+        self.run_rows(0..self.envs.len(), out);
+        Ok(())
+    }
+
+    /// The first half of `reset` in slices: every env dealt anew from `seed`; `run_rows`
+    /// then writes the observations of each slice of envs.
+    pub fn prepare_reset(&mut self, seed: u64) {
+        self.seed_envs(self.envs.len(), seed);
+        self.moves.clear();
+    }
+
+    /// The first half of `observe` in slices: nothing to play.
+    pub fn prepare_observe(&mut self) {
+        self.moves.clear();
+    }
+
+    /// The first half of `step` in slices: checks every action and keeps its move, playing
+    /// nothing; `run_rows` then plays and observes each slice of envs. On error nothing is
+    /// kept and a later `run_rows` plays nothing.
+    pub fn prepare_step(&mut self, actions: &[i64]) -> Result<(), StepError> {
         assert_eq!(actions.len(), self.envs.len(), "one action per env");
         self.moves.clear();
+        let checked = self.check_actions(actions);
+        if checked.is_err() {
+            self.moves.clear();
+        }
+        checked
+    }
+
+    fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
         for (env, (&a, e)) in actions.iter().zip(&self.envs).enumerate() {
             if !(0..ACTION_COUNT as i64).contains(&a) {
                 return Err(StepError {
@@ -250,30 +283,23 @@ impl VecEnv {
             e.game.check(&mv).map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
             self.moves.push(mv);
         }
-        self.run(out);
         Ok(())
     }
 
-    /// A uniformly random legal action for every env, from each env's own generator.
-    pub fn sample_actions(&mut self, out: &mut [i64]) {
-        assert_eq!(out.len(), self.envs.len(), "one action per env");
-        for (e, a) in self.envs.iter_mut().zip(out.iter_mut()) {
-            let n = e.legal.count() as u32;
-            *a = e.legal.nth(e.sampler.below(n) as usize) as i64;
-        }
-    }
-
-    /// Advances (when moves are given) and observes every env, in parallel when it pays.
-    fn run(&mut self, out: Outputs<'_>) {
-        let n = self.envs.len();
+    /// Plays the prepared moves of the envs in `rows` (none after `prepare_reset` or
+    /// `prepare_observe`) and writes their results into `out`, whose row `i` belongs to env
+    /// `rows.start + i`.
+    pub fn run_rows(&mut self, rows: std::ops::Range<usize>, out: Outputs<'_>) {
+        let n = rows.len();
         let seats = self.config.players();
-        assert_eq!(out.obs.len(), n * OBS_SIZE, "observations: num_envs × OBS_SIZE");
-        assert_eq!(out.mask.len(), n * ACTION_COUNT, "masks: num_envs × ACTION_COUNT");
-        assert_eq!(out.players.len(), n, "players: num_envs");
-        assert!(out.rewards.is_empty() || out.rewards.len() == n * seats, "rewards: num_envs × players");
-        assert!(out.dones.is_empty() || out.dones.len() == n, "dones: num_envs");
+        assert_eq!(out.obs.len(), n * OBS_SIZE, "observations: rows × OBS_SIZE");
+        assert_eq!(out.mask.len(), n * ACTION_COUNT, "masks: rows × ACTION_COUNT");
+        assert_eq!(out.players.len(), n, "players: rows");
+        assert!(out.rewards.is_empty() || out.rewards.len() == n * seats, "rewards: rows × players");
+        assert!(out.dones.is_empty() || out.dones.len() == n, "dones: rows");
         let config = self.config;
-        let rows = Rows { envs: &mut self.envs, moves: &self.moves, out };
+        let moves = if self.moves.is_empty() { &[][..] } else { &self.moves[rows.clone()] };
+        let rows = Rows { envs: &mut self.envs[rows], moves, out };
         match &self.pool {
             // Small batches: a few envs per task; a task of ~10 µs amortises the fork.
             Some(pool) if n >= 8 => {
@@ -281,6 +307,40 @@ impl VecEnv {
                 pool.install(|| par_rows(rows, grain, seats, &config));
             }
             _ => seq_rows(rows, seats, &config),
+        }
+    }
+
+    /// Plays the prepared moves of the envs in `rows` without writing results: how a batch
+    /// stopped part way (Ctrl-C between slices) is finished, so that every env has taken its
+    /// action and none is left behind the others. Quick: the legal actions that sampling
+    /// reads are worked out later, when `sample_actions` needs them.
+    pub fn settle_rows(&mut self, rows: std::ops::Range<usize>) {
+        if self.moves.is_empty() {
+            return;
+        }
+        for i in rows {
+            let e = &mut self.envs[i];
+            e.game.play_unchecked(&self.moves[i]);
+            if e.game.is_over() {
+                e.episode += 1;
+                e.game = Game::new(self.config, derive_seed(e.env_seed, e.episode));
+            }
+            e.stale = true;
+        }
+    }
+
+    /// A uniformly random legal action for every env, from each env's own generator.
+    pub fn sample_actions(&mut self, out: &mut [i64]) {
+        assert_eq!(out.len(), self.envs.len(), "one action per env");
+        let mut scratch = Vec::new();
+        for (e, a) in self.envs.iter_mut().zip(out.iter_mut()) {
+            if e.stale {
+                scratch.resize(ACTION_COUNT, false);
+                e.legal.read(&e.game, &mut scratch);
+                e.stale = false;
+            }
+            let n = e.legal.count() as u32;
+            *a = e.legal.nth(e.sampler.below(n) as usize) as i64;
         }
     }
 }
@@ -300,7 +360,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
         if let Some(mv) = moves.get(i) {
             e.game.play_unchecked(mv);
             let done = e.game.is_over();
-            let reward = returns(&e.game);
+            let reward = e.game.returns();
             for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
                 *o = r as f32;
             }
@@ -315,6 +375,7 @@ fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
         out.players[i] = player as i64;
         observe(game, player, &mut out.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE]);
         e.legal.read(game, &mut out.mask[i * ACTION_COUNT..(i + 1) * ACTION_COUNT]);
+        e.stale = false;
     }
 }
 
@@ -400,7 +461,7 @@ mod tests {
                     assert!(g.is_over());
                     assert_eq!(
                         b.rewards[2 * i..2 * i + 2],
-                        returns(&g)[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]
+                        g.returns()[..2].iter().map(|&r| r as f32).collect::<Vec<_>>()[..]
                     );
                     assert_eq!(env.game(i).stats().placements, 0, "a fresh game");
                     assert_eq!(*env.game(i), Game::new(config, derive_seed(derive_seed(1, i as u64), env.episodes(i))));
@@ -409,6 +470,67 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A step run in slices, or stopped after some slices and settled, leaves every env
+    /// exactly as the whole step does, and the slices write what the whole step writes.
+    #[test]
+    fn a_step_in_slices_or_stopped_and_settled_is_the_whole_step() {
+        let config = Config::standard(2).unwrap();
+        let n = 10;
+        let (mut whole, mut sliced, mut stopped) = (
+            VecEnv::new(config, n, 5, 2).unwrap(),
+            VecEnv::new(config, n, 5, 2).unwrap(),
+            VecEnv::new(config, n, 5, 1).unwrap(),
+        );
+        let (mut a, mut b, mut c) = (Buffers::new(n, 2), Buffers::new(n, 2), Buffers::new(n, 2));
+        whole.reset(5, a.out());
+        sliced.reset(5, b.out());
+        stopped.reset(5, c.out());
+        let mut actions = vec![0i64; n];
+        for step in 0..120 {
+            whole.sample_actions(&mut actions);
+            whole.step(&actions, a.out()).unwrap();
+            sliced.prepare_step(&actions).unwrap();
+            for lo in (0..n).step_by(3) {
+                let hi = (lo + 3).min(n);
+                let out = Outputs {
+                    obs: &mut b.obs[lo * OBS_SIZE..hi * OBS_SIZE],
+                    mask: &mut b.mask[lo * ACTION_COUNT..hi * ACTION_COUNT],
+                    players: &mut b.players[lo..hi],
+                    rewards: &mut b.rewards[lo * 2..hi * 2],
+                    dones: &mut b.dones[lo..hi],
+                };
+                sliced.run_rows(lo..hi, out);
+            }
+            assert_eq!(
+                (&a.obs, &a.mask, &a.players, &a.rewards, &a.dones),
+                (&b.obs, &b.mask, &b.players, &b.rewards, &b.dones)
+            );
+            // Stopped after the envs before `cut` (their results dropped), the rest settled.
+            stopped.prepare_step(&actions).unwrap();
+            let cut = step % n;
+            let out = Outputs {
+                obs: &mut c.obs[..cut * OBS_SIZE],
+                mask: &mut c.mask[..cut * ACTION_COUNT],
+                players: &mut c.players[..cut],
+                rewards: &mut c.rewards[..cut * 2],
+                dones: &mut c.dones[..cut],
+            };
+            stopped.run_rows(0..cut, out);
+            stopped.settle_rows(cut..n);
+            for i in 0..n {
+                assert_eq!(whole.game(i), stopped.game(i));
+                assert_eq!(whole.episodes(i), stopped.episodes(i));
+            }
+            // Sampling reads the settled envs' legal actions afresh: the same actions.
+            let (mut want, mut got) = (vec![0i64; n], vec![0i64; n]);
+            stopped.envs.iter_mut().zip(&whole.envs).for_each(|(s, w)| s.sampler = w.sampler);
+            whole.sample_actions(&mut want);
+            stopped.sample_actions(&mut got);
+            assert_eq!(want, got);
+        }
+        assert!(whole.episodes(0) + whole.episodes(1) > 0, "games finished on the way");
     }
 
     #[test]
@@ -459,10 +581,10 @@ mod tests {
         let solo = Config::new(Variant::Solo, 1, SwapTiming::AfterPlacement, false).unwrap();
         let g = crate::sim::random_game(solo, 4, &mut buf);
         let low = *g.tracks().view(&solo, 0).iter().min().unwrap();
-        assert_eq!(returns(&g)[0], low as f64 / 36.0);
+        assert_eq!(g.returns()[0], low as f64 / 36.0);
         let four = Config::standard(4).unwrap();
         let g = crate::sim::random_game(four, 4, &mut buf);
-        let r = returns(&g);
+        let r = g.returns();
         let ranks = g.ranks();
         let worst = *ranks.iter().max().unwrap();
         for p in 0..4 {

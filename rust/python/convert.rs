@@ -103,6 +103,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Text {
     }
 }
 
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text(text.to_owned())
+    }
+}
+
 impl std::ops::Deref for Text {
     type Target = str;
     fn deref(&self) -> &str {

@@ -220,8 +220,7 @@ fn observe<'py>(
     let p = extract_seat(player, game.config().players())?;
     let arr = match out {
         Some(o) => out_array::<f32, numpy::ndarray::Ix1>(o, "out", "float32", &[OBS_SIZE])?,
-        // Every entry is written by `observe`.
-        None => unsafe { PyArray1::<f32>::new(py, OBS_SIZE, false) },
+        None => PyArray1::<f32>::zeros(py, OBS_SIZE, false),
     };
     with_slice(&arr, "out", |s| py.detach(|| core_observe(&game, p, s)))?;
     Ok(arr)
@@ -288,9 +287,9 @@ fn observe_with_mask<'py>(
 ) -> PyResult<ObsAndMask<'py>> {
     let p = extract_seat(player, state.game().config().players())?;
     let game = state.game();
-    // Every entry of both is written below.
-    let (obs, mask) =
-        unsafe { (PyArray1::<f32>::new(py, OBS_SIZE, false), PyArray1::<i8>::new(py, ACTION_COUNT, false)) };
+    // Zeroed, not left uninitialised: every entry is written below anyway, and zeroing
+    // costs less than measurable here (BENCHMARKS.md, "No unsafe in the bindings").
+    let (obs, mask) = (PyArray1::<f32>::zeros(py, OBS_SIZE, false), PyArray1::<i8>::zeros(py, ACTION_COUNT, false));
     with_slice(&obs, "observation", |s| core_observe(game, p, s))?;
     with_slice(&mask, "mask", |s| {
         if game.current_player() == p {
@@ -341,12 +340,9 @@ impl PyVecEnv {
         Ok(((obs, mask, players), step))
     }
 
-    /// Fresh `(observations, masks, players)` arrays written by `f` with the GIL released.
-    fn fill<'py>(
-        &self,
-        py: Python<'py>,
-        f: impl FnOnce(&mut VecEnv, Outputs<'_>) + Send,
-    ) -> PyResult<ObsMaskPlayers<'py>> {
+    /// Fresh `(observations, masks, players)` arrays, written slice by slice after `prepare`
+    /// (both with the GIL released).
+    fn fill<'py>(&self, py: Python<'py>, prepare: impl FnOnce(&mut VecEnv) + Send) -> PyResult<ObsMaskPlayers<'py>> {
         let mut env = self.lock()?;
         let ((obs, mask, players), _) = Self::arrays(&env, py, false)?;
         {
@@ -359,10 +355,50 @@ impl PyVecEnv {
                 dones: &mut [],
             };
             let env = &mut *env;
-            py.detach(|| f(env, out));
+            py.detach(|| prepare(env));
+            run_in_slices(py, env, out)?;
         }
         Ok((obs, mask, players))
     }
+}
+
+/// Envs per slice of a `VecEnv` call: Ctrl-C is looked for between slices, so a call on
+/// the most envs answers it within a slice's time (a few tens of milliseconds; the call
+/// as a whole takes up to about 2 s). Small batches are one slice, as before.
+const SLICE: usize = 4096;
+
+/// Runs the prepared call (`VecEnv::prepare_*`) over every env, `SLICE` envs at a time with
+/// the GIL released, running Python's signal handlers between slices. When one raises
+/// (Ctrl-C), the envs not reached yet take their actions without writing results
+/// (`VecEnv::settle_rows`), so that every env has moved once, and the exception propagates:
+/// the arrays of this call are dropped, and `observe()` gives the current ones.
+fn run_in_slices(py: Python<'_>, env: &mut VecEnv, out: Outputs<'_>) -> PyResult<()> {
+    let n = env.num_envs();
+    let seats = env.config().players();
+    let Outputs { mut obs, mut mask, mut players, mut rewards, mut dones } = out;
+    let stepping = !dones.is_empty(); // rewards and dones are written by a step only
+    let mut lo = 0;
+    while lo < n {
+        let hi = (lo + SLICE).min(n);
+        let rows = hi - lo;
+        // Each output's first `rows` rows for this slice; the rest for the next ones.
+        let (o, o_rest) = std::mem::take(&mut obs).split_at_mut(rows * OBS_SIZE);
+        let (m, m_rest) = std::mem::take(&mut mask).split_at_mut(rows * ACTION_COUNT);
+        let (p, p_rest) = std::mem::take(&mut players).split_at_mut(rows);
+        let (r, r_rest) = std::mem::take(&mut rewards).split_at_mut(if stepping { rows * seats } else { 0 });
+        let (d, d_rest) = std::mem::take(&mut dones).split_at_mut(if stepping { rows } else { 0 });
+        (obs, mask, players, rewards, dones) = (o_rest, m_rest, p_rest, r_rest, d_rest);
+        let slice = Outputs { obs: o, mask: m, players: p, rewards: r, dones: d };
+        py.detach(|| env.run_rows(lo..hi, slice));
+        lo = hi;
+        if lo < n {
+            if let Err(stop) = py.check_signals() {
+                py.detach(|| env.settle_rows(lo..n));
+                return Err(stop);
+            }
+        }
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -406,12 +442,12 @@ impl PyVecEnv {
 
     /// Restarts every env from `seed`: `(observations, masks, players)`.
     fn reset<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<ObsMaskPlayers<'py>> {
-        self.fill(py, |env, out| env.reset(seed, out))
+        self.fill(py, |env| env.prepare_reset(seed))
     }
 
     /// The current `(observations, masks, players)`, changing nothing.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<ObsMaskPlayers<'py>> {
-        self.fill(py, |env, out| env.observe(out))
+        self.fill(py, |env| env.prepare_observe())
     }
 
     /// Plays one action per env: `(observations, masks, rewards, dones, players)`.
@@ -425,9 +461,18 @@ impl PyVecEnv {
                 env.num_envs()
             )));
         }
+        // Every action is checked before anything is played: a refused batch changes nothing.
+        let checking = &mut *env;
+        py.detach(|| checking.prepare_step(actions)).map_err(|e| {
+            if e.out_of_range {
+                PyValueError::new_err(e.to_string())
+            } else {
+                IllegalMoveError::new_err(e.to_string())
+            }
+        })?;
         let ((obs, mask, players), step) = Self::arrays(&env, py, true)?;
         let (rewards, dones) = step.expect("step arrays requested");
-        let result = {
+        {
             let (mut o, mut m, mut p) = (obs.readwrite(), mask.readwrite(), players.readwrite());
             let (mut r, mut d) = (rewards.readwrite(), dones.readwrite());
             let out = Outputs {
@@ -437,16 +482,8 @@ impl PyVecEnv {
                 rewards: r.as_slice_mut()?,
                 dones: d.as_slice_mut()?,
             };
-            let env = &mut *env;
-            py.detach(|| env.step(actions, out))
-        };
-        result.map_err(|e| {
-            if e.out_of_range {
-                PyValueError::new_err(e.to_string())
-            } else {
-                IllegalMoveError::new_err(e.to_string())
-            }
-        })?;
+            run_in_slices(py, &mut env, out)?;
+        }
         Ok((obs, mask, rewards, dones, players))
     }
 

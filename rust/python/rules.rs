@@ -19,6 +19,8 @@ pub struct PyRules(pub Config);
 impl PyRules {
     /// `players=None` takes the variant's default (its only or smallest player count).
     #[new]
+    /// Names come as `Text`, so that one with a lone surrogate is refused as an unknown name;
+    /// `None` takes the default.
     #[pyo3(signature = (variant = None, players = None, *, swap_timing = None, require_contact = false))]
     fn new(
         variant: Option<Text>,
@@ -31,9 +33,9 @@ impl PyRules {
         let swap_timing = swap_timing.as_deref().unwrap_or("after_placement");
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
-            _ => Variant::parse(variant).map_or(2, Variant::default_players),
+            _ => Variant::parse(&variant).map_or(2, Variant::default_players),
         };
-        Ok(PyRules(config_from(players as i64, variant, swap_timing, require_contact)?))
+        Ok(PyRules(config_from(players as i64, &variant, &swap_timing, require_contact)?))
     }
 
     /// Every valid rule set: each variant and player count with each edition option.

@@ -1,8 +1,7 @@
 //! The board: which colour each cell shows, the printed symbols, and the free pairs left.
 
-use crate::hex::{zone, Cell, Zone, GRID, SIDE, STEP};
+use crate::hex::{zone, Cell, Zone, GRID, OFFSET, SIDE, STEP};
 use crate::tiles::{Color, COLORS};
-use std::sync::OnceLock;
 
 /// Cell content: a colour `0..6`, or one of these.
 pub const EMPTY: u8 = 6;
@@ -24,22 +23,26 @@ pub const SYMBOLS: [(i32, i32, Color); 6] = [
     (-5, 0, 5), // purple
 ];
 
-/// For each grid index, the bit mask of printed symbols (by position in `SYMBOLS`) it touches.
-fn symbol_neighbours() -> &'static [u8; GRID] {
-    static TABLE: OnceLock<[u8; GRID]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [0u8; GRID];
-        for (i, &(q, r, _)) in SYMBOLS.iter().enumerate() {
-            let s = Cell::new(q, r).expect("symbols lie on the board");
-            for d in 0..6 {
-                if let Some(n) = s.neighbour(d) {
-                    t[n.index()] |= 1 << i;
-                }
-            }
+/// For each grid index, the bit mask of printed symbols (by position in `SYMBOLS`) it
+/// touches. Built by the compiler: a table read on every edge of a first placement, with no
+/// run-time initialisation to check (the test `symbol_table_matches_the_geometry` compares
+/// it with `Cell::neighbour`).
+const SYMBOL_NEIGHBOURS: [u8; GRID] = {
+    let mut t = [0u8; GRID];
+    let mut i = 0;
+    while i < SYMBOLS.len() {
+        let (q, r, _) = SYMBOLS[i];
+        let s = (r + OFFSET) as usize * SIDE + (q + OFFSET) as usize;
+        let mut d = 0;
+        while d < 6 {
+            // Symbols lie 5 from the centre: every neighbour is on the board (radius 7).
+            t[(s as isize + STEP[d]) as usize] |= 1 << i;
+            d += 1;
         }
-        t
-    })
-}
+        i += 1;
+    }
+    t
+};
 
 /// The zone radius for a player count (1–4).
 pub fn radius_for_players(players: usize) -> i32 {
@@ -157,7 +160,7 @@ impl Board {
     /// Mask of untouched printed symbols that `c` is adjacent to.
     #[inline]
     pub fn untouched_symbols_near(&self, c: Cell) -> u8 {
-        symbol_neighbours()[c.index()] & !self.touched_symbols
+        SYMBOL_NEIGHBOURS[c.index()] & !self.touched_symbols
     }
 
     /// Whether `c` is adjacent to a tile or a printed symbol.
@@ -206,7 +209,7 @@ impl Board {
         self.free_pairs -= self.free_neighbours(c);
         self.cells[c.index()] = color;
         self.free[c.index() / 64] &= !(1 << (c.index() % 64));
-        self.touched_symbols |= symbol_neighbours()[c.index()];
+        self.touched_symbols |= SYMBOL_NEIGHBOURS[c.index()];
     }
 
     /// Places a tile's two halves on two adjacent free cells (checked by the caller).
@@ -302,6 +305,18 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symbol_table_matches_the_geometry() {
+        let mut want = [0u8; GRID];
+        for (i, &(q, r, _)) in SYMBOLS.iter().enumerate() {
+            let s = Cell::new(q, r).unwrap();
+            for d in 0..6 {
+                want[s.neighbour(d).unwrap().index()] |= 1 << i;
+            }
+        }
+        assert_eq!(SYMBOL_NEIGHBOURS, want);
+    }
 
     fn c(q: i32, r: i32) -> Cell {
         Cell::new(q, r).unwrap()

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 pub const SIDE: usize = 17;
 /// Number of cells in the padded grid.
 pub const GRID: usize = SIDE * SIDE;
-const OFFSET: i32 = 8;
+pub(crate) const OFFSET: i32 = 8;
 /// Largest distance from the centre of any board cell.
 pub const BOARD_RADIUS: i32 = 7;
 /// Number of cells on the whole board (distance ≤ 7).

@@ -4,19 +4,29 @@ they share in `common`."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..engine.host import EngineError
 from . import analyse, demo, engine, ladder, play, records, serve, simulate
+from .common import Parser, error, examples
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="genial", description="Ingenious engine: play, simulate, analyse.")
+    parser = Parser(
+        prog="genial",
+        description="genial, the engine for Reiner Knizia's Ingenious: play at the terminal or in the "
+        "browser, replay and draw recorded games, simulate many games and run tournaments between bots.",
+        epilog=examples(
+            "genial demo",
+            "genial play --seats human,expert",
+            "genial simulate --games 10000 --bots greedy,random",
+            "genial COMMAND --help     (each command's options, with examples)",
+        ),
+    )
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
@@ -25,8 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except (ValueError, TypeError, MemoryError, EngineError) as e:
-        print(f"genial: {e}", file=sys.stderr)
-        return 2
+        return error(str(e))
     except KeyboardInterrupt:
         print("genial: interrupted", file=sys.stderr)
         return 130

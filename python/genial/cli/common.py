@@ -1,15 +1,72 @@
-"""What every command shares: ending quietly when the reader of the output goes away, and
-reading the arguments every command takes the same way (bot specs, variants, colours)."""
+"""What every command shares: one style of error message, help texts with examples,
+ending quietly when the reader of the output goes away, and reading the arguments every
+command takes the same way (bot specs, variants, colours)."""
 
 from __future__ import annotations
 
+import argparse
 import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
-__all__ = ["closed_pipe_safe", "color_wanted", "split_bot_specs", "bots_help"]
+__all__ = [
+    "Parser",
+    "error",
+    "examples",
+    "quiet_stdout",
+    "closed_pipe_safe",
+    "color_wanted",
+    "split_bot_specs",
+    "bots_help",
+]
+
+_EXAMPLES = "examples:\n"
+
+
+def error(message: str, status: int = 2) -> int:
+    """Reports a refused command on stderr in the one style every command uses,
+    ``genial: error: ...`` (argparse's own), and returns the exit status to end with."""
+    print(f"genial: error: {message}", file=sys.stderr)
+    return status
+
+
+def examples(*lines: str) -> str:
+    """A ``--help`` epilog: example command lines, one per line, shown as written."""
+    return _EXAMPLES + "\n".join(f"  {line}" for line in lines)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps descriptions as argparse does, but keeps an `examples` epilog's lines as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith(_EXAMPLES):
+            return "\n".join(indent + line for line in text.splitlines())
+        return super()._fill_text(text, width, indent)
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parser (its subcommands' parsers are of the same class): usage
+    errors read ``genial: error: ...`` for every subcommand, like every other refusal."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"genial: error: {message}\n")
+
+
+def quiet_stdout() -> None:
+    """Points stdout at the null device after its reader went away, so that the
+    interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
@@ -21,11 +78,7 @@ def closed_pipe_safe(run: Callable[..., int]) -> Callable[..., int]:
         try:
             return run(*args, **kwargs)
         except BrokenPipeError:
-            try:  # keep the interpreter's final flush of stdout from failing again
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-            except (OSError, ValueError):
-                pass
+            quiet_stdout()
             return 1
 
     return wrapped

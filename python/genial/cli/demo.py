@@ -10,7 +10,7 @@ from .. import _core
 from ..bots import RandomBot
 from ..game import Game
 from ..render import text
-from .common import color_wanted
+from .common import closed_pipe_safe, color_wanted, examples
 
 __all__ = ["register"]
 
@@ -21,6 +21,11 @@ def register(subparsers: Any) -> None:
         "demo",
         help="play a full game between random players and show it",
         description="Play a whole game between random players and show the end.",
+        epilog=examples(
+            "genial demo",
+            "genial demo --variant duel --seed 7",
+            "genial demo --players 4 --no-color",
+        ),
     )
     p.add_argument("--players", type=int, default=None, help="seats (default: the variant's player count)")
     p.add_argument("--variant", default="standard", choices=_core.variant_names(), help="the rules (default: standard)")
@@ -33,10 +38,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_demo)
 
 
+@closed_pipe_safe
 def _demo(args: argparse.Namespace) -> int:
     game = Game(players=args.players, seed=args.seed, variant=args.variant)
     bots = [RandomBot(seed=args.seed + seat) for seat in range(game.players)]
-    print(f"genial demo: {game.variant} game, {game.players} random players, seed {args.seed}\n")
+    players = f"{game.players} random player{'s' if game.players > 1 else ''}"
+    print(f"genial demo: {game.variant} game, {players}, seed {args.seed}\n")
     while not game.is_over:
         game.play(bots[game.current_player].choose(game))
     print(text(game, color=color_wanted(args.color, sys.stdout)))
@@ -44,8 +51,20 @@ def _demo(args: argparse.Namespace) -> int:
     for rank, group in enumerate(game.ranking(), start=1):
         for p in group:
             scores = " ".join(f"{v:>2}" for v in game.scores[p])
-            print(f"  {rank}. player {p}  scores {scores}  (lowest {game.result(p)})")
+            print(f"  {rank}. player {p}  scores {scores}  ({_ranked_by(game, p)})")
     print(
         f"\n{game.stats['placements']} placements, {game.stats['bonus_placements']} bonus placements, ended: {game.end}"
     )
     return 0
+
+
+def _ranked_by(game: Game, player: int) -> str:
+    """What the ranking compares first for ``player``, in words (`Game.rank_key`): the
+    lowest score, or in the duel the markers on the seat's side of the shared track."""
+    key = game.rank_key(player)
+    if game.rules.rank_key_counts_markers:
+        distances = " ".join(str(d) for d in key[1:])
+        return f"{key[0]} marker{'s' if key[0] != 1 else ''} on its side" + (
+            f", at {distances} from the centre" if distances else ""
+        )
+    return f"lowest {key[0]}"

@@ -27,7 +27,7 @@ from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
 from ..render import board_text, game_board_text, rack_text, ranking_text, tracks_text
 from ..variants import variants
-from .common import bots_help, closed_pipe_safe, color_wanted, split_bot_specs
+from .common import bots_help, closed_pipe_safe, color_wanted, error, examples, quiet_stdout, split_bot_specs
 
 __all__ = ["register", "run_play", "rank_choices", "ordered_choices", "Choice", "Table"]
 
@@ -42,6 +42,8 @@ def _is_number(text: str) -> bool:
 
 
 _SEED_MASK = (1 << 64) - 1
+_AUTOSAVE_TRIES = 1000  # names tried per folder: genial-autosave-SEED.json, -2, -3, ...
+_TAKEN = "the file exists"
 _HELP = """\
 Enter one of:
   3                    play move number 3 of the list
@@ -176,13 +178,13 @@ class Table:
 
     def run(self) -> int:
         game = self.game
-        self.say(
-            f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
-            f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn"
-        )
-        if game.moves:
-            self.say(f"resuming after {len(game.moves)} moves")
         try:
+            self.say(
+                f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
+                f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn"
+            )
+            if game.moves:
+                self.say(f"resuming after {len(game.moves)} moves")
             while not game.is_over:
                 seat = game.current_player
                 if seat in self.bots:
@@ -206,6 +208,13 @@ class Table:
             self.say("\ninterrupted: game left unfinished")
             self.autosave()
             return 130
+        except BrokenPipeError:
+            # The reader of the output went away (`genial play ... | head`): keep the game
+            # and say where on stderr, without a traceback.
+            quiet_stdout()
+            self.out = sys.stderr
+            self.autosave()
+            return 1
         except Exception:  # a bug: keep the game, then report it
             traceback.print_exc()
             self.say("genial play stopped on an internal error (above)")
@@ -221,30 +230,41 @@ class Table:
 
     def autosave(self) -> None:
         """Keeps an unfinished game whatever ends the program, and says how to resume it:
-        in the file it was last saved to or resumed from, else in
-        ``genial-autosave-SEED.json`` in the current directory (or the temporary one)."""
+        in the file it was last saved to or resumed from (this game's own), else in a new
+        file ``genial-autosave-SEED.json`` in the current directory (or the temporary one),
+        ``-2``, ``-3``, ... added when that name is taken: an earlier game is never
+        overwritten, even one with the same seed."""
         if self.game.is_over:
             return
         if self.save_path is not None and self.saved_moves == len(self.game.moves):
             self.say(f"the game is saved in {self.save_path} (resume with: genial play --resume {self.save_path})")
             return
-        name = f"genial-autosave-{self.game.seed}.json"
-        candidates = [self.save_path] if self.save_path is not None else []
-        candidates += [name, os.path.join(tempfile.gettempdir(), name)]
-        for path in candidates:
-            if self._write(path) is None:
-                self.say(f"game saved to {path} (resume with: genial play --resume {path})")
-                return
+        if self.save_path is not None and self._write(self.save_path) is None:
+            self.say(f"game saved to {self.save_path} (resume with: genial play --resume {self.save_path})")
+            return
+        for folder in ("", tempfile.gettempdir()):
+            for n in range(1, _AUTOSAVE_TRIES + 1):
+                name = f"genial-autosave-{self.game.seed}{'' if n == 1 else f'-{n}'}.json"
+                path = os.path.join(folder, name)
+                failed = self._write(path, new=True)
+                if failed is None:
+                    self.say(f"game saved to {path} (resume with: genial play --resume {path})")
+                    return
+                if failed != _TAKEN:
+                    break  # not writable here: try the next folder
         self.say("the game could not be saved: no writable place found")
 
-    def _write(self, path: str) -> str | None:
-        """Writes the record with its seats to ``path``; the error's text if that failed."""
+    def _write(self, path: str, *, new: bool = False) -> str | None:
+        """Writes the record with its seats to ``path`` (with ``new``, only into a file that
+        does not exist yet); the error's text if that failed, `_TAKEN` if the file exists."""
         record = to_record(self.game)
         record["seats"] = list(self.seats)
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            with open(path, "x" if new else "w", encoding="utf-8") as f:
                 json.dump(record, f, indent=1)
                 f.write("\n")
+        except FileExistsError:
+            return _TAKEN
         except OSError as e:
             return str(e.strerror or e)
         self.save_path = path
@@ -302,7 +322,7 @@ class Table:
             try:
                 if self._command(seat, line, choices):
                     return
-            except (_Quit, KeyboardInterrupt):
+            except (_Quit, KeyboardInterrupt, BrokenPipeError):
                 raise
             except Exception as e:
                 self.say(f"cannot do {line[:40]!r}: {type(e).__name__}: {e}")
@@ -454,14 +474,11 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
             )
         _check_seats(seats)
     except RecordError as e:
-        print(f"genial play: bad record {args.resume}: {e}", file=sys.stderr)
-        return 2
+        return error(f"bad record {args.resume}: {e}")
     except OSError as e:
-        print(f"genial play: cannot read {args.resume}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return error(f"cannot read {args.resume}: {e.strerror or e}")
     except (ValueError, TypeError) as e:
-        print(f"genial play: {e}", file=sys.stderr)
-        return 2
+        return error(str(e))
     seed = game.seed if game.seed is not None else 0
     table = Table(game, seats, bot_seed=seed, inp=inp, out=out, color=color_wanted(args.color, out), show=args.show)
     if args.resume is not None:
@@ -493,6 +510,12 @@ def register(subparsers: Any) -> None:
         help="play a game at the terminal: humans and bots, any variant",
         description="Play Ingenious at the terminal. Each seat is a human or a bot. Type help at your turn. "
         + bots_help(),
+        epilog=examples(
+            "genial play                                   # you against a greedy bot",
+            "genial play --seats human,expert,mcts:iterations=2000 --seed 7",
+            "genial play --variant duel --seats human,human   # two people at one terminal",
+            "genial play --resume game.json                # after typing: save game.json",
+        ),
     )
     p.add_argument("--variant", choices=[v.name for v in variants()], help="the rules (default: standard)")
     p.add_argument("--players", type=int, help="1-4 (default: from --seats, else 2; team 4, solo 1)")

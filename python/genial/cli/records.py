@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..game import Game
-from ..records import RecordError, from_record, read_record
+from ..records import RecordError, from_record, read_record, start_record
 from ..render import rack_text, text
 from ..svg import game_svg
-from .common import closed_pipe_safe
+from .common import closed_pipe_safe, error, examples
 
 __all__ = ["register", "load_positions"]
 
@@ -25,7 +25,7 @@ def load_positions(path: str) -> tuple[Game, Game]:
     """The recorded game replayed in full, and the same game before its first move."""
     data = read_record(path)
     game = from_record(data)
-    start = from_record({**data, "moves": []})
+    start = from_record(start_record(data))
     return game, start
 
 
@@ -33,9 +33,9 @@ def _load(path: str, command: str) -> tuple[Game, Game] | None:
     try:
         return load_positions(path)
     except RecordError as e:
-        print(f"genial {command}: bad record {path}: {e}", file=sys.stderr)
+        error(f"bad record {path}: {e}")
     except OSError as e:
-        print(f"genial {command}: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        error(f"cannot read {path}: {e.strerror or e}")
     return None
 
 
@@ -87,8 +87,7 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     count = len(game.moves)
     n = count if args.move is None else args.move
     if not 0 <= n <= count:
-        print(f"genial render: --move {n} is outside the record's 0..{count} moves", file=sys.stderr)
-        return 2
+        return error(f"--move {n} is outside the record's 0..{count} moves")
     for move in game.moves[:n]:
         position.play(move)
     seats: list[int] = []
@@ -96,12 +95,10 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         seats = list(range(game.players)) if args.racks == "all" else [int(s) for s in args.racks.split(",")]
         wrong = [s for s in seats if not 0 <= s < game.players]
         if wrong:
-            print(
-                f"genial render: --racks {args.racks}: no seat {wrong[0]} in a {game.players}-player game "
-                f"(seats 0..{game.players - 1})",
-                file=sys.stderr,
+            return error(
+                f"--racks {args.racks}: no seat {wrong[0]} in a {game.players}-player game "
+                f"(seats 0..{game.players - 1})"
             )
-            return 2
     if args.out is None:
         out.write(text(position, color=args.color, rack=False) + "\n")
         for s in seats:
@@ -109,22 +106,17 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         return 0
     kind = Path(args.out).suffix.lower()
     if kind not in (".svg", ".png"):
-        print(
-            f"genial render: cannot tell the picture's format from {args.out!r}: name it .svg or .png", file=sys.stderr
-        )
-        return 2
+        return error(f"cannot tell the picture's format from {args.out!r}: name it .svg or .png")
     picture = game_svg(position, seats or False, coords=args.coords)
     try:
         data = picture.encode("utf-8") if kind == ".svg" else _png(picture)
     except ImportError as e:
-        print(f"genial render: {e}", file=sys.stderr)
-        return 2
+        return error(str(e))
     try:
         with open(args.out, "wb") as f:
             f.write(data)
     except OSError as e:
-        print(f"genial render: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return error(f"cannot write {args.out}: {e.strerror or e}")
     out.write(f"wrote {args.out}: position after {n} of {count} moves\n")
     return 0
 
@@ -153,6 +145,11 @@ def register(subparsers: Any) -> None:
         "replay",
         help="step through a recorded game",
         description="Print the positions of a recorded game (a JSON record).",
+        epilog=examples(
+            "genial replay game.json            # every position, one after the other",
+            "genial replay game.json --step     # one move per Enter",
+            "genial replay game.json --final --color",
+        ),
     )
     p.add_argument("file", help="a JSON game record (genial.game version 1)")
     how = p.add_mutually_exclusive_group()
@@ -164,7 +161,12 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "render",
         help="draw a recorded game (SVG or text)",
-        description="Draw a position of a recorded game: as SVG with --svg, else as text.",
+        description="Draw a position of a recorded game: as a picture with --out (SVG or PNG), else as text.",
+        epilog=examples(
+            "genial render game.json                       # the last position, as text",
+            "genial render game.json --out game.svg --move 20 --racks 0",
+            "genial render game.json --out game.png        # needs the render extra",
+        ),
     )
     p.add_argument("file", help="a JSON game record (genial.game version 1)")
     p.add_argument(

@@ -11,6 +11,7 @@ import sys
 from urllib.parse import urlsplit
 
 from ..web.store import default_db_path
+from .common import error, examples
 
 __all__ = ["register", "run_serve"]
 
@@ -25,6 +26,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "kept in a SQLite file, written on every move, so a restarted server resumes them. "
         "To host friends over the internet, put a TLS proxy in front and set --public-url "
         "(see the hosting guide).",
+        epilog=examples(
+            "genial serve                                  # http://127.0.0.1:8000/ on this machine",
+            "genial serve --host 0.0.0.0 --port 8080       # friends on your network join",
+            "genial serve --db games.sqlite3 --bot-delay 0",
+        ),
     )
     p.add_argument(
         "--host",
@@ -134,8 +140,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from ..web.seats import BotLimits
         from ..web.server import MAX_BODY, create_app
     except ImportError:
-        print(f"genial: {_MISSING}", file=sys.stderr)
-        return 2
+        return error(_MISSING)
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, not {args.port}")
     if args.bot_threads < 1:
@@ -165,8 +170,7 @@ def run_serve(args: argparse.Namespace) -> int:
         sock.listen(2048)  # connections wait in the backlog until the server accepts them
     except OSError as e:
         sock.close()
-        print(f"genial: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return error(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}", 1)
     host, port = sock.getsockname()[:2]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     if ":" in shown:

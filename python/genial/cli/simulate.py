@@ -27,7 +27,7 @@ from ..simulation import Run, simulation_run
 from ..stats import Summary
 from ..tournament import DEFAULT_GAMES, TournamentResult, tournament, tournament_run
 from ..variants import Rules, as_rules
-from .common import bots_help, closed_pipe_safe, split_bot_specs
+from .common import bots_help, closed_pipe_safe, error, examples, split_bot_specs
 
 __all__ = ["register"]
 
@@ -176,9 +176,9 @@ def _open_output(command: str, path: str | None, run: Run) -> _Output | None:
     try:
         return _Output(path, run)
     except (ImportError, ValueError) as e:
-        print(f"genial {command}: {e}", file=sys.stderr)
+        error(str(e))
     except OSError as e:
-        print(f"genial {command}: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+        error(f"cannot write {path}: {e.strerror or e}")
     return None
 
 
@@ -411,6 +411,12 @@ def register(subparsers: Any) -> None:
         help="play many games between built-in bots and summarise them",
         description="Play many games between built-in bots and summarise them. One bot for all seats or one "
         "per seat. " + bots_help(),
+        epilog=examples(
+            "genial simulate --games 100000 --bots greedy,random --out games.parquet",
+            "genial simulate --games 1000 --bots mcts:iterations=300 --threads 2",
+            "genial simulate --variant team --players 4 --games 10000 --seed 7",
+            "genial simulate --games 500000 --first-game 500000 --out part2.csv   # a second machine's half",
+        ),
     )
     sim.add_argument(
         "--games", type=_number("--games", 0, LIMITS["games"]), default=10_000, help="games to play (default: 10000)"
@@ -435,6 +441,11 @@ def register(subparsers: Any) -> None:
         "tournament",
         help="every bot in every seat equally often: win rates and Elo ratings",
         description="Every bot in every seat equally often, on paired deals: win rates and Elo ratings. " + bots_help(),
+        epilog=examples(
+            "genial tournament --bots expert,hard,medium,easy --games 400",
+            "genial tournament --bots mcts:iterations=300,greedy,random --games 600 --out t.csv",
+            "genial tournament --bots expert:swap=never,scarcity:swap=never --games 200 --threads 2",
+        ),
     )
     tour.add_argument("--bots", default="greedy,random", help="comma-separated bots (default: greedy,random)")
     tour.add_argument(

@@ -23,7 +23,7 @@ from .._core import IllegalMoveError, Move
 from ..bots import BuiltinBot, GameView, catalogue, make
 from ..choices import ordered_choices
 from ..game import Game
-from ..records import RecordError, from_record, to_record
+from ..records import RecordError, from_record, start_record, to_record
 from ..variants import variants
 from . import views
 from .commitment import commitment, new_salt
@@ -82,7 +82,7 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("record field 'moves' must be a list")
-    game = from_record({**record, "moves": []})
+    game = from_record(start_record(record))
     entries: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = [views.frame(game)]
     for i, m in enumerate(moves):
@@ -659,4 +659,4 @@ def replay_frames(record: Any) -> dict[str, Any]:
         game, entries, _ = replay_record(record)
     except RecordError as e:
         raise ApiError(400, f"record cannot be replayed: {e}") from None
-    return views.replay(from_record({**record, "moves": []}), game, entries, record.get("names"))
+    return views.replay(from_record(start_record(record)), game, entries, record.get("names"))

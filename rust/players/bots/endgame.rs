@@ -7,7 +7,7 @@
 //! is a zero-sum minimax, pruned by alpha-beta on the mover's result. A node limit keeps the
 //! time bounded: when the tree is larger the caller searches instead.
 
-use super::eval::terminal_returns;
+use super::eval::win_shares;
 use super::search::{Analysis, Candidate};
 use crate::game::Game;
 use crate::moves::Move;
@@ -26,7 +26,7 @@ impl Solver {
     /// The exact result of every seat from `game` (in this deal), or `None` past the node limit.
     fn value(&mut self, game: &Game, depth: usize, alpha: f64, beta: f64) -> Option<[f64; 4]> {
         if game.is_over() {
-            return Some(terminal_returns(game));
+            return Some(win_shares(game));
         }
         if self.stack.len() <= depth {
             self.stack.push(Vec::new());
@@ -72,7 +72,7 @@ impl Solver {
             }
         }
         self.stack[depth] = moves;
-        best.or_else(|| Some(terminal_returns(game)))
+        best.or_else(|| Some(win_shares(game)))
     }
 }
 
@@ -137,7 +137,7 @@ mod tests {
     /// Plain max-n without pruning, for one deal.
     fn brute(game: &Game) -> [f64; 4] {
         if game.is_over() {
-            return terminal_returns(game);
+            return win_shares(game);
         }
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);

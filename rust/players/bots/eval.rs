@@ -289,7 +289,7 @@ pub fn win_probabilities(game: &Game, observer: usize) -> [f64; 4] {
     let config = game.config();
     let n = config.players();
     if game.is_over() {
-        return terminal_returns(game);
+        return win_shares(game);
     }
     if n == 1 {
         let v = game.tracks().view(config, 0);
@@ -327,7 +327,7 @@ pub fn softmax(config: &Config, u: &[f64; 4]) -> [f64; 4] {
 
 /// The result of a finished game per seat: 1 for a sole winner, split among tied firsts
 /// (partners both get their team's), 0 otherwise; solo: the lowest marker ÷ 36.
-pub fn terminal_returns(game: &Game) -> [f64; 4] {
+pub fn win_shares(game: &Game) -> [f64; 4] {
     let config = game.config();
     let n = config.players();
     let mut out = [0.0; 4];
@@ -571,7 +571,7 @@ mod tests {
                 g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
             }
             let r = win_probabilities(&g, 0);
-            assert_eq!(r, terminal_returns(&g));
+            assert_eq!(r, win_shares(&g));
         }
     }
 

@@ -15,7 +15,7 @@
 //! A new evaluation (a learned one) is another implementation, given to
 //! `SearchBot::with_evaluator` or `MctsBot::with_evaluator`.
 
-use super::eval::{terminal_returns, win_probabilities, MoveScorer};
+use super::eval::{win_probabilities, win_shares, MoveScorer};
 use super::greedy::{placement_key, PlacementKeys};
 use super::learned;
 use super::mcts::Playout;
@@ -203,7 +203,7 @@ impl Evaluator for Fitted {
             self.play_out(game, me);
         }
         if game.is_over() {
-            terminal_returns(game)
+            win_shares(game)
         } else {
             win_probabilities(game, me)
         }
@@ -233,7 +233,7 @@ impl Evaluator for Learned {
             self.playout.play_out(game, me);
         }
         if game.is_over() {
-            terminal_returns(game)
+            win_shares(game)
         } else {
             learned::win_probabilities(game, me)
         }
@@ -301,7 +301,7 @@ mod tests {
             let before = g;
             assert_eq!(Rollout::new(Playout::Greedy, 10).evaluate(&mut g, 0, &mut rng), v);
             assert_eq!(g, before);
-            assert_eq!(Fitted::new(2, 12, false).evaluate(&mut g, 0, &mut rng), terminal_returns(&g));
+            assert_eq!(Fitted::new(2, 12, false).evaluate(&mut g, 0, &mut rng), win_shares(&g));
         }
     }
 

@@ -21,7 +21,7 @@
 //! The weights ship inside the library (`master_weights.bin`, [`WEIGHTS_VERSION`], checked
 //! by [`checksum`] in the tests and by SHA-256 in `training/master.json`).
 
-use super::eval::{features, softmax, terminal_returns, Context, SeatState, NF};
+use super::eval::{features, softmax, win_shares, Context, SeatState, NF};
 use crate::game::{Game, Phase};
 use crate::sim::{bot_seed, BotSpec};
 use crate::tiles::COLORS;
@@ -230,7 +230,7 @@ pub fn win_probabilities_with(weights: &Weights, game: &Game, observer: usize) -
     let config = game.config();
     let n = config.players();
     if game.is_over() {
-        return terminal_returns(game);
+        return win_shares(game);
     }
     if n == 1 {
         return super::eval::win_probabilities(game, observer);
@@ -358,7 +358,7 @@ fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> G
         let mv = super::Bot::choose_move(&mut seats[p], &game, &mut moves);
         game.play_unchecked(&mv);
     }
-    GameData { rows, result: terminal_returns(&game) }
+    GameData { rows, result: win_shares(&game) }
 }
 
 fn games(config: Config, seed: u64, first: u64, count: usize, keep: f64, pool: &rayon::ThreadPool) -> Vec<GameData> {
@@ -539,7 +539,7 @@ pub fn one_ply_share(weights: &Weights, opponent: &BotSpec, games: usize, seed: 
             };
             game.play_unchecked(&mv);
         }
-        won += terminal_returns(&game)[me];
+        won += win_shares(&game)[me];
     }
     won / games as f64
 }
@@ -604,7 +604,7 @@ mod tests {
                 g.legal_moves(&mut buf);
                 g.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
             }
-            assert_eq!(win_probabilities(&g, 0), terminal_returns(&g));
+            assert_eq!(win_probabilities(&g, 0), win_shares(&g));
         }
     }
 

@@ -2,7 +2,7 @@
 //! between built-in bots, each with the feature rows of every seat as the seat to move sees
 //! them, and how the game ended for every seat.
 
-use super::eval::{all_features, terminal_returns, NF};
+use super::eval::{all_features, win_shares, NF};
 use super::{bot_seed, Bot, BotSpec};
 use crate::game::{Game, Phase};
 use crate::rng::{derive_seed, salt, Rng};
@@ -75,7 +75,7 @@ fn one_game(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> P
         let mv = seats[p].choose_move(&game, &mut moves);
         game.play_unchecked(&mv);
     }
-    let r = terminal_returns(&game);
+    let r = win_shares(&game);
     Positions { outcome: vec![r; rows.len()], game: vec![g; rows.len()], features: rows }
 }
 

@@ -88,14 +88,14 @@ pub(super) fn select(nodes: &mut Vec<Node>, node: u32, list: &[Move], mover: u8,
     (nodes[best as usize].mv, best, false)
 }
 
-/// Adds one iteration's returns (per seat) to every node on its `path`, each for the
+/// Adds one iteration's values (per seat) to every node on its `path`, each for the
 /// seat that played into it.
 #[inline]
-pub(super) fn backup(nodes: &mut [Node], path: &[u32], returns: &[f64; 4]) {
+pub(super) fn backup(nodes: &mut [Node], path: &[u32], values: &[f64; 4]) {
     for &id in path {
         let n = &mut nodes[id as usize];
         n.visits += 1;
-        n.reward += returns[n.player as usize];
+        n.reward += values[n.player as usize];
     }
 }
 

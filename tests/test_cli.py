@@ -1,0 +1,121 @@
+"""The `genial` command as a whole: every subcommand's help shows examples, every refusal
+reads ``genial: error: ...``, and the top-level help promises only commands that exist."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import pytest
+from genial.cli import main
+
+
+def subcommands() -> list[str]:
+    from genial import cli
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    for module in (cli.demo, cli.play, cli.records, cli.simulate, cli.serve):
+        module.register(sub)
+    return sorted(sub.choices)
+
+
+def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit:
+        main([*argv, "--help"])
+    assert exit.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", subcommands())
+def test_every_subcommand_help_shows_examples_that_parse(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    text = help_of([command], capsys)
+    assert "\nexamples:\n" in text
+    lines = [line.strip() for line in text.split("\nexamples:\n", 1)[1].splitlines() if line.strip()]
+    assert len(lines) >= 2
+    for line in lines:
+        assert line.startswith(f"genial {command}"), line
+        # Each example is a valid command line: argparse accepts it (nothing is run).
+        argv = line.split("#")[0].split()[1:]
+        from genial import cli
+
+        parser = argparse.ArgumentParser(prog="genial")
+        sub = parser.add_subparsers(dest="command")
+        for module in (cli.demo, cli.play, cli.records, cli.simulate, cli.serve):
+            module.register(sub)
+        parser.parse_args(argv)
+
+
+def test_the_top_level_help_names_only_commands_that_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    text = help_of([], capsys)
+    for name in subcommands():
+        assert name in text
+    # It promises `analyse` only where that command exists.
+    assert "analyse" not in text or importlib.util.find_spec("genial.cli.analyse") is not None
+    assert "\nexamples:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["play", "--seed", "x"], "argument --seed"),
+        (["simulate", "--games", "-1"], "argument --games"),
+        (["play", "--seats", "human,nobot"], "nobot"),
+        (["replay", "/no/such/file.json"], "cannot read /no/such/file.json"),
+        (["render", "/no/such/file.json"], "cannot read /no/such/file.json"),
+        (["simulate", "--games", "1", "--bots", "greedy", "--out", "x.unknown"], "x.unknown"),
+        (["demo", "--variant", "nonsense"], "argument --variant"),
+    ],
+)
+def test_every_refusal_has_one_prefix(
+    argv: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(argv)
+    except SystemExit as exit:  # argparse's own refusals
+        code = exit.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert code == 2
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("genial: error: ") and says in last, err
+
+
+def test_render_refusals_share_the_prefix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import genial
+
+    record = tmp_path / "g.json"
+    record.write_text(genial.Game(players=2, seed=1).to_json())
+    for argv, says in (
+        (["render", str(record), "--move", "5"], "--move 5 is outside"),
+        (["render", str(record), "--racks", "3"], "no seat 3"),
+        (["render", str(record), "--out", str(tmp_path / "g.gif")], "name it .svg or .png"),
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("genial: error: ") and says in err, err
+
+
+@pytest.mark.parametrize(
+    ("variant", "says", "not_said"),
+    [
+        ("solo", "solo game, 1 random player, seed", "1 random players"),
+        ("standard", "standard game, 2 random players, seed", None),
+        ("duel", "on its side", "(lowest"),
+        ("team", "(lowest ", None),
+    ],
+)
+def test_demo_wording(variant: str, says: str, not_said: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--variant", variant, "--seed", "3", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert says in out
+    if not_said:
+        assert not_said not in out
+    if variant == "duel":
+        # What the duel ranks by first, for each seat: its markers on its own side.
+        rows = [line for line in out.splitlines() if re.match(r"\s+\d\. player \d", line)]
+        counts = [int(re.search(r"\((\d+) markers? on its side", row).group(1)) for row in rows]  # type: ignore[union-attr]
+        assert counts == sorted(counts, reverse=True)
