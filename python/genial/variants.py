@@ -42,7 +42,7 @@ def as_rules(
     if not isinstance(swap_timing, str):
         raise TypeError(f"swap_timing must be a str, not {type_name(swap_timing)}")
     if not isinstance(require_contact, bool):
-        raise TypeError(f"require_contact must be a bool (True or False), not {type_name(require_contact)}")
+        raise TypeError(f"require_contact must be a bool, not {type_name(require_contact)}")
     count = None if players is None else as_int("players", players)
     if count is not None and not 1 <= count <= 4:
         raise ValueError(f"players must be 1 to 4, not {count}")
