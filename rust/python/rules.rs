@@ -33,9 +33,9 @@ impl PyRules {
         let swap_timing = swap_timing.as_deref().unwrap_or("after_placement");
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
-            _ => Variant::parse(&variant).map_or(2, Variant::default_players),
+            _ => Variant::parse(variant).map_or(2, Variant::default_players),
         };
-        Ok(PyRules(config_from(players as i64, &variant, &swap_timing, require_contact)?))
+        Ok(PyRules(config_from(players as i64, variant, swap_timing, require_contact)?))
     }
 
     /// Every valid rule set: each variant and player count with each edition option.
