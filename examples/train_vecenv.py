@@ -53,6 +53,7 @@ from genial.actions import (
 )
 from genial.observation import LAYOUT, observe
 from genial.stats import Rate
+from genial.tournament import lineups_count
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -286,8 +287,10 @@ def main() -> None:
     # The same policy as a bot, in a tournament against the built-in bots.
     table = None
     if args.table_games > 0:
+        rounds = lineups_count(3, args.players)  # a tournament plays whole rounds of seatings
+        games = -(-args.table_games // rounds) * rounds
         table = genial.tournament(
-            [PolicyBot(weights), "greedy", "random"], players=args.players, games=args.table_games, seed=args.seed
+            [PolicyBot(weights), "greedy", "random"], players=args.players, games=games, seed=args.seed
         )
         print()
         print(table.table())

@@ -599,7 +599,7 @@ CASES = [
     Case(
         "core VecEnv 10**12",
         "start",
-        lambda g: _core.VecEnv(10**12, 2, "standard", "after_placement", False, 0, 1),
+        lambda g: _core.VecEnv(10**12, _core.Rules(), 0, 1),
         ValueError,
         "num_envs must be 1..65536",
     ),
@@ -651,7 +651,7 @@ def _escaped_surrogate_record() -> str:
 
 def _core_simulate(games: int = 1, threads: int = 1) -> object:
     bot = _core.BuiltinBot("random")
-    return _core.simulate_games(2, "standard", "after_placement", False, [bot], [[0, 0]], 0, False, 0, games, threads)
+    return _core.Run(_core.Rules(), [bot], [[0, 0]], 0).play(0, games, threads)
 
 
 def _free_placement(game: Game) -> Move:

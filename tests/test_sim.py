@@ -45,7 +45,7 @@ def test_seed_ranges_merge_into_exactly_the_single_run() -> None:
 
 def test_each_row_is_the_game_play_game_plays() -> None:
     mcts = make("mcts", iterations=20, width=4)
-    res = genial.simulate(6, players=2, bots=(mcts, "greedy"), seed=3, threads=2)
+    res = genial.simulate(6, players=2, bots=(mcts, "greedy"), seed=3, threads=2, rotate=False)
     for g in (0, 5):
         # play_game seeds built-in bots given as text exactly as simulate does; the MCTS
         # bot only sees a GameView (hidden tiles dealt anew) and still plays the same game.
@@ -113,8 +113,15 @@ def test_bad_arguments_are_named() -> None:
 
 
 def test_tournament_rotates_seats_and_ranks_the_bots() -> None:
-    t = genial.tournament(["greedy", "random", "mcts:iterations=10,width=3"], players=2, games=50, seed=4, threads=2)
-    assert t.games == 54  # rounded up to whole rounds of the 6 lineups
+    bots = ["greedy", "random", "mcts:iterations=10,width=3"]
+    # Whole rounds of the 6 lineups, or a refusal that says what to ask for.
+    with pytest.raises(ValueError, match="50 games is not a whole number of rounds: ask for 48 or 54"):
+        genial.tournament(bots, games=50)
+    with pytest.raises(ValueError, match=r"ask for 6$"):
+        genial.tournament(bots, games=5)
+    assert genial.tournament(["greedy", "random"], games=7 - 1, threads=1).games == 6
+    t = genial.tournament(bots, players=2, games=54, seed=4, threads=2)
+    assert t.games == 54
     assert t.seat_counts.tolist() == [[18, 18]] * 3
     res = t.result
     # A round plays one deal in every lineup.
@@ -123,6 +130,8 @@ def test_tournament_rotates_seats_and_ranks_the_bots() -> None:
     assert t.win_rates["random"] < 0.1
     assert all(se > 0 for _, se in t.ratings.values())
     assert "elo" in t.table() and "greedy" in str(t)
+    h2h = t.head_to_head()
+    assert np.isnan(h2h[0, 0]) and h2h[0, 1] + h2h[1, 0] == pytest.approx(1.0) and h2h[0, 1] > 0.9
     assert sorted(lineups_for(2, 4)) == sorted(set(lineups_for(2, 4)))
     counts = np.zeros((2, 4), dtype=int)
     for lineup in lineups_for(2, 4):
@@ -193,17 +202,21 @@ def test_bad_python_bots_are_named() -> None:
 
 
 def test_tournament_with_a_python_bot_plays_the_same_games() -> None:
-    from genial.simulation import python_games
+    from genial.simulation import Run
 
     native = genial.tournament(["greedy", "random"], games=8, seed=3, threads=1)
-    # The path Python bots and engines take, run with the built-in bots: the very same games.
+    # The path Python bots and engines take (play_game, recorded by the core), run with the
+    # built-in bots: the very same games, in the very same columns.
     entries = [make("greedy"), make("random")]
-    names = ("greedy", "random")
-    slow = python_games(entries, lineups_for(2, 2), 2, 3, True, 0, 8, "standard", "after_placement", False, names)
+    run = Run(genial.Rules(), entries, lineups_for(2, 2), 3, paired=True)
+    run.native = False
+    slow = run.play(0, 8)
     assert slow == native.result
     # Unpaired, as `simulate` deals them (rotating seats), from a later game on.
     rotated = genial.simulate(6, 2, ["greedy", "random"], seed=5, threads=1, first_game=3, rotate=True)
-    slow = python_games(entries, [(0, 1), (1, 0)], 2, 5, False, 3, 6, "standard", "after_placement", False, names)
+    run = Run(genial.Rules(), entries, [(0, 1), (1, 0)], 5)
+    run.native = False
+    slow = run.play(3, 6)
     assert slow == rotated
     python = genial.tournament([FirstMoveBot(), "random"], games=8, seed=3)
     assert python.result.seed.tolist() == native.result.seed.tolist()
@@ -267,15 +280,19 @@ def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pyte
     )
     assert code == 0
     captured = capsys.readouterr()
-    assert "300/300 games" in captured.err and "100.0%" in captured.err
+    assert "300/300" in captured.err and "100%" in captured.err
     assert "win rate" in captured.out and "greedy" in captured.out
-    with out.open() as f:
-        first = f.readline()
+    # A plain CSV (exactly the games), and its metadata beside it.
+    with out.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    meta = json.loads(first.removeprefix("# genial: "))
-    assert meta["format"] == "genial-results" and meta["bots"] == ["greedy", "random"] and meta["run_seed"] == 4
-    assert meta["genial_version"] == genial.__version__ and meta["variant"] == "standard"
-    res = genial.simulate(300, bots=("greedy", "random"), seed=4)
+    meta = json.loads((tmp_path / "games.csv.meta.json").read_text())
+    assert meta["format"] == "genial-results" and meta["run_seed"] == 4 and meta["games"] == 300
+    assert [b["label"] for b in meta["bots"]] == ["greedy", "random"]
+    assert meta["bots"][0] == {"label": "greedy", "spec": "greedy", "name": "greedy", "options": {}}
+    assert meta["lineups"] == [[0, 1]] and meta["paired"] is False
+    assert meta["genial_version"] == genial.__version__ and meta["rules"]["variant"] == "standard"
+    assert meta["written"].endswith("+00:00")
+    res = genial.simulate(300, bots=("greedy", "random"), seed=4, rotate=False)
     assert len(rows) == 300
     assert [int(r["place_0"]) for r in rows] == (res.ranks[:, 0] + 1).tolist()
     assert [int(r["seed"]) for r in rows] == res.seed.tolist()
@@ -289,7 +306,9 @@ def test_cli_tournament_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert "mcts(iterations=8,width=3)" in out and "elo" in out
+    assert "mcts(iterations=8 width=3)" in out and "elo" in out and "head to head" in out
+    # One table of the bots, one head-to-head matrix: nothing else.
+    assert out.count("win rate") == 1 and "first player advantage" not in out
     assert main(["simulate", "--games", "5", "--bots", "nobody"]) == 2
     assert "unknown bot" in capsys.readouterr().err
 
@@ -302,6 +321,11 @@ def test_cli_refuses_bad_counts_and_outputs_before_playing(
         (["tournament", "--games", "0"], "argument --games: 0 is less than 1"),
         (["simulate", "--threads", "0"], "argument --threads: 0 is less than 1"),
         (["simulate", "--chunk", "x"], "argument --chunk: 'x' is not a whole number"),
+        (["tournament", "--chunk", "0"], "argument --chunk: 0 is less than 1"),
+        (
+            ["simulate", "--chunk", str(2**40)],
+            f"argument --chunk: {2**40} is more than 4294967295, the most --chunk takes",
+        ),
     ]:
         with pytest.raises(SystemExit) as exit_:
             main(argv)
@@ -309,13 +333,13 @@ def test_cli_refuses_bad_counts_and_outputs_before_playing(
     # The output is opened, and pyarrow looked for, before the first game: no game is
     # played (the core is never asked for one) and nothing is lost after a long run.
     played: list[int] = []
-    real = genial.simulation._core.simulate_games
+    real = genial.simulation.Run.chunks
 
-    def counting(*args: object) -> object:
-        played.append(int(args[9]))  # type: ignore[call-overload]
-        return real(*args)  # type: ignore[arg-type]
+    def counting(self: genial.simulation.Run, first: int, games: int, *args: Any, **kw: Any) -> Any:
+        played.append(games)
+        return real(self, first, games, *args, **kw)
 
-    monkeypatch.setattr(genial.simulation._core, "simulate_games", counting)
+    monkeypatch.setattr(genial.simulation.Run, "chunks", counting)
     unwritable = str(tmp_path / "no-such-dir" / "games.csv")
     for command in ("simulate", "tournament"):
         assert main([command, "--games", "40", "--no-progress", "--out", unwritable]) == 2
@@ -390,9 +414,17 @@ def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
     back = pq.read_table(path)
     assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
     meta = json.loads(back.schema.metadata[b"genial"])
-    assert (meta["variant"], meta["players"], meta["first_game"]) == ("duel", 2, 0)
+    assert meta["rules"] == {
+        "variant": "duel",
+        "players": 2,
+        "swap_timing": "after_placement",
+        "require_contact": False,
+    }
+    assert genial.results.read_metadata(path)["games"] == 50
     assert set(back.column("place_0").to_pylist()) <= {1, 2}
-    assert pd.read_csv(_write_csv(res, tmp_path), comment="#")["place_1"].tolist() == (res.ranks[:, 1] + 1).tolist()
+    # A plain CSV: pandas reads exactly the games, with no options.
+    frame = pd.read_csv(_write_csv(res, tmp_path))
+    assert len(frame) == 50 and frame["place_1"].tolist() == (res.ranks[:, 1] + 1).tolist()
 
 
 def _write_csv(res: genial.SimulationResult, tmp_path: Path) -> Path:
@@ -464,7 +496,7 @@ def test_results_that_cannot_fit_in_memory_are_refused_before_any_game() -> None
     with pytest.raises(MemoryError, match="split the run into seed ranges with first_game="):
         genial.simulate(limit)
     with pytest.raises(MemoryError, match="GiB"):
-        genial.tournament(["greedy", "random"], games=limit)
+        genial.tournament(["greedy", "random"], games=limit - 1)
 
 
 def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -474,11 +506,21 @@ def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pyt
     assert "first player advantage" in out and "rotated through the seats" in out
     assert main(["simulate", "--games", "40", "--bots", "greedy,random", "--no-rotate", "--threads", "1"]) == 0
     assert "seat 0 (greedy) advantage, its bot's strength included" in capsys.readouterr().out
-    # A tournament rounds up to whole rounds, and says so.
-    assert (
-        main(["tournament", "--bots", "greedy,random,random", "--games", "10", "--threads", "1", "--no-progress"]) == 0
-    )
-    assert "playing 12 games instead of 10" in capsys.readouterr().err
+    # A tournament plays whole rounds: the games asked, or a refusal that says why.
+    assert main(["tournament", "--bots", "greedy,random,random", "--games", "10", "--threads", "1"]) == 2
+    assert "ask for 6 or 12" in capsys.readouterr().err
+    assert main(["tournament", "--bots", "greedy,random,random", "--threads", "1", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "playing 1002 games" in captured.err and "1002 games, 2 players" in captured.out
+    # The player count follows the variant.
+    assert main(["simulate", "--games", "4", "--variant", "team", "--threads", "1", "--no-progress"]) == 0
+    assert "4 games, 4 players" in capsys.readouterr().out
+    # --quiet prints the results only; --verbose logs the run.
+    assert main(["simulate", "--games", "40", "--bots", "greedy,random", "--threads", "1", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "rotated" not in captured.out and "win rate" in captured.out
+    assert main(["simulate", "--games", "40", "--threads", "1", "--no-progress", "-v"]) == 0
+    assert 'genial INFO: 40 games of Rules("standard", 2)' in capsys.readouterr().err
     # An output name whose format cannot be told is refused before any game.
     assert main(["simulate", "--games", "5", "--out", str(tmp_path / "games.json")]) == 2
     assert "name it .csv or .parquet" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """The Rust extension: core types of genial. Use them through `genial`."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, final, overload
 
 import numpy as np
@@ -226,15 +226,7 @@ class Preview:
 class GameState:
     """A game with its start and history (the core's record). ``genial.Game`` wraps one."""
 
-    def __new__(
-        cls,
-        players: int,
-        variant: str,
-        swap_timing: str,
-        require_contact: bool,
-        seed: int,
-        bag: Iterable[Any] | None = None,
-    ) -> GameState: ...
+    def __new__(cls, rules: Rules, seed: int, bag: Iterable[Any] | None = None) -> GameState: ...
     @property
     def players(self) -> int: ...
     @property
@@ -359,14 +351,15 @@ class GameState:
 class Rules:
     """A complete choice of rules: a variant, its player count and the edition options.
 
-    ``players=None`` takes the variant's default (its only or smallest player count)."""
+    ``variant=None``: standard; ``players=None``: the variant's default (its only or
+    smallest player count); ``swap_timing=None``: after_placement."""
 
     def __new__(
         cls,
-        variant: str = "standard",
+        variant: str | None = None,
         players: int | None = None,
         *,
-        swap_timing: str = "after_placement",
+        swap_timing: str | None = None,
         require_contact: bool = False,
     ) -> Rules: ...
     @staticmethod
@@ -437,7 +430,7 @@ def phase_names() -> list[str]:
     """Names of the phases, in the order of the observation's one-hot block."""
 
 def end_names() -> list[str]:
-    """Names of the end reasons, by code (the `end` column of simulation results)."""
+    """Names of the game's end reasons, by code (`Run.end_names` adds ``"forfeit"``)."""
 
 def variant_names() -> list[str]:
     """The names of the variants, in the core's order."""
@@ -592,16 +585,7 @@ def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.flo
 class VecEnv:
     """Many games of one configuration stepped together in Rust (wrapped by ``genial.VecEnv``)."""
 
-    def __new__(
-        cls,
-        num_envs: int,
-        players: int,
-        variant: str,
-        swap_timing: str,
-        require_contact: bool,
-        seed: int,
-        threads: int,
-    ) -> VecEnv: ...
+    def __new__(cls, num_envs: int, rules: Rules, seed: int, threads: int) -> VecEnv: ...
     @property
     def num_envs(self) -> int: ...
     @property
@@ -631,23 +615,48 @@ class VecEnv:
     def episodes(self) -> npt.NDArray[np.uint64]:
         """Games finished by each env since the last reset."""
 
-def simulate_games(
-    players: int,
-    variant: str,
-    swap_timing: str,
-    require_contact: bool,
-    bots: list[BuiltinBot],
-    lineups: list[list[int]],
-    seed: int,
-    paired: bool,
-    first_game: int,
-    games: int,
-    threads: int,
-) -> dict[str, Any]:
-    """Games ``first_game .. first_game + games`` of a run, as a dict of numpy arrays."""
+@final
+class Run:
+    """A run: rules, built-in bots, seatings and a seed; the one run loop of the core."""
+
+    def __new__(
+        cls, rules: Rules, bots: list[BuiltinBot], lineups: list[list[int]], seed: int, paired: bool = False
+    ) -> Run: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def paired(self) -> bool: ...
+    @property
+    def lineups(self) -> list[list[int]]: ...
+    def searches(self) -> bool:
+        """Whether some bot searches (milliseconds or more a move)."""
+    def chunk_size(self, games: int) -> int:
+        """How many of ``games`` games to play, hold and write at a time."""
+    def deal(self, game: int) -> tuple[int, list[int]]:
+        """The deal of game number ``game`` and its seating: ``(seed, lineup)``."""
+    def play(
+        self, first_game: int, games: int, threads: int, progress: Callable[[int, int], object] | None = None
+    ) -> tuple[dict[str, Any], BaseException | None]:
+        """Games ``first_game .. first_game + games``: ``(columns, raised)``."""
+    def record(
+        self, games: list[int], states: list[GameState], forfeits: list[int | None] | None = None
+    ) -> dict[str, Any]:
+        """The columns of games of this run played elsewhere: each finished, or forfeited by
+        the seat ``forfeits[i]`` names (that side ranked last, its end ``"forfeit"``)."""
+    @staticmethod
+    def columns() -> list[str]:
+        """The names of the result columns, in order."""
+    @staticmethod
+    def end_names() -> list[str]:
+        """The names of the ``end`` column's codes: the game's end reasons, then ``"forfeit"``."""
 
 def derive_seed(base: int, index: int) -> int:
     """The seed of game number ``index`` of a run started from ``base`` (independent of threads)."""
+
+def forfeit_ranks(state: GameState, seat: int) -> list[int]:
+    """The ranking of ``state`` when ``seat`` forfeits: its side ranks last, the others keep their order."""
 
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of a game dealt from ``game_seed``."""

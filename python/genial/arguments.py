@@ -94,21 +94,21 @@ def check_players(players: object) -> int:
     return value
 
 
-def _bytes_per_game(players: int, variant: str) -> int:
-    """Bytes of results per game: the seed, per seat six scores, a rank and a bot, per track
-    six markers, five counters and the end code (`genial.results.SimulationResult`)."""
-    tracks = Rules(variant, players).track_count
-    return 8 + players * 8 + tracks * 6 + 5 * 2 + 1
+def _bytes_per_game(rules: Rules) -> int:
+    """Bytes of results per game: the game number and seed, per seat six scores, a rank and
+    a bot, per track six markers, five counters and the end code
+    (`genial.results.SimulationResult`)."""
+    return 16 + rules.players * 8 + rules.track_count * 6 + 5 * 2 + 1
 
 
-def check_results_fit(games: int, players: int, variant: str) -> None:
+def check_results_fit(games: int, rules: Rules) -> None:
     """`MemoryError` before any game is played when the results cannot fit in this
     machine's memory (rather than after hours of play, or an abort)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # not known here: the core's reservation decides
         return
-    need = games * _bytes_per_game(players, variant)
+    need = games * _bytes_per_game(rules)
     if need > total:
         raise MemoryError(
             f"the results of {games} games need {need / 2**30:.1f} GiB, more than this machine's "

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from . import _core
-from ._core import Board, IllegalMoveError, LegalMoves, Move, Tile
+from ._core import Board, IllegalMoveError, LegalMoves, Move, Rules, Tile
 from .arguments import type_name
 from .game import Game, MoveLike, check_seed
 
@@ -335,18 +335,9 @@ class Forfeit(Exception):
 
 def forfeit_ranks(game: Game, seat: int) -> tuple[int, ...]:
     """The ranking of a game that ``seat`` forfeited: its side (its team in the team game)
-    ranks last; the other seats keep their order in the position as it stands."""
-    rules = game.rules
-    side = rules.side_of(seat)
-    ranks = game.ranks()
-    out_side = [p for p in range(game.players) if rules.side_of(p) == side]
-    others = [p for p in range(game.players) if p not in out_side]
-    result = [0] * game.players
-    for p in others:
-        result[p] = sum(1 for q in others if ranks[q] < ranks[p])
-    for p in out_side:
-        result[p] = len(others)
-    return tuple(result)
+    ranks last; the other seats keep their order in the position as it stands (the core's
+    rule, the one result rows of forfeited games carry)."""
+    return tuple(_core.forfeit_ranks(game._state, seat))
 
 
 @runtime_checkable
@@ -532,20 +523,23 @@ def play_game(
     *,
     swap_timing: str = "after_placement",
     require_contact: bool = False,
+    rules: Rules | None = None,
 ) -> Game:
     """Plays one game to the end and returns it. Seat ``s`` is played by ``bots[s]``: any
     object with ``choose(view) -> Move`` (it gets a `GameView` of its own seat), a built-in
     bot, or a built-in bot's name or text form (seeded from the game's seed as
-    `genial.simulate` seeds it, so both play the same game).
+    `genial.simulate` seeds it, so both play the same game). The rules: ``rules=`` one
+    `Rules`, or ``players`` (default: one per bot) and the options, as for `Game`.
 
     An illegal or ill-typed choice raises `IllegalMoveError` / `TypeError` naming the seat.
     """
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise TypeError("bots must be a sequence of bots, one per seat")
-    players = len(bots) if players is None else players
-    if len(bots) != players:
-        raise ValueError(f"{players} players need {players} bots, not {len(bots)}")
-    game = Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+    if rules is None:
+        players = len(bots) if players is None else players
+    game = Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact, rules=rules)
+    if len(bots) != game.players:
+        raise ValueError(f"{game.players} players need {game.players} bots, not {len(bots)}")
     game_seed = game.seed if game.seed is not None else 0
     table: list[Any] = []
     owned: list[Any] = []  # engines started for this game only: stopped at its end

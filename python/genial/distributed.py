@@ -12,9 +12,11 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from .arguments import LIMITS, check_results_fit, int_in
+from ._core import Rules
+from .arguments import LIMITS, int_in
 from .results import SimulationResult
-from .simulation import MAX_SHARDS, BotSpecLike, resolve_bots, shards, simulate
+from .simulation import MAX_SHARDS, BotSpecLike, resolve_bots, shards, simulate, simulation_run
+from .variants import as_rules
 
 __all__ = ["simulate_ray", "ray_available"]
 
@@ -50,32 +52,30 @@ def _simulate_shard(kwargs: dict[str, Any]) -> SimulationResult:
 
 def simulate_ray(
     games: int,
-    players: int = 2,
+    players: int | None = None,
     bots: BotSpecLike | Sequence[BotSpecLike] = "random",
     seed: int = 0,
     *,
     variant: str = "standard",
     swap_timing: str = "after_placement",
     require_contact: bool = False,
+    rules: Rules | None = None,
     first_game: int = 0,
-    rotate: bool = False,
+    rotate: bool = True,
     shards: int | None = None,
     threads_per_shard: int = 1,
 ) -> SimulationResult:
     """`genial.simulate` over a Ray cluster: ``shards`` consecutive seed ranges (default:
     two per CPU of the cluster) run as tasks of ``threads_per_shard`` threads each, merged in
     game order. The result equals ``simulate(games, ...)`` on one machine."""
-    games = int_in("games", games, 0, LIMITS["games"])
+    rules = as_rules(rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
     if shards is not None:
         shards = int_in("shards", shards, 1, MAX_SHARDS)
     threads_per_shard = int_in("threads_per_shard", threads_per_shard, 1, LIMITS["threads"])
+    # Every argument is checked here, before anything is sent: no game is played.
+    run, games, first_game = simulation_run(games, bots, seed, rules=rules, first_game=first_game, rotate=rotate)
     # Bots travel as their text form, which every worker can rebuild.
     specs = [b.spec for b in resolve_bots(bots)]
-    # Every argument is checked here, before anything is sent: no game is played.
-    simulate(0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate)
-    if first_game + games >= 1 << 64:
-        raise ValueError("game numbers overflow 2**64: first_game + games must be below 2**64")
-    check_results_fit(games, int_in("players", players, 1, 4), variant)  # the merged result
     ray = _import_ray()
     if not ray.is_initialized():
         ray.init()
@@ -85,13 +85,10 @@ def simulate_ray(
         task.remote(
             dict(
                 games=n,
-                players=players,
                 bots=specs,
                 seed=seed,
                 threads=threads_per_shard,
-                variant=variant,
-                swap_timing=swap_timing,
-                require_contact=require_contact,
+                rules=rules,
                 first_game=f,
                 rotate=rotate,
             )
@@ -100,9 +97,7 @@ def simulate_ray(
     ]
     parts: list[SimulationResult] = ray.get(refs)
     if not parts:
-        return simulate(
-            0, players, specs, seed, 1, variant, swap_timing, require_contact, first_game=first_game, rotate=rotate
-        )
+        return run.empty()
     return SimulationResult.concat(parts)
 
 

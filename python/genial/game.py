@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
-from .arguments import as_int, check_seed, type_name
+from .arguments import check_seed, type_name
 from .colors import Color
+from .variants import as_rules
 
 if TYPE_CHECKING:
     from typing import Self
@@ -72,8 +73,9 @@ class Game:
     >>> result.player, game.current_player in (0, 1)
     (0, True)
 
-    ``players`` defaults to the variant's count (2 for standard and duel, 1 for solo, 4 for
-    team). ``bag`` fixes the full draw order (all 120 tiles, first drawn first; the deal gives six
+    The rules: ``rules=`` one `Rules`, or ``players`` with ``variant``, ``swap_timing`` and
+    ``require_contact`` (made into one `Rules` at once). ``players`` defaults to the
+    variant's count (2 for standard and duel, 1 for solo, 4 for team). ``bag`` fixes the full draw order (all 120 tiles, first drawn first; the deal gives six
     to each seat in seat order) to replay games from elsewhere; ``seed`` then only drives
     the mixing of swapped tiles back into the bag.
 
@@ -103,24 +105,17 @@ class Game:
         variant: str = "standard",
         swap_timing: str = "after_placement",
         require_contact: bool = False,
+        rules: Rules | None = None,
     ) -> None:
-        if not isinstance(variant, str):
-            raise TypeError(f"variant must be a str, not {type_name(variant)}")
-        if players is None:
-            players = Rules(variant).players  # the variant's only (or smallest) count
-        players = as_int("players", players)
-        if not isinstance(swap_timing, str):
-            raise TypeError(f"swap_timing must be a str, not {type_name(swap_timing)}")
-        if type(require_contact).__name__ == "bool_" or type_name(require_contact) == "numpy.bool":
-            require_contact = bool(require_contact)  # numpy's bool, as the core's Rules takes it
-        if not isinstance(require_contact, bool):
-            raise TypeError(f"require_contact must be a bool, not {type_name(require_contact)}")
+        rules = as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        )
         if seed is None:
             seed = 0 if bag is not None else secrets.randbits(64)
         seed = check_seed(seed)
         if isinstance(bag, (str, bytes)):
             raise TypeError("bag must be a sequence of 120 tiles, not a string")
-        self._state = _core.GameState(players, variant, swap_timing, require_contact, seed, bag)
+        self._state = _core.GameState(rules, seed, bag)
 
     @classmethod
     def _wrap(cls, state: _core.GameState) -> Self:

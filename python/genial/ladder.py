@@ -31,8 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import Rules
 from .bots import BuiltinBot, catalogue, parse_bot
-from .simulation import derive_seed, python_games, run_games
+from .simulation import Run, derive_seed
 from .tournament import bradley_terry
 
 __all__ = [
@@ -206,24 +207,8 @@ class LadderRun:
         labels = [self.names[b] for b in m.bots]
         local = [tuple(range(m.players))[r:] + tuple(range(m.players))[:r] for r in range(m.players)]
         seed = derive_seed(self.seed, m.players)  # one stream of deals per format
-        args = (m.players, seed, True, m.index * m.players, m.players, "standard", "after_placement", False)
-        if all(isinstance(b, BuiltinBot) for b in kept):
-            res = run_games(
-                m.players,
-                m.players,
-                kept,
-                labels,
-                local,
-                seed,
-                True,
-                m.index * m.players,
-                1,
-                "standard",
-                "after_placement",
-                False,
-            )
-        else:
-            res = python_games(kept, local, *args, tuple(labels))
+        run = Run(Rules("standard", m.players), kept, local, seed, paired=True, labels=labels)
+        res = run.play(m.index * m.players, m.players, threads=1)
         games = []
         for g in range(len(res)):
             games.append(

@@ -1,44 +1,57 @@
-"""The results of many games: `SimulationResult` (per-game numpy columns, as `simulate`
-returns them), their files (`ResultWriter`: Parquet or CSV, with metadata) and replaying a
-row as a full `Game`."""
+"""The results of many games: `SimulationResult` (per-game numpy columns, as the core's run
+loop returns them), their files (`ResultWriter`: Parquet or plain CSV, with metadata in the
+Parquet schema and in a sidecar ``PATH.meta.json``) and replaying a row as a full `Game`."""
 
 from __future__ import annotations
 
 import csv
+import datetime
 import importlib
 import json
 import operator
 import os
+import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
 from .game import Game
 from .stats import END_NAMES, Summary
 
-__all__ = ["SimulationResult", "ResultWriter", "END_NAMES"]
+__all__ = ["SimulationResult", "ResultWriter", "ResultFileError", "END_NAMES", "COLUMNS", "read_metadata", "meta_path"]
+
+COLUMNS: tuple[str, ...] = tuple(_core.Run.columns())
+"""The per-game columns of every result, as the core's run loop fills them."""
 
 _COLOR_NAMES = tuple(c.name.lower() for c in Color)
 
 
 @dataclass(frozen=True, eq=False)
 class SimulationResult:
-    """Per-game columns of a run (numpy arrays, one row per game, in game order).
+    """Per-game columns of a run (numpy arrays, one row per game, in game order), as the
+    core's run loop returns them for `simulate` and `tournament` alike.
 
-    ``seed`` (uint64), ``scores`` (games × players × 6, int8: each seat's markers as it
-    sees them), ``tracks`` (games × tracks × 6: the variant's own tracks), ``ranks`` (games ×
-    players, 0 = first, ties share), ``bots`` (games × players: index into ``bot_names``),
-    ``placements``, ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16),
-    ``end`` (uint8 code into `END_NAMES`).
+    ``game_index`` (uint64: the game's number in its run), ``seed`` (uint64: its deal),
+    ``scores`` (games × players × 6, int8: each seat's markers as it sees them), ``tracks``
+    (games × tracks × 6: the variant's own tracks), ``ranks`` (games × players, 0 = first,
+    ties share), ``bots`` (games × players: index into ``bot_names``), ``placements``,
+    ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16), ``end`` (uint8
+    code into `END_NAMES`). ``rules`` is the rule set they were played by; ``bot_specs`` the
+    bots' text forms (``mcts:iterations=100,...``; a Python bot's is its label).
+
+    A run stopped by Ctrl-C keeps every game it finished, so the game numbers of its last
+    part may have gaps; they always increase.
     """
 
+    game_index: npt.NDArray[np.uint64]
     seed: npt.NDArray[np.uint64]
     scores: npt.NDArray[np.int8]
     tracks: npt.NDArray[np.int8]
@@ -50,27 +63,14 @@ class SimulationResult:
     swaps: npt.NDArray[np.uint16]
     turns: npt.NDArray[np.uint16]
     end: npt.NDArray[np.uint8]
-    players: int
-    variant: str
-    swap_timing: str
-    require_contact: bool
+    rules: Rules
     bot_names: tuple[str, ...]
     run_seed: int
-    first_game: int = 0
+    bot_specs: tuple[str, ...] = ()
+    paired: bool = False
+    lineups: tuple[tuple[int, ...], ...] = field(default=())
 
-    _columns: ClassVar[tuple[str, ...]] = (
-        "seed",
-        "scores",
-        "tracks",
-        "ranks",
-        "bots",
-        "placements",
-        "bonus_placements",
-        "bonuses_lost",
-        "swaps",
-        "turns",
-        "end",
-    )
+    _columns: ClassVar[tuple[str, ...]] = COLUMNS
 
     def __len__(self) -> int:
         return int(self.seed.shape[0])
@@ -80,14 +80,25 @@ class SimulationResult:
         return len(self)
 
     @property
-    def game_index(self) -> npt.NDArray[np.uint64]:
-        """The run's game number of each row."""
-        return np.arange(self.first_game, self.first_game + len(self), dtype=np.uint64)
+    def first_game(self) -> int:
+        """The first row's game number (0 without rows)."""
+        return int(self.game_index[0]) if len(self) else 0
 
     @property
-    def rules(self) -> Rules:
-        """The rules these games were played by."""
-        return Rules(self.variant, self.players, swap_timing=self.swap_timing, require_contact=self.require_contact)
+    def players(self) -> int:
+        return int(self.rules.players)
+
+    @property
+    def variant(self) -> str:
+        return str(self.rules.variant)
+
+    @property
+    def swap_timing(self) -> str:
+        return str(self.rules.swap_timing)
+
+    @property
+    def require_contact(self) -> bool:
+        return bool(self.rules.require_contact)
 
     @property
     def sides(self) -> int:
@@ -142,21 +153,31 @@ class SimulationResult:
         return cols
 
     def metadata(self) -> dict[str, Any]:
-        """What a results file records about its games: the rules, the bots, the run's seed,
-        the first game, and the genial version that played them (the rows say how many)."""
+        """What a results file records about its games: the rules, the bots (labels, text
+        forms and options), the seatings, the run's seed, the genial version that played them
+        and when this was written (the rows say which games and how many)."""
         from . import __version__
 
+        bots = []
+        for i, label in enumerate(self.bot_names):
+            spec = self.bot_specs[i] if i < len(self.bot_specs) else label
+            bots.append({"label": label, "spec": spec, **_spec_parts(spec)})
         return {
             "format": "genial-results",
-            "version": 1,
+            "version": 2,
             "genial_version": __version__,
-            "variant": self.variant,
-            "players": self.players,
-            "swap_timing": self.swap_timing,
-            "require_contact": self.require_contact,
-            "bots": list(self.bot_names),
+            "written": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "rules": {
+                "variant": self.variant,
+                "players": self.players,
+                "swap_timing": self.swap_timing,
+                "require_contact": self.require_contact,
+            },
+            "bots": bots,
+            "lineups": [list(lineup) for lineup in self.lineups],
+            "paired": self.paired,
             "run_seed": self.run_seed,
-            "first_game": self.first_game,
+            "columns": list(self.column_dict()),
         }
 
     def game(self, index: int) -> Game:
@@ -169,21 +190,22 @@ class SimulationResult:
         if not -n <= i < n:
             raise IndexError(f"game index {index} is out of range for {n} games")
         i %= n
-        specs = [_spec_of_label(self.bot_names[b]) for b in self.bots[i]]
-        game = play_game(
-            specs,
-            self.players,
-            int(self.seed[i]),
-            self.variant,
-            swap_timing=self.swap_timing,
-            require_contact=self.require_contact,
-        )
+        specs = [self._replayable(int(b)) for b in self.bots[i]]
+        game = play_game(specs, seed=int(self.seed[i]), rules=self.rules)
         if list(game.ranks()) != self.ranks[i].tolist() or [list(s) for s in game.scores] != self.scores[i].tolist():
             raise ValueError(
                 f"game {index} does not replay: its bots ({', '.join(specs)}) do not play the same "
                 "moves again (a time budget makes play depend on the machine)"
             )
         return game
+
+    def _replayable(self, bot: int) -> str:
+        spec = self.bot_specs[bot] if bot < len(self.bot_specs) else self.bot_names[bot]
+        if spec.split(":", 1)[0] not in BUILTIN_BOTS:
+            raise ValueError(
+                f"{self.bot_names[bot]!r} is not a built-in bot: only games of built-in bots can be replayed"
+            )
+        return spec
 
     def to_pandas(self) -> Any:
         """A `pandas.DataFrame` of `column_dict` (needs pandas)."""
@@ -206,45 +228,40 @@ class SimulationResult:
         with ResultWriter(path) as w:
             w.write(self)
 
+    def _run_facts(self) -> tuple[Any, ...]:
+        return (self.rules, self.bot_names, self.bot_specs, self.run_seed, self.paired, self.lineups)
+
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
-        """Joins consecutive parts of one run (as split by `shards`) into one result."""
+        """Joins consecutive parts of one run (as split by `shards`, or as chunks come) into
+        one result: each part must begin with the game after the last of the part before."""
         if not parts:
             raise ValueError("concat needs at least one part")
         head = parts[0]
-        expected = head.first_game
+        last = -1
         for p in parts:
-            same = (p.players, p.variant, p.swap_timing, p.require_contact, p.bot_names, p.run_seed)
-            if same != (
-                head.players,
-                head.variant,
-                head.swap_timing,
-                head.require_contact,
-                head.bot_names,
-                head.run_seed,
-            ):
+            if p._run_facts() != head._run_facts():
                 raise ValueError("concat joins parts of one run: rules, bots and seed must agree")
-            if p.first_game != expected:
-                raise ValueError(f"parts are not consecutive: expected game {expected}, got {p.first_game}")
-            expected += len(p)
-        arrays = {name: np.concatenate([getattr(p, name) for p in parts]) for name in head._columns}
+            if len(p):
+                if last >= 0 and int(p.game_index[0]) != last + 1:
+                    raise ValueError(f"parts are not consecutive: expected game {last + 1}, got {int(p.game_index[0])}")
+                last = int(p.game_index[-1])
+        arrays = {name: np.concatenate([getattr(p, name) for p in parts]) for name in COLUMNS}
         return cls(
             **arrays,
-            players=head.players,
-            variant=head.variant,
-            swap_timing=head.swap_timing,
-            require_contact=head.require_contact,
+            rules=head.rules,
             bot_names=head.bot_names,
             run_seed=head.run_seed,
-            first_game=head.first_game,
+            bot_specs=head.bot_specs,
+            paired=head.paired,
+            lineups=head.lineups,
         )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimulationResult):
             return NotImplemented
-        meta = ("players", "variant", "swap_timing", "require_contact", "bot_names", "run_seed", "first_game")
-        return all(getattr(self, m) == getattr(other, m) for m in meta) and all(
-            np.array_equal(getattr(self, c), getattr(other, c)) for c in self._columns
+        return self._run_facts() == other._run_facts() and all(
+            np.array_equal(getattr(self, c), getattr(other, c)) for c in COLUMNS
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -257,21 +274,43 @@ class SimulationResult:
 
     @classmethod
     def from_columns(cls, columns: dict[str, Any], **meta: Any) -> SimulationResult:
-        """A result from the core's columns (`_core.simulate_games`) and the run's facts."""
+        """A result from the core's columns (`_core.Run.play`, `_core.Run.record`) and the
+        run's facts."""
         return cls(**columns, **meta)
 
 
-def _spec_of_label(label: str) -> str:
-    """The text form of a built-in bot from its table label: ``mcts(iterations=100)`` ->
-    ``mcts:iterations=100``; a tournament's ``#2`` suffix for a repeated bot is dropped."""
-    label = label.split("#", 1)[0]
-    if label.endswith(")") and "(" in label:
-        name, options = label[:-1].split("(", 1)
-        label = f"{name}:{options}"
-    name = label.split(":", 1)[0]
-    if name not in BUILTIN_BOTS:
-        raise ValueError(f"{label!r} is not a built-in bot: only games of built-in bots can be replayed")
-    return label
+def _spec_parts(spec: str) -> dict[str, Any]:
+    """``mcts:iterations=100,width=6`` -> ``{"name": "mcts", "options": {"iterations": "100", ...}}``."""
+    name, _, rest = spec.partition(":")
+    options = dict(item.split("=", 1) for item in rest.split(",") if "=" in item)
+    return {"name": name, "options": options}
+
+
+def meta_path(path: str | os.PathLike[str]) -> Path:
+    """The metadata sidecar of a results file: ``PATH.meta.json``."""
+    p = Path(path)
+    return p.with_name(p.name + ".meta.json")
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The metadata of a results file: its sidecar ``PATH.meta.json``, or for Parquet the
+    schema's ``genial`` key when the sidecar is gone."""
+    side = meta_path(path)
+    if side.exists():
+        data: dict[str, Any] = json.loads(side.read_text(encoding="utf-8"))
+        return data
+    if Path(path).suffix.lower() in (".parquet", ".pq"):
+        pq = importlib.import_module("pyarrow.parquet")
+        meta = pq.read_schema(path).metadata or {}
+        if b"genial" in meta:
+            out: dict[str, Any] = json.loads(meta[b"genial"])
+            return out
+    raise FileNotFoundError(f"no metadata for {path}: {side} is missing")
+
+
+class ResultFileError(OSError):
+    """A results file could not be written (a full disk, say); the message says what was
+    kept."""
 
 
 class ResultWriter:
@@ -279,14 +318,16 @@ class ResultWriter:
     pyarrow), CSV for ``.csv``; any other name is refused. Memory stays flat however many
     chunks are written.
 
-    The file is opened (created or emptied) at once, so an unwritable path or a missing
-    pyarrow fails before any game is played (`OSError`, `ImportError`). After `close` the
-    file is complete and valid for what was written; a Parquet file nothing was written to
-    is removed.
+    The CSV is plain (a header row, then one row per game: ``pandas.read_csv(path)`` and
+    `csv.DictReader` read exactly the games), flushed after every chunk. The Parquet file is
+    written under a temporary name next to ``path`` and renamed to ``path`` by `close`, so
+    that ``path`` is always a complete file (an earlier one stays intact when writing fails).
+    The metadata (`SimulationResult.metadata`, plus ``games``: the rows written) goes in a
+    sidecar ``PATH.meta.json`` and, for Parquet, in the schema's ``genial`` key.
 
-    The file carries `SimulationResult.metadata` of its first chunk: in Parquet as the
-    schema's ``genial`` key (JSON), in CSV as a first line ``# genial: {...}`` (read the
-    rows with ``pandas.read_csv(path, comment="#")``)."""
+    The file is opened at once, so an unwritable path or a missing pyarrow fails before any
+    game is played (`OSError`, `ImportError`). A failed write (a full disk) raises
+    `ResultFileError` saying what the file holds."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -295,50 +336,101 @@ class ResultWriter:
             raise ValueError(f"cannot tell the file format from {str(path)!r}: name it .csv or .parquet")
         self.parquet = kind in (".parquet", ".pq")
         self.rows = 0
+        self.meta: dict[str, Any] | None = None
         self._writer: Any = None
         self._pa: Any = None
         self._pq: Any = None
         self._csv: Any = None
-        self._schema = False
+        self._failed = False
         if self.parquet:
             try:
                 self._pa = importlib.import_module("pyarrow")
                 self._pq = importlib.import_module("pyarrow.parquet")
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
-        # Opened now, closed by `close`: an unwritable path fails before any game is played.
-        self._file: Any = open(self.path, "wb" if self.parquet else "w", newline=None if self.parquet else "")  # noqa: SIM115
+            # Opened now, renamed by `close`: an unwritable folder fails before any game.
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial", dir=self.path.parent or ".")
+            self._tmp: Path | None = Path(tmp)
+            self._file: Any = os.fdopen(fd, "wb")
+        else:
+            self._tmp = None
+            self._file = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
 
     def write(self, res: SimulationResult) -> None:
         if self._file is None:
             raise ValueError(f"{self.path} is closed")
+        if self._failed:
+            raise ResultFileError(f"{self.path}: an earlier write failed")
         cols = res.column_dict()
-        meta = json.dumps(res.metadata(), separators=(",", ":"))
-        if self.parquet:
-            table = self._pa.table(cols)
-            if self._writer is None:
-                schema = table.schema.with_metadata({"genial": meta})
-                self._writer = self._pq.ParquetWriter(self._file, schema)
-                self._schema = True
-            self._writer.write_table(table.cast(self._writer.schema))
-        else:
-            if self._csv is None:
-                self._file.write(f"# genial: {meta}\n")
-                self._csv = csv.writer(self._file)
-                self._csv.writerow(cols.keys())
-            self._csv.writerows(zip(*(c.tolist() for c in cols.values())))
-            self._file.flush()
+        try:
+            if self.meta is None:
+                self.meta = res.metadata()
+                self._write_meta()
+            if self.parquet:
+                table = self._pa.table(cols)
+                if self._writer is None:
+                    meta = json.dumps(self.meta, separators=(",", ":"))
+                    schema = table.schema.with_metadata({"genial": meta})
+                    self._writer = self._pq.ParquetWriter(self._file, schema)
+                self._writer.write_table(table.cast(self._writer.schema))
+            else:
+                if self._csv is None:
+                    self._csv = csv.writer(self._file)
+                    self._csv.writerow(cols.keys())
+                self._csv.writerows(zip(*(c.tolist() for c in cols.values())))
+                self._file.flush()
+        except OSError as e:
+            self._failed = True
+            raise self._error(e) from e
         self.rows += len(res)
 
+    def _error(self, e: OSError) -> ResultFileError:
+        why = e.strerror or str(e)
+        if self.parquet:
+            kept = "nothing was written to it" if not self.path.exists() else "the file there before is untouched"
+            return ResultFileError(e.errno, f"cannot write {self.path}: {why} ({kept})")
+        return ResultFileError(e.errno, f"cannot write {self.path}: {why} (it holds the first {self.rows} games)")
+
+    def _write_meta(self) -> None:
+        """The sidecar, replaced whole (never half-written)."""
+        assert self.meta is not None
+        side = meta_path(self.path)
+        tmp = side.with_name(side.name + ".partial")
+        tmp.write_text(json.dumps({**self.meta, "games": self.rows}, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, side)
+
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
-        if self._file is not None:
+        """Finishes the file (for Parquet: renames it into place); nothing written yet leaves
+        no Parquet file at all. Raises `ResultFileError` when that fails."""
+        if self._file is None:
+            return
+        try:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
             self._file.close()
             self._file = None
-            if self.parquet and not self._schema:
-                self.path.unlink(missing_ok=True)  # nothing in it: not a Parquet file
+            if self._tmp is not None:
+                if self.meta is None or self._failed:
+                    self._tmp.unlink(missing_ok=True)  # nothing in it, or not a whole file
+                else:
+                    os.replace(self._tmp, self.path)
+                self._tmp = None
+            if self.meta is not None and not self._failed:
+                self._write_meta()  # with the final count
+        except OSError as e:
+            self._failed = True
+            if self._tmp is not None:
+                self._tmp.unlink(missing_ok=True)
+                self._tmp = None
+            raise self._error(e) from e
+        finally:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+            if self._tmp is not None and self._failed:
+                self._tmp.unlink(missing_ok=True)
+                self._tmp = None
 
     def __enter__(self) -> ResultWriter:
         return self

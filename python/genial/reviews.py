@@ -345,11 +345,9 @@ def _points(game: Game, move: Move) -> tuple[int, int] | None:
 
 def _start_of(game: Game) -> Game:
     """The game at its start: the same rules, seed and deal."""
-    from .records import from_record, to_record
+    from .records import from_record, start_record, to_record
 
-    record = to_record(game)
-    record["moves"] = []
-    return from_record(record)
+    return from_record(start_record(to_record(game)))
 
 
 def review(

@@ -45,9 +45,9 @@ class RunColumns(Protocol):
 
 
 _Z95 = 1.959963984540054
-# End reasons by code: the core's, then "forfeit" (a game stopped by the host when an engine
-# failed: `genial.bots.Forfeit`).
-END_NAMES: tuple[str, ...] = (*_core.end_names(), "forfeit")
+# End reasons of result rows by code (the core's schema): the game's own, then "forfeit" (a
+# game stopped where a bot failed: `genial.bots.Forfeit`).
+END_NAMES: tuple[str, ...] = tuple(_core.Run.end_names())
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -20,14 +21,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .arguments import LIMITS, check_players, check_results_fit, check_seed, check_threads, int_in
-from .bots import SEARCHING_BOTS, Bot, BuiltinBot, parse_bot
-from .game import Game
+from ._core import Rules
+from .arguments import LIMITS, check_results_fit, check_threads, int_in
+from .bots import Bot, BuiltinBot, parse_bot
+from .progress import ProgressBar
 from .results import SimulationResult
-from .simulation import ProgressFn, chunks, python_games, run_games
+from .simulation import ProgressFn, Run
 from .stats import Summary
+from .variants import as_rules
 
-__all__ = ["tournament", "TournamentResult", "lineups_for", "lineups_count", "bradley_terry", "MAX_LINEUPS"]
+__all__ = [
+    "tournament",
+    "TournamentResult",
+    "lineups_for",
+    "lineups_count",
+    "bradley_terry",
+    "MAX_LINEUPS",
+    "DEFAULT_GAMES",
+    "tournament_run",
+]
 
 _ELO = 400.0 / math.log(10.0)
 MAX_LINEUPS = 100_000
@@ -140,6 +152,14 @@ class TournamentResult:
             )
         return "\n".join(lines)
 
+    def head_to_head(self) -> npt.NDArray[np.float64]:
+        """``[a, b]``: the share of points bot ``a`` scored against bot ``b`` where they met
+        (a draw is half a point); NaN where they never met."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(
+                self.pair_games > 0, self.pair_wins / np.where(self.pair_games > 0, self.pair_games, 1), np.nan
+            )
+
     def __str__(self) -> str:
         return self.table()
 
@@ -171,130 +191,111 @@ def _pairwise(res: SimulationResult, nbots: int) -> tuple[npt.NDArray[np.float64
     return wins, games
 
 
+DEFAULT_GAMES = 1000
+"""Games of a tournament when none are asked: rounded up to whole rounds."""
+
+
+def tournament_run(
+    bots: Sequence[TournamentBot], rules: Rules, seed: int = 0, games: int | None = None
+) -> tuple[Run, int]:
+    """The `Run` of a tournament and its number of games, every argument checked (no game
+    is played): what `tournament` plays."""
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) < 2:
+        raise ValueError("a tournament needs a list of at least two bots")
+    if len(bots) > LIMITS["bots"]:
+        raise ValueError(f"a tournament takes at most {LIMITS['bots']} bots, not {len(bots)}")
+    n = rules.players
+    rounds = lineups_count(len(bots), n)
+    if rounds > MAX_LINEUPS:
+        raise ValueError(
+            f"{len(bots)} bots in {n} seats make {rounds} seatings a round, more than the limit "
+            f"{MAX_LINEUPS}: use fewer bots"
+        )
+    if games is None:
+        total = -(-DEFAULT_GAMES // rounds) * rounds
+    else:
+        total = int_in("games", games, 1, LIMITS["games"])
+        if total % rounds:
+            low, high = total // rounds * rounds, -(-total // rounds) * rounds
+            nearest = f"{low} or {high}" if low else f"{high}"
+            raise ValueError(
+                f"a tournament plays whole rounds of {rounds} seatings, so that every bot sits in every "
+                f"seat equally often; {total} games is not a whole number of rounds: ask for {nearest}"
+            )
+    check_results_fit(total, rules)
+    entries: list[Any] = []
+    owned: list[Any] = []  # engines started from their text form: stopped with the run
+    for b in bots:
+        e = parse_bot(b) if isinstance(b, str) else b
+        if not isinstance(e, BuiltinBot) and not callable(getattr(e, "choose", None)):
+            raise TypeError(f"a tournament bot is a name, a BuiltinBot or has choose(view); not {type(b).__name__}")
+        entries.append(e)
+        if isinstance(b, str) and not isinstance(e, BuiltinBot):
+            owned.append(e)
+    return Run(rules, entries, lineups_for(len(entries), n), seed, paired=True, owned=owned), total
+
+
 def tournament(
     bots: Sequence[TournamentBot],
-    players: int = 2,
-    games: int = 1000,
+    players: int | None = None,
+    games: int | None = None,
     seed: int = 0,
     threads: int | None = None,
     variant: str = "standard",
     swap_timing: str = "after_placement",
     require_contact: bool = False,
     *,
+    rules: Rules | None = None,
     chunk: int | None = None,
-    progress: ProgressFn | None = None,
+    progress: ProgressFn | bool | None = None,
     on_chunk: Callable[[SimulationResult], None] | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> TournamentResult:
-    """Plays ``games`` games (rounded up to a whole number of rounds through `lineups_for`)
-    in which every bot sits in every seat equally often. One deal is played once in each
-    lineup of a round (paired deals: luck of the draw cancels out). Built-in bots run in Rust
-    over ``threads`` threads; any Python bot (``choose(view) -> Move``) makes the whole
-    tournament run through `play_game` instead, with the same deals and bot seeds.
+    """Plays ``games`` games in which every bot sits in every seat equally often: whole
+    rounds of the seatings `lineups_for` lists, so ``games`` must be a multiple of their
+    number (a `ValueError` says the nearest counts); without ``games``, about
+    `DEFAULT_GAMES`, rounded up to whole rounds. One deal is played once in each seating of
+    a round (paired deals: luck of the draw cancels out). The rules: ``rules=`` one `Rules`,
+    or ``players`` (default: the variant's count) and the options, as for `genial.Game`.
+
+    Built-in bots run in Rust over ``threads`` threads; any Python bot (``choose(view) ->
+    Move``) or engine (``"engine:COMMAND"``) makes every game run through `play_game`
+    instead, with the same deals, bot seeds and result columns: the run loop is
+    `genial.simulation.Run`'s, shared with `simulate`. A game a bot forfeits
+    (`genial.bots.Forfeit`: an engine hung, crashed, wrote garbage or chose an illegal move) is
+    recorded as it stood, its side ranked last, its end ``"forfeit"``; the tournament plays
+    on. Engines started here from their text form are stopped when it returns.
 
     ``on_start(total)`` is called once every argument is checked, before the first game;
-    ``progress(done, total)`` after each ``chunk`` of games, and ``on_chunk(part)`` before
-    it with that chunk's games (to write them as they come: a run stopped by Ctrl-C keeps
-    what it finished).
+    ``progress(done, total)`` every 200 ms while games are played (``progress=True``: a
+    progress bar, `genial.progress.ProgressBar`); ``on_chunk(part)`` with
+    each chunk of games as it is finished (to write them as they come). Ctrl-C stops a
+    tournament within a fraction of a second, raising ``KeyboardInterrupt`` after handing
+    the games finished by then to ``on_chunk``.
 
     Every count is checked before any game is played (``ValueError`` naming the limit: 1 to
-    4 players, at most ``LIMITS["bots"]`` bots and `MAX_LINEUPS` seatings a round). Ctrl-C
-    stops a tournament within a fraction of a second, raising ``KeyboardInterrupt``.
+    4 players, at most ``LIMITS["bots"]`` bots and `MAX_LINEUPS` seatings a round).
     """
-    if isinstance(bots, (str, bytes)) or len(bots) < 2:
-        raise ValueError("a tournament needs at least two bots")
-    if len(bots) > LIMITS["bots"]:
-        raise ValueError(f"a tournament takes at most {LIMITS['bots']} bots, not {len(bots)}")
-    players = check_players(players)
-    rounds = lineups_count(len(bots), players)
-    if rounds > MAX_LINEUPS:
-        raise ValueError(
-            f"{len(bots)} bots in {players} seats make {rounds} seatings a round, more than the limit "
-            f"{MAX_LINEUPS}: use fewer bots"
-        )
-    games = int_in("games", games, 1, LIMITS["games"])
-    seed = check_seed(seed)
-    n_threads = check_threads(threads)
+    rules = as_rules(rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+    run, total = tournament_run(bots, rules, seed, games)
     if chunk is not None:
         chunk = int_in("chunk", chunk, 1)
-    Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)  # the rules
-    entries: list[Any] = []
-    labels: list[str] = []
-    for b in bots:
-        e = parse_bot(b) if isinstance(b, str) else b
-        if not isinstance(e, BuiltinBot) and not callable(getattr(e, "choose", None)):
-            raise TypeError(f"a tournament bot is a name, a BuiltinBot or has choose(view); not {type(b).__name__}")
-        label = getattr(e, "label", None) or getattr(e, "name", type(e).__name__)
-        base, k = str(label), 2
-        while label in labels:
-            label = f"{base}#{k}"
-            k += 1
-        labels.append(str(label))
-        entries.append(e)
-    lineups = lineups_for(len(entries), players)
-    L = len(lineups)
-    total = -(-games // L) * L
-    check_results_fit(total, players, variant)
-    # Searching bots take milliseconds a move: smaller chunks keep the progress moving.
-    searching = any(
-        (isinstance(e, BuiltinBot) and e.name in SEARCHING_BOTS) or not isinstance(e, BuiltinBot) for e in entries
-    )
-    step = chunk or (64 if searching else 10_000)
-    step = max(L, -(-step // L) * L)
-    native = all(isinstance(e, BuiltinBot) for e in entries)
-    if native:  # the bots' settings together (no game is played)
-        run_games(0, players, entries, labels, lineups, seed, True, 0, n_threads, variant, swap_timing, require_contact)
+    check_threads(threads)
     if on_start is not None:
         on_start(total)
     parts = []
-    done = 0
-    try:
-        for first, count in chunks(total, step):
-            if native:
-                part = run_games(
-                    count,
-                    players,
-                    entries,
-                    labels,
-                    lineups,
-                    seed,
-                    True,
-                    first,
-                    n_threads,
-                    variant,
-                    swap_timing,
-                    require_contact,
-                )
-            else:
-                part = python_games(
-                    entries,
-                    lineups,
-                    players,
-                    seed,
-                    True,
-                    first,
-                    count,
-                    variant,
-                    swap_timing,
-                    require_contact,
-                    tuple(labels),
-                )
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(run)  # engines started from their text form stop with this call
+        report = stack.enter_context(ProgressBar(total, "tournament", enabled=True)) if progress is True else progress
+        for part in run.chunks(0, total, threads, chunk=chunk, progress=report or None):
             parts.append(part)
-            done += count
             if on_chunk is not None:
                 on_chunk(part)
-            if progress is not None:
-                progress(done, total)
-    finally:
-        # Engines this call started from their text form are stopped with it.
-        for given, e in zip(bots, entries):
-            if isinstance(given, str) and not isinstance(e, BuiltinBot) and callable(getattr(e, "close", None)):
-                e.close()
     res = SimulationResult.concat(parts)
-    nb = len(entries)
-    seat_counts = np.zeros((nb, players), dtype=np.int64)
-    for s in range(players):
+    nb, n = len(run.bots), rules.players
+    seat_counts = np.zeros((nb, n), dtype=np.int64)
+    for s in range(n):
         seat_counts[:, s] = np.bincount(res.bots[:, s].astype(np.int64), minlength=nb)
     wins, met = _pairwise(res, nb)
     elo, se = bradley_terry(wins, met)
-    return TournamentResult(tuple(labels), res, res.summary(), seat_counts, elo, se, wins, met)
+    return TournamentResult(run.labels, res, res.summary(), seat_counts, elo, se, wins, met)

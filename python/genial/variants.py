@@ -7,7 +7,46 @@ from dataclasses import dataclass
 from . import _core
 from ._core import Rules
 
-__all__ = ["Rules", "VariantInfo", "variants", "track_titles"]
+__all__ = ["Rules", "VariantInfo", "variants", "track_titles", "as_rules"]
+
+
+def as_rules(
+    rules: Rules | None = None,
+    *,
+    players: object = None,
+    variant: object = "standard",
+    swap_timing: object = "after_placement",
+    require_contact: object = False,
+) -> Rules:
+    """The door through which a rule set enters: a `Rules`, or the loose keyword arguments
+    that public functions keep for convenience (``players=None``: the variant's own count),
+    checked once and made into one `Rules`. Giving both is refused."""
+    from .arguments import as_int, type_name
+
+    if type_name(require_contact) in ("numpy.bool", "numpy.bool_"):
+        require_contact = bool(require_contact)  # numpy's bool, as the core's Rules takes it
+    if rules is not None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a genial.Rules, not {type_name(rules)}")
+        loose = (
+            players is not None,
+            variant != "standard",
+            swap_timing != "after_placement",
+            require_contact is not False,
+        )
+        if any(loose):
+            raise ValueError("give either rules= or players/variant/swap_timing/require_contact, not both")
+        return rules
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type_name(variant)}")
+    if not isinstance(swap_timing, str):
+        raise TypeError(f"swap_timing must be a str, not {type_name(swap_timing)}")
+    if not isinstance(require_contact, bool):
+        raise TypeError(f"require_contact must be a bool, not {type_name(require_contact)}")
+    count = None if players is None else as_int("players", players)
+    if count is not None and not 1 <= count <= 4:
+        raise ValueError(f"players must be 1 to 4, not {count}")
+    return Rules(variant, count, swap_timing=swap_timing, require_contact=require_contact)
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
-from .arguments import LIMITS, as_int, int_in
+from .arguments import LIMITS, int_in
 from .game import Game, check_seed
+from .variants import as_rules
 
 __all__ = ["VecEnv", "VecStep", "VecReset"]
 
@@ -83,18 +84,17 @@ class VecEnv:
         *,
         swap_timing: str = "after_placement",
         require_contact: bool = False,
+        rules: Rules | None = None,
     ) -> None:
         num_envs = int_in("num_envs", num_envs, 1, LIMITS["envs"])
-        if not isinstance(variant, str):
-            raise TypeError(f"variant must be a str, not {type(variant).__name__}")
-        if players is None:
-            players = Rules(variant).players  # the variant's only (or smallest) count
-        players = as_int("players", players)
+        rules = as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        )
         if threads is None:
             threads = os.cpu_count() or 1
         threads = int_in("threads", threads, 1, LIMITS["threads"])
         self._seed = check_seed(secrets.randbits(64) if seed is None else seed)
-        self._env = _core.VecEnv(num_envs, players, variant, swap_timing, require_contact, self._seed, threads)
+        self._env = _core.VecEnv(num_envs, rules, self._seed, threads)
 
     @property
     def num_envs(self) -> int:

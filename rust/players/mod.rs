@@ -4,3 +4,4 @@
 pub mod bots;
 pub mod review;
 pub mod sim;
+pub mod stop;

@@ -10,7 +10,7 @@ use crate::bots::{Candidate, SearchBot, SearchConfig};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rng::derive_seed;
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::sync::Arc;
 
 /// What the search thinks of one decision.
@@ -42,7 +42,7 @@ pub fn review_decision(
     played: Move,
     config: SearchConfig,
     seed: u64,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Arc<Stop>>,
 ) -> DecisionReview {
     let mover = game.current_player();
     let mut moves = Vec::new();

@@ -6,16 +6,15 @@ pub use crate::bots::{bot_seed, AnyBot, BotSpec, Plain};
 use crate::game::{End, Game};
 use crate::moves::Move;
 use crate::rng::{derive_seed, salt, Rng};
+use crate::stop::Stop;
 use crate::tiles::COLORS;
 use crate::variants::Config;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Most threads of a simulation's pool (a pool is built per call).
 pub const MAX_THREADS: usize = 1024;
-/// Games per chunk of `Run::simulate_chunks`: the results held at once (~80 bytes a game).
-pub const CHUNK: usize = 1 << 14;
 
 /// Plays one game to the end, every decision uniformly at random among all legal moves
 /// (enumerated in full each time). `moves` is a reusable buffer: no allocation per decision.
@@ -39,9 +38,11 @@ pub fn play_out<B: Bot>(game: &mut Game, bots: &mut [B], moves: &mut Vec<Move>) 
     }
 }
 
-/// Everything a simulation keeps of one finished game.
+/// Everything a simulation keeps of one finished game: one row of the result schema.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
+    /// The game's number in its run.
+    pub game: u64,
     pub seed: u64,
     /// Per seat, the markers as that seat sees them.
     pub scores: [[i8; COLORS]; 4],
@@ -55,15 +56,85 @@ pub struct GameResult {
     pub bonuses_lost: u16,
     pub swaps: u16,
     pub turns: u16,
-    /// [`End::code`] of the end reason (names: [`End::NAMES`]).
+    /// [`End::code`] of the end reason, or [`FORFEIT`] (names: [`END_NAMES`]).
     pub end: u8,
 }
+
+/// The `end` of a game a seat forfeited (its bot failed: an engine hung, crashed, wrote
+/// garbage or chose an illegal move), after the game's own end reasons.
+pub const FORFEIT: u8 = End::NAMES.len() as u8;
+
+/// The names of a result row's `end` codes: [`End::NAMES`], then `"forfeit"`.
+pub const END_NAMES: [&str; 4] = [End::NAMES[0], End::NAMES[1], End::NAMES[2], "forfeit"];
+
+/// The ranking of a game that `seat` forfeited: its side (its team in the team game) ranks
+/// last; the other seats keep their order in the position as it stands.
+pub fn forfeit_ranks(game: &Game, seat: usize) -> [u8; 4] {
+    let config = game.config();
+    let n = config.players();
+    let side = config.side_of(seat);
+    let ranks = game.ranks();
+    let others: Vec<usize> = (0..n).filter(|&p| config.side_of(p) != side).collect();
+    let mut out = [0u8; 4];
+    for (p, rank) in out.iter_mut().enumerate().take(n) {
+        *rank = if config.side_of(p) == side {
+            others.len() as u8
+        } else {
+            others.iter().filter(|&&q| ranks[q] < ranks[p]).count() as u8
+        };
+    }
+    out
+}
+
+impl GameResult {
+    /// The row of a finished game: number `number` of its run, dealt from `seed`, seat `s`
+    /// played by bot `lineup[s]` (whoever played it: Rust or Python bots).
+    pub fn of(number: u64, seed: u64, game: &Game, lineup: &[u8]) -> GameResult {
+        let config = game.config();
+        let n = config.players();
+        let mut scores = [[0; COLORS]; 4];
+        for (p, row) in scores.iter_mut().enumerate().take(n) {
+            *row = game.tracks().view(config, p);
+        }
+        let st = game.stats();
+        let mut lineup_out = [0u8; 4];
+        lineup_out[..n].copy_from_slice(&lineup[..n]);
+        GameResult {
+            game: number,
+            seed,
+            scores,
+            tracks: game.tracks().values,
+            ranks: game.ranks(),
+            lineup: lineup_out,
+            placements: st.placements,
+            bonus_placements: st.bonus_placements,
+            bonuses_lost: st.bonuses_lost,
+            swaps: st.swaps,
+            turns: st.turns,
+            end: game.end().map_or(0, End::code),
+        }
+    }
+
+    /// The row of a game that `seat` forfeited, as it stood when its bot failed: its
+    /// side ranked last ([`forfeit_ranks`]), the end [`FORFEIT`].
+    pub fn forfeited(number: u64, seed: u64, game: &Game, lineup: &[u8], seat: usize) -> GameResult {
+        GameResult { ranks: forfeit_ranks(game, seat), end: FORFEIT, ..GameResult::of(number, seed, game, lineup) }
+    }
+}
+
+/// Games per chunk when every bot decides in microseconds: a chunk is the unit in which
+/// results are held, handed over and written (about 80 bytes a game).
+pub const QUICK_CHUNK: (usize, usize) = (1_000, 100_000);
+/// Games per chunk when a bot searches (milliseconds to seconds a move): small, so that a
+/// file written chunk by chunk keeps up with the games.
+pub const SEARCH_CHUNK: usize = 64;
 
 /// A batch of games: the rules, the bots, which bot sits where in each game, and the seeds.
 ///
 /// Game number `g` uses lineup `lineups[g % lineups.len()]`. Its deal comes from
 /// `derive_seed(seed, g)`, or with `paired` from `derive_seed(seed, g / lineups.len())`, so
 /// that one deal is played once in every lineup (fewer differences that are only luck).
+/// Seat `s` is played by its bot seeded with `bot_seed(deal, s)`.
 #[derive(Clone, Debug)]
 pub struct Run {
     pub config: Config,
@@ -94,6 +165,29 @@ impl Run {
         Ok(())
     }
 
+    /// The deal of game number `g` and who sits where: `(seed, lineup)`.
+    pub fn deal(&self, g: u64) -> (u64, [u8; 4]) {
+        let l = self.lineups.len() as u64;
+        let seed = derive_seed(self.seed, if self.paired { g / l } else { g });
+        (seed, self.lineups[(g % l) as usize])
+    }
+
+    /// Whether some bot of the run searches (milliseconds or more a move).
+    pub fn searches(&self) -> bool {
+        self.bots.iter().any(BotSpec::searches)
+    }
+
+    /// The chunking policy of every run, in one place: how many of `games` games to play,
+    /// hold and hand over at a time. Small for searching bots, else a twentieth of the run
+    /// within `QUICK_CHUNK`.
+    pub fn chunk_size(&self, games: u64) -> usize {
+        if self.searches() {
+            SEARCH_CHUNK
+        } else {
+            (games / 20).clamp(QUICK_CHUNK.0 as u64, QUICK_CHUNK.1 as u64) as usize
+        }
+    }
+
     /// Plays game number `g` of the run.
     pub fn play(&self, g: u64, moves: &mut Vec<Move>) -> GameResult {
         self.play_until(g, moves, None).expect("a game without a stop flag is played to the end")
@@ -101,10 +195,8 @@ impl Run {
 
     /// Plays game number `g` of the run, or gives up (`None`) once `stop` is set: it is
     /// read before every decision, and searching bots read it between iterations.
-    pub fn play_until(&self, g: u64, moves: &mut Vec<Move>, stop: Option<&Arc<AtomicBool>>) -> Option<GameResult> {
-        let l = self.lineups.len() as u64;
-        let lineup = self.lineups[(g % l) as usize];
-        let seed = derive_seed(self.seed, if self.paired { g / l } else { g });
+    pub fn play_until(&self, g: u64, moves: &mut Vec<Move>, stop: Option<&Arc<Stop>>) -> Option<GameResult> {
+        let (seed, lineup) = self.deal(g);
         let n = self.config.players();
         let mut game = Game::new(self.config, seed);
         let mut bots: [Option<AnyBot>; 4] = [None, None, None, None];
@@ -116,88 +208,93 @@ impl Run {
             *slot = Some(bot);
         }
         while !game.is_over() {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            if stop.is_some_and(|s| s.is_set()) {
                 return None;
             }
             let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
             let mv = bot.choose_move(&game, moves);
             game.play_unchecked(&mv);
         }
-        let config = game.config();
-        let mut scores = [[0; COLORS]; 4];
-        for (p, row) in scores.iter_mut().enumerate().take(n) {
-            *row = game.tracks().view(config, p);
-        }
-        let st = game.stats();
-        let mut lineup_out = [0u8; 4];
-        lineup_out[..n].copy_from_slice(&lineup[..n]);
-        Some(GameResult {
-            seed,
-            scores,
-            tracks: game.tracks().values,
-            ranks: game.ranks(),
-            lineup: lineup_out,
-            placements: st.placements,
-            bonus_placements: st.bonus_placements,
-            bonuses_lost: st.bonuses_lost,
-            swaps: st.swaps,
-            turns: st.turns,
-            end: game.end().map_or(0, End::code),
-        })
+        Some(GameResult::of(g, seed, &game, &lineup))
     }
 
     /// Games `first .. first + count`, spread over a pool of `threads` threads (0: one per
     /// core) built for this call. The result is the same for any number of threads.
     pub fn simulate(&self, first: u64, count: usize, threads: usize) -> Result<Vec<GameResult>, String> {
+        self.check(first, count)?;
         let mut out = Vec::new();
-        self.simulate_chunks(first, count, threads, None, |part| out.extend_from_slice(part))?;
+        pool(threads, count)?.install(|| self.play_range(first, count, None, None, |part| out.extend_from_slice(part)));
         Ok(out)
     }
 
-    /// Games `first .. first + count` over a pool of `threads` threads (0: one per core),
-    /// handed to `sink` in game order, `CHUNK` games at a time, so that memory stays flat
-    /// however many games are played. Once `stop` is set the games under way give up and
-    /// nothing more is handed over: returns `Ok(false)`. The games do not depend on the
-    /// number of threads.
-    pub fn simulate_chunks(
-        &self,
-        first: u64,
-        count: usize,
-        threads: usize,
-        stop: Option<&Arc<AtomicBool>>,
-        mut sink: impl FnMut(&[GameResult]),
-    ) -> Result<bool, String> {
+    /// Checks the run and the range of games `first .. first + count`.
+    pub fn check(&self, first: u64, count: usize) -> Result<(), String> {
         self.validate()?;
         if first.checked_add(count as u64).is_none() {
             return Err("game numbers overflow 2**64".into());
         }
-        if threads > MAX_THREADS {
-            return Err(format!("threads must be 1..{MAX_THREADS} (or 0: one per core), not {threads}"));
-        }
-        // No more threads than games: a pool's threads are started whether used or not.
-        let threads = if threads == 0 { 0 } else { threads.min(count.max(1)) };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(())
+    }
+
+    /// The one run loop: games `first .. first + count`, played in parallel on the current
+    /// rayon pool (call it inside `ThreadPool::install` or a scope of the pool) and handed
+    /// to `sink` in game order, at most `CHUNK` at a time, so that memory stays flat however
+    /// many games are played. `done` counts the games finished so far (for progress).
+    ///
+    /// Once `stop` is set the games under way give up; every game finished before is still
+    /// handed over (some later games of the last chunk may be missing: rows carry their game
+    /// number), and the answer is `false`. The games do not depend on the number of threads.
+    pub fn play_range(
+        &self,
+        first: u64,
+        count: usize,
+        stop: Option<&Arc<Stop>>,
+        done: Option<&AtomicU64>,
+        mut sink: impl FnMut(&[GameResult]),
+    ) -> bool {
         let mut start = 0;
         while start < count {
             let n = CHUNK.min(count - start);
-            let part: Option<Vec<GameResult>> = pool.install(|| {
-                (start..start + n)
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map_init(Vec::new, |moves, i| self.play_until(first + i as u64, moves, stop))
-                    .collect()
-            });
-            match part {
-                Some(part) => sink(&part),
-                None => return Ok(false),
+            let part: Vec<Option<GameResult>> = (start..start + n)
+                .into_par_iter()
+                .with_min_len(16)
+                .map_init(Vec::new, |moves, i| {
+                    let r = self.play_until(first + i as u64, moves, stop);
+                    if let (Some(d), Some(_)) = (done, &r) {
+                        d.fetch_add(1, Ordering::Relaxed);
+                    }
+                    r
+                })
+                .collect();
+            if part.iter().all(Option::is_some) {
+                sink(&part.into_iter().flatten().collect::<Vec<_>>());
+            } else {
+                let finished: Vec<GameResult> = part.into_iter().flatten().collect();
+                if !finished.is_empty() {
+                    sink(&finished);
+                }
+                return false;
             }
             start += n;
         }
-        Ok(!stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+        !stop.is_some_and(|s| s.is_set())
     }
+}
+
+/// Games held at once inside `Run::play_range` (~80 bytes each).
+pub const CHUNK: usize = 1 << 14;
+
+/// A thread pool of `threads` threads (0: one per core), no more than `games` (a pool's
+/// threads are started whether used or not).
+pub fn pool(threads: usize, games: usize) -> Result<rayon::ThreadPool, String> {
+    if threads > MAX_THREADS {
+        return Err(format!("threads must be 1..{MAX_THREADS} (or 0: one per core), not {threads}"));
+    }
+    let threads = if threads == 0 { 0 } else { threads.min(games.max(1)) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
 #[cfg(test)]
@@ -242,33 +339,67 @@ mod tests {
         assert_eq!(game.stats().placements, g.placements);
     }
 
-    #[test]
-    fn a_set_stop_flag_ends_a_run_early_and_chunks_arrive_in_order() {
-        let r = run(2, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0]], false);
-        let stop = Arc::new(AtomicBool::new(true));
-        let mut handed = 0;
-        assert_eq!(r.simulate_chunks(0, 100, 2, Some(&stop), |p| handed += p.len()), Ok(false));
-        assert_eq!(handed, 0);
-        stop.store(false, Ordering::Relaxed);
+    fn chunks(r: &Run, first: u64, count: usize, threads: usize, stop: &Arc<Stop>) -> (bool, Vec<GameResult>) {
         let mut all = Vec::new();
-        assert_eq!(r.simulate_chunks(5, 40, 2, Some(&stop), |p| all.extend_from_slice(p)), Ok(true));
+        let done = AtomicU64::new(0);
+        let ok = pool(threads, count)
+            .unwrap()
+            .install(|| r.play_range(first, count, Some(stop), Some(&done), |p| all.extend_from_slice(p)));
+        assert_eq!(done.load(Ordering::Relaxed), all.len() as u64, "done counts the games handed over");
+        (ok, all)
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_a_run_early_and_keeps_every_finished_game() {
+        let r = run(2, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0]], false);
+        let stop = Arc::new(Stop::new());
+        stop.set();
+        assert_eq!(chunks(&r, 0, 100, 2, &stop), (false, vec![]));
+        stop.clear();
+        let (ok, all) = chunks(&r, 5, 40, 2, &stop);
+        assert!(ok);
         assert_eq!(all, r.simulate(5, 40, 1).unwrap());
+        assert_eq!(all[0].game, 5);
+        // Stopped halfway through a chunk: the games finished are kept, in order, each as
+        // it would be in a full run.
+        let full = r.simulate(0, 2000, 2).unwrap();
+        let n = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&n);
+        let halfway = Arc::new(Stop::polling(move || counter.fetch_add(1, Ordering::Relaxed) > 0));
+        let calls = Arc::clone(&n);
+        let (ok, some) = chunks(&r, 0, 2000, 2, &halfway);
+        assert!(!ok && calls.load(Ordering::Relaxed) >= 1);
+        assert!(some.len() < 2000);
+        assert!(some.windows(2).all(|w| w[0].game < w[1].game));
+        assert!(some.iter().all(|g| *g == full[g.game as usize]));
         // A searching bot stops within its search too.
         let mcts = BotSpec::Mcts(MctsConfig { iterations: 0, time_ms: 3_600_000, ..MctsConfig::default() });
         let slow = run(2, vec![mcts], vec![[0, 0, 0, 0]], false);
-        let flag = Arc::new(AtomicBool::new(false));
+        let flag = Arc::new(Stop::new());
         let setter = {
             let flag = Arc::clone(&flag);
             std::thread::spawn(move || {
                 std::thread::sleep(std::time::Duration::from_millis(100));
-                flag.store(true, Ordering::Relaxed);
+                flag.set();
             })
         };
         let t = std::time::Instant::now();
-        assert_eq!(slow.simulate_chunks(0, 1, 1, Some(&flag), |_| ()), Ok(false));
+        assert_eq!(chunks(&slow, 0, 1, 1, &flag), (false, vec![]));
         assert!(t.elapsed().as_secs() < 60);
         setter.join().unwrap();
         assert!(run(2, vec![BotSpec::Random], vec![[0, 0, 0, 0]], false).simulate(0, 1, MAX_THREADS + 1).is_err());
+    }
+
+    #[test]
+    fn the_chunking_policy_follows_the_bots() {
+        let quick = run(2, vec![BotSpec::Random, BotSpec::Greedy], vec![[0, 1, 0, 0]], false);
+        assert_eq!(quick.chunk_size(10), QUICK_CHUNK.0);
+        assert_eq!(quick.chunk_size(200_000), 10_000);
+        assert_eq!(quick.chunk_size(u64::MAX), QUICK_CHUNK.1);
+        let mcts = BotSpec::Mcts(MctsConfig::default());
+        let slow = run(2, vec![BotSpec::Random, mcts], vec![[0, 1, 0, 0]], false);
+        assert!(slow.searches() && !quick.searches());
+        assert_eq!(slow.chunk_size(1_000_000), SEARCH_CHUNK);
     }
 
     #[test]
@@ -286,6 +417,30 @@ mod tests {
         assert!(run(2, vec![BotSpec::Random], vec![], false).simulate(0, 1, 1).is_err());
         let bad = BotSpec::Mcts(MctsConfig { iterations: 0, ..MctsConfig::default() });
         assert!(run(2, vec![bad], vec![[0, 0, 0, 0]], false).simulate(0, 1, 1).is_err());
+    }
+
+    #[test]
+    fn a_forfeit_sinks_the_side_and_keeps_the_others_order() {
+        let mut buf = Vec::new();
+        let mut game = Game::new(Config::standard(3).unwrap(), 5);
+        let mut rng = Rng::new(1);
+        for _ in 0..40 {
+            game.legal_moves(&mut buf);
+            game.play_unchecked(&buf[rng.below(buf.len() as u32) as usize]);
+        }
+        let ranks = game.ranks();
+        let r = forfeit_ranks(&game, 0);
+        assert_eq!(r[0], 2);
+        assert_eq!((r[1] < r[2]), (ranks[1] < ranks[2]));
+        assert_eq!((r[1] == r[2]), (ranks[1] == ranks[2]));
+        let row = GameResult::forfeited(7, 5, &game, &[0, 1, 2], 0);
+        assert_eq!((row.ranks, row.end, row.game), (r, FORFEIT, 7));
+        assert_eq!(END_NAMES[FORFEIT as usize], "forfeit");
+        assert_eq!(row.placements, GameResult::of(7, 5, &game, &[0, 1, 2]).placements);
+        // In the team game the partner sinks too.
+        let team = Game::new(Config::all().into_iter().find(|c| c.team_of(0).is_some()).unwrap(), 3);
+        let r = forfeit_ranks(&team, 1);
+        assert_eq!((r[1], r[3], r[0], r[2]), (2, 2, 0, 0));
     }
 
     #[test]

@@ -16,7 +16,6 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// One root move: `(move, visits, win_probability, prior, line)`.
@@ -42,10 +41,10 @@ fn analyse_state(
     }
     check_turn(&game, seat)?;
     let config = search_config(level_name, iterations, time_ms)?;
-    // On a worker thread that Ctrl-C stops, like a searching bot's `choose`.
-    let stop = Arc::new(AtomicBool::new(false));
+    // Stopped by Ctrl-C, like a searching bot's `choose`.
+    let (stop, raised) = interrupt::polling_stop();
     let flag = Arc::clone(&stop);
-    let analysis = interrupt::run(py, &stop, move || {
+    let analysis = interrupt::here(py, &stop, &raised, move || {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let mut bot = SearchBot::new(config, seed);
@@ -193,8 +192,9 @@ fn train_evaluation<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
     let tc = learned::TrainConfig { games, round, holdout, keep, rate, lambda: lambda_, seed, players, threads };
     tc.validate().map_err(PyValueError::new_err)?;
-    let stop = AtomicBool::new(false);
-    let out = interrupt::run(py, &stop, || learned::train(&tc, |_| !stop.load(Ordering::Relaxed)))?;
+    // Ctrl-C ends the training after the round under way.
+    let (stop, raised) = interrupt::polling_stop();
+    let out = interrupt::here(py, &stop, &raised, || learned::train(&tc, |_| !stop.is_set()))?;
     let (w, curve) = out.map_err(PyRuntimeError::new_err)?;
     let rows = curve.iter().map(|c| (c.players, c.games, c.holdout_loss)).collect();
     Ok((PyBytes::new(py, &w.to_bytes()), rows))

@@ -7,10 +7,10 @@ use super::interrupt;
 use super::types::PyMove;
 use crate::bots::catalogue::{self, Default, Kind, SpecError, Value, CATALOGUE};
 use crate::bots::{AnyBot, Bot, BotSpec};
+use crate::stop::Stop;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// The one place a refused bot spec becomes an exception: an unknown bot is a `ValueError`,
@@ -169,8 +169,10 @@ pub struct PyBuiltinBot {
     pub spec: BotSpec,
     seed: u64,
     bot: Mutex<AnyBot>,
-    /// Ends a search early (Ctrl-C while an `mcts` bot thinks).
-    stop: Arc<AtomicBool>,
+    /// Ends a search early (Ctrl-C while a searching bot thinks), and the exception that
+    /// ended it.
+    stop: Arc<Stop>,
+    raised: interrupt::Raised,
 }
 
 impl PyBuiltinBot {
@@ -196,10 +198,10 @@ impl PyBuiltinBot {
     #[pyo3(signature = (name, seed = 0, **options))]
     fn new(name: Text, seed: u64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let spec = make_spec(&name, options)?;
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop, raised) = interrupt::polling_stop();
         let mut bot = spec.build(seed);
         bot.set_stop(&stop);
-        Ok(PyBuiltinBot { spec, seed, bot: Mutex::new(bot), stop })
+        Ok(PyBuiltinBot { spec, seed, bot: Mutex::new(bot), stop, raised })
     }
 
     #[getter]
@@ -238,13 +240,13 @@ impl PyBuiltinBot {
     /// so far (after at least one iteration). Quick bots finish on their own; a call while
     /// the bot is idle does nothing (the next `choose` starts afresh).
     fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.set();
     }
 
     /// The bot's move for the seat to move in `state`; given `seat` (a view's seat), it
-    /// refuses with `NotYourTurnError` unless that seat is to move. A search runs on a
-    /// worker thread that Ctrl-C stops (the `KeyboardInterrupt` is raised here); the quick
-    /// bots decide with the GIL released.
+    /// refuses with `NotYourTurnError` unless that seat is to move. The bot decides with the
+    /// GIL released; a search runs Python's signal handlers every 50 ms, so that Ctrl-C
+    /// stops it (the `KeyboardInterrupt` is raised here).
     #[pyo3(signature = (state, seat = None))]
     fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>, seat: Option<usize>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
@@ -257,7 +259,7 @@ impl PyBuiltinBot {
         let mut guard = self.lock()?;
         let bot = &mut *guard;
         let mv = if bot.searches() {
-            interrupt::run(py, &self.stop, || bot.choose_move(&game, &mut Vec::new()))?
+            interrupt::here(py, &self.stop, &self.raised, || bot.choose_move(&game, &mut Vec::new()))?
         } else {
             py.detach(|| bot.choose_move(&game, &mut Vec::new()))
         };

@@ -1,7 +1,7 @@
 //! The game with turn flow (`GameState`, wrapped by `genial.Game`), its lazy legal-move
 //! sequence and the result of a move.
 
-use super::convert::{color_to_py, extract_players, extract_seat, extract_tile, IllegalMoveError, Text};
+use super::convert::{color_to_py, extract_seat, extract_tile, IllegalMoveError};
 use super::rules::PyRules;
 use super::types::{PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, PlayResult, Preview};
@@ -72,17 +72,11 @@ impl PyGameState {
         extract_seat(player, self.game().config().players())
     }
 
+    /// A new game of `rules`, dealt from `seed` (or from `bag`, the full draw order).
     #[new]
-    #[pyo3(signature = (players, variant, swap_timing, require_contact, seed, bag = None))]
-    fn new(
-        players: &Bound<'_, PyAny>,
-        variant: Text,
-        swap_timing: Text,
-        require_contact: bool,
-        seed: u64,
-        bag: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let config = config_from(extract_players(players)? as i64, &variant, &swap_timing, require_contact)?;
+    #[pyo3(signature = (rules, seed, bag = None))]
+    fn new(rules: PyRef<'_, PyRules>, seed: u64, bag: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let config = rules.0;
         let record = match bag {
             None => Record::new(config, seed),
             Some(obj) => {

@@ -1,60 +1,131 @@
-//! Long work started from Python that Ctrl-C (or any signal handler that raises) stops.
+//! Long work started from Python that Ctrl-C (or any signal handler that raises) stops,
+//! without a thread per call.
 //!
 //! Python runs signal handlers only on its main thread, between bytecodes or when native
 //! code asks (`PyErr_CheckSignals`). Work that releases the GIL for minutes would leave
-//! Ctrl-C pending all that time, and the first Python call after it (numpy's lazy import
-//! included) would meet the `KeyboardInterrupt` in a place not made for it. So long work
-//! runs on a worker thread while the calling thread wakes every `POLL`, takes the GIL and
-//! runs the handlers; when one raises, the worker is told to stop (a shared `AtomicBool`
-//! it reads between games and search iterations) and joined, and the handler's exception
-//! (`KeyboardInterrupt`, or whatever it raised) propagates as itself.
+//! Ctrl-C pending all that time, and the first Python call after it would meet the
+//! `KeyboardInterrupt` in a place not made for it. So the calling thread asks, briefly
+//! taking the GIL back, every `POLL`:
+//!
+//! - [`here`]: the work (a search) runs on the calling thread itself; its [`Stop`], read
+//!   between search iterations, polls the signal handlers (see [`polling_stop`]).
+//! - [`on_pool`]: the work (many games) runs on a rayon pool the call owns anyway, while the
+//!   calling thread waits, runs the handlers and reports progress.
+//!
+//! When a handler raises, the work is told to stop (it reads the flag between games and
+//! search iterations) and returns soon after; the handler's exception (`KeyboardInterrupt`,
+//! or whatever it raised) is then raised as itself.
 
+use crate::stop::{Stop, POLL};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::any::Any;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, RecvTimeoutError};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// How often the waiting thread runs Python's signal handlers.
-const POLL: Duration = Duration::from_millis(50);
+/// How often `on_pool` reports progress.
+pub const PROGRESS: Duration = Duration::from_millis(200);
 
-/// Runs `work` on a worker thread with the GIL released and returns its result, unless a
-/// signal handler raises meanwhile: then `stop` is set (the work must read it often and
-/// return soon after; what it returns is dropped) and the handler's exception is raised.
-/// `stop` is cleared first. A panic in the work becomes a `RuntimeError` naming it, never
-/// a `PanicException`.
-pub fn run<T: Send>(py: Python<'_>, stop: &AtomicBool, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    stop.store(false, Ordering::Relaxed);
-    py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = sync_channel::<()>(1);
-            let worker = std::thread::Builder::new()
-                .name("genial-worker".into())
-                .spawn_scoped(scope, move || {
-                    let out = work();
-                    let _ = done.send(());
-                    out
-                })
-                .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
-            let mut raised = None;
-            // `Disconnected`: the worker ended without sending, that is, it panicked.
-            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
-                if let Err(e) = Python::attach(|py| py.check_signals()) {
-                    stop.store(true, Ordering::Relaxed);
-                    raised = Some(e);
-                    break;
+/// A signal handler's exception, kept by a polling [`Stop`] until the work has returned.
+pub type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// A [`Stop`] that, when read (at most every `POLL`), takes the GIL and runs Python's
+/// signal handlers; the first exception one raises sets the stop and is kept in the
+/// returned slot. Read on a thread other than the main thread, it never stops (Python runs
+/// handlers on the main thread only).
+pub fn polling_stop() -> (Arc<Stop>, Raised) {
+    let raised: Raised = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&raised);
+    let stop = Stop::polling(move || match Python::attach(|py| py.check_signals()) {
+        Ok(()) => false,
+        Err(e) => {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+            true
+        }
+    });
+    (Arc::new(stop), raised)
+}
+
+/// Runs `work` on the calling thread with the GIL released; `stop` (from [`polling_stop`],
+/// cleared first) must be read by the work often. When a signal handler raised meanwhile,
+/// what the work returned is dropped and the handler's exception is raised. A panic in the
+/// work becomes a `RuntimeError` naming it, never a `PanicException`.
+pub fn here<T: Send>(py: Python<'_>, stop: &Stop, raised: &Raised, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    stop.clear();
+    raised.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let out = py.detach(|| catch_unwind(AssertUnwindSafe(work)));
+    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(e);
+    }
+    out.map_err(internal)
+}
+
+/// Progress reported while waiting: `callback(done, total)` at most every `PROGRESS`.
+pub struct Progress<'a> {
+    pub callback: &'a Py<PyAny>,
+    pub done: &'a AtomicU64,
+    pub total: u64,
+}
+
+/// Runs `work` on `pool` with the GIL released while the calling thread waits: every
+/// `POLL` it takes the GIL, runs Python's signal handlers and, every `PROGRESS`, the
+/// progress callback. When a handler or the callback raises, `stop` is set, the work still
+/// runs to its (early) end, and both are returned: what the work kept, and the exception
+/// for the caller to raise after saving it. No thread is started beyond the pool's.
+pub fn on_pool<T: Send>(
+    py: Python<'_>,
+    pool: &rayon::ThreadPool,
+    stop: &Stop,
+    progress: Option<Progress<'_>>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<(T, Option<PyErr>)> {
+    stop.clear();
+    let (out, raised) = py.detach(|| {
+        let (done, finished) = sync_channel(1);
+        pool.in_place_scope(|scope| {
+            scope.spawn(move |_| {
+                let _ = done.send(catch_unwind(AssertUnwindSafe(work)));
+            });
+            let mut raised: Option<PyErr> = None;
+            let mut reported = Instant::now();
+            loop {
+                match finished.recv_timeout(POLL) {
+                    Ok(out) => return (Some(out), raised),
+                    Err(RecvTimeoutError::Disconnected) => return (None, raised),
+                    Err(RecvTimeoutError::Timeout) if raised.is_none() => {
+                        let due = progress.as_ref().filter(|_| reported.elapsed() >= PROGRESS);
+                        let checked = Python::attach(|py| {
+                            py.check_signals()?;
+                            if let Some(p) = due {
+                                p.callback.call1(py, (p.done.load(Ordering::Relaxed), p.total))?;
+                            }
+                            Ok::<(), PyErr>(())
+                        });
+                        if due.is_some() {
+                            reported = Instant::now();
+                        }
+                        if let Err(e) = checked {
+                            stop.set();
+                            raised = Some(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
                 }
             }
-            let joined = worker.join();
-            if let Some(e) = raised {
-                return Err(e);
-            }
-            joined.map_err(|panic| {
-                PyRuntimeError::new_err(format!("internal error in genial: {}", panic_text(panic.as_ref())))
-            })
         })
-    })
+    });
+    match out {
+        Some(Ok(out)) => Ok((out, raised)),
+        Some(Err(panic)) => Err(internal(panic)),
+        None => Err(PyRuntimeError::new_err("internal error in genial: the work ended without an answer")),
+    }
+}
+
+fn internal(panic: Box<dyn Any + Send>) -> PyErr {
+    PyRuntimeError::new_err(format!("internal error in genial: {}", panic_text(panic.as_ref())))
 }
 
 fn panic_text(panic: &(dyn Any + Send)) -> &str {

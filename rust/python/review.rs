@@ -7,7 +7,6 @@ use super::interrupt;
 use crate::review::{decision_seed, review_decision as core_review_decision};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// `(candidates, played_value, seats, legal)`: see `crate::review::DecisionReview`.
@@ -35,10 +34,10 @@ fn review_decision(
     }
     game.check(&mv)?;
     let config = search_config(level_name, iterations, None)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let (stop, raised) = interrupt::polling_stop();
     let flag = Arc::clone(&stop);
     let seed = decision_seed(seed, ply);
-    let r = interrupt::run(py, &stop, move || core_review_decision(&game, mv, config, seed, Some(flag)))?;
+    let r = interrupt::here(py, &stop, &raised, move || core_review_decision(&game, mv, config, seed, Some(flag)))?;
     let n = game.config().players();
     Ok((r.candidates.into_iter().map(candidate_row).collect(), r.played_value, r.seats[..n].to_vec(), r.legal))
 }

@@ -1,8 +1,9 @@
 //! Bindings for learning agents: the flat action space, observations and the batched
 //! `VecEnv`. Arrays are numpy arrays written by Rust with the GIL released.
 
-use super::convert::{extract_int_in, extract_seat, BusyError, IllegalMoveError, Text};
-use super::game::{config_from, extract_move, PyGameState};
+use super::convert::{extract_int_in, extract_seat, BusyError, IllegalMoveError};
+use super::game::{extract_move, PyGameState};
+use super::rules::PyRules;
 use super::types::PyMove;
 use crate::actions::{
     action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask,
@@ -403,17 +404,14 @@ fn run_in_slices(py: Python<'_>, env: &mut VecEnv, out: Outputs<'_>) -> PyResult
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, players, variant, swap_timing, require_contact, seed, threads))]
+    #[pyo3(signature = (num_envs, rules, seed, threads))]
     fn new(
         num_envs: &Bound<'_, PyAny>,
-        players: i64,
-        variant: Text,
-        swap_timing: Text,
-        require_contact: bool,
+        rules: PyRef<'_, PyRules>,
         seed: u64,
         threads: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let config = config_from(players, &variant, &swap_timing, require_contact)?;
+        let config = rules.0;
         let range = format!("1..{MAX_ENVS}");
         let num_envs = extract_int_in(num_envs, "num_envs", 1, MAX_ENVS as i64, &range)? as usize;
         let range = format!("1..{MAX_THREADS}");

@@ -19,22 +19,23 @@ pub struct PyRules(pub Config);
 impl PyRules {
     /// `players=None` takes the variant's default (its only or smallest player count).
     #[new]
-    /// Names come as `Text`, so that one with a lone surrogate is refused as an unknown name.
-    #[pyo3(signature = (variant = Text::from("standard"), players = None, *, swap_timing = Text::from("after_placement"), require_contact = false))]
-    #[pyo3(
-        text_signature = "(variant='standard', players=None, *, swap_timing='after_placement', require_contact=False)"
-    )]
+    /// Names come as `Text`, so that one with a lone surrogate is refused as an unknown name;
+    /// `None` takes the default.
+    #[pyo3(signature = (variant = None, players = None, *, swap_timing = None, require_contact = false))]
     fn new(
-        variant: Text,
+        variant: Option<Text>,
         players: Option<&Bound<'_, PyAny>>,
-        swap_timing: Text,
+        swap_timing: Option<Text>,
         require_contact: bool,
     ) -> PyResult<Self> {
+        // Text: a lone surrogate is an unknown name, not a `UnicodeEncodeError`.
+        let variant = variant.as_deref().unwrap_or("standard");
+        let swap_timing = swap_timing.as_deref().unwrap_or("after_placement");
         let players = match players {
             Some(p) if !p.is_none() => extract_players(p)?,
-            _ => Variant::parse(&variant).map_or(2, Variant::default_players),
+            _ => Variant::parse(variant).map_or(2, Variant::default_players),
         };
-        Ok(PyRules(config_from(players as i64, &variant, &swap_timing, require_contact)?))
+        Ok(PyRules(config_from(players as i64, variant, swap_timing, require_contact)?))
     }
 
     /// Every valid rule set: each variant and player count with each edition option.

@@ -1,17 +1,24 @@
-//! Many games at once for Python: `simulate_games` plays a range of games in Rust over a
-//! thread pool with the GIL released (stopped by Ctrl-C) and returns columnar numpy arrays.
+//! Many games at once for Python: a `Run` (rules, bots, seatings, seed) owns the one run
+//! loop, its seeding, its chunking policy and the result columns. `Run.play` plays a range
+//! of games in Rust over a thread pool with the GIL released, reporting progress and stopped
+//! by Ctrl-C (keeping every finished game); `Run.record` turns games played elsewhere (by
+//! Python bots) into the same columns.
 
 use super::bots::PyBuiltinBot;
-use super::convert::{extract_int_in, Text};
-use super::game::config_from;
-use super::interrupt;
+use super::convert::extract_int_in;
+use super::game::PyGameState;
+use super::interrupt::{self, Progress};
+use super::rules::PyRules;
 use crate::rng::derive_seed as core_derive_seed;
-use crate::sim::{bot_seed as core_bot_seed, GameResult, Run, MAX_THREADS};
+use crate::sim::{
+    bot_seed as core_bot_seed, forfeit_ranks as core_forfeit_ranks, pool, GameResult, Run, END_NAMES, MAX_THREADS,
+};
+use crate::stop::Stop;
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// The seed of game number `index` of a run started from `base` (independent of threads).
@@ -45,6 +52,7 @@ where
 struct Columns {
     players: usize,
     tracks: usize,
+    games: Vec<u64>,
     seeds: Vec<u64>,
     scores: Vec<i8>,
     track_values: Vec<i8>,
@@ -76,6 +84,7 @@ impl Columns {
         Ok(Columns {
             players,
             tracks,
+            games: reserved(per(1))?,
             seeds: reserved(per(1))?,
             scores: reserved(per(players * 6))?,
             track_values: reserved(per(tracks * 6))?,
@@ -93,6 +102,7 @@ impl Columns {
     fn push(&mut self, results: &[GameResult]) {
         let n = self.players;
         for r in results {
+            self.games.push(r.game);
             self.seeds.push(r.seed);
             for p in 0..n {
                 self.scores.extend_from_slice(&r.scores[p]);
@@ -114,6 +124,7 @@ impl Columns {
     fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let (games, n, tracks) = (self.seeds.len(), self.players, self.tracks);
         let out = PyDict::new(py);
+        column(py, &out, "game_index", self.games, [games])?;
         column(py, &out, "seed", self.seeds, [games])?;
         column(py, &out, "scores", self.scores, [games, n, 6])?;
         column(py, &out, "tracks", self.track_values, [games, tracks, 6])?;
@@ -129,64 +140,215 @@ impl Columns {
     }
 }
 
+/// The result columns, in order (each a numpy array with one row per game).
+pub const COLUMNS: [&str; 12] = [
+    "game_index",
+    "seed",
+    "scores",
+    "tracks",
+    "ranks",
+    "bots",
+    "placements",
+    "bonus_placements",
+    "bonuses_lost",
+    "swaps",
+    "turns",
+    "end",
+];
+
 /// Most games of one call (the results are held in memory; split bigger runs into seed
 /// ranges with `first_game`, as `genial simulate` does).
 pub const MAX_GAMES: u64 = (1 << 32) - 1;
 
-/// Games `first_game .. first_game + games` of a run: seat `s` of game `g` is played by
-/// `bots[lineups[g % len(lineups)][s]]`; the deal comes from `derive_seed(seed, g)` (with
-/// `paired`, from `derive_seed(seed, g // len(lineups))`). Returns a dict of numpy arrays.
-///
-/// Runs on a worker thread (GIL released) that Ctrl-C stops within a fraction of a
-/// second: the `KeyboardInterrupt` (or a signal handler's exception) is raised here.
-#[pyfunction]
-#[pyo3(signature = (players, variant, swap_timing, require_contact, bots, lineups, seed, paired, first_game, games, threads))]
-#[allow(clippy::too_many_arguments)]
-fn simulate_games<'py>(
-    py: Python<'py>,
-    players: i64,
-    variant: Text,
-    swap_timing: Text,
-    require_contact: bool,
-    bots: Vec<PyRef<'py, PyBuiltinBot>>,
-    lineups: Vec<Vec<u8>>,
-    seed: u64,
-    paired: bool,
-    first_game: u64,
-    games: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let config = config_from(players, &variant, &swap_timing, require_contact)?;
-    let games = extract_int_in(games, "games", 0, MAX_GAMES as i64, &format!("0..{MAX_GAMES} per call"))? as usize;
-    let threads =
-        extract_int_in(threads, "threads", 0, MAX_THREADS as i64, &format!("1..{MAX_THREADS} (or 0: one per core)"))?
-            as usize;
-    let n = config.players();
-    let mut lines = Vec::with_capacity(lineups.len());
-    for l in &lineups {
-        if l.len() != n {
-            return Err(PyValueError::new_err(format!("a lineup names {} bots for {n} seats", l.len())));
+/// A run: the rules, the built-in bots, the seatings and the seed. Game `g` is dealt from
+/// `derive_seed(seed, g)` (with `paired`, from `derive_seed(seed, g // len(lineups))`), seat
+/// `s` played by `bots[lineups[g % len(lineups)][s]]` seeded with `bot_seed(deal, s)`.
+#[pyclass(name = "Run", module = "genial._core", frozen)]
+pub struct PyRun {
+    run: Run,
+}
+
+#[pymethods]
+impl PyRun {
+    #[new]
+    #[pyo3(signature = (rules, bots, lineups, seed, paired = false))]
+    fn new(
+        rules: PyRef<'_, PyRules>,
+        bots: Vec<PyRef<'_, PyBuiltinBot>>,
+        lineups: Vec<Vec<u8>>,
+        seed: u64,
+        paired: bool,
+    ) -> PyResult<Self> {
+        let n = rules.0.players();
+        let mut lines = Vec::with_capacity(lineups.len());
+        for l in &lineups {
+            if l.len() != n {
+                return Err(PyValueError::new_err(format!("a lineup names {} bots for {n} seats", l.len())));
+            }
+            let mut a = [0u8; 4];
+            a[..n].copy_from_slice(l);
+            lines.push(a);
         }
-        let mut a = [0u8; 4];
-        a[..n].copy_from_slice(l);
-        lines.push(a);
+        let run = Run { config: rules.0, bots: bots.iter().map(|b| b.spec).collect(), lineups: lines, seed, paired };
+        run.validate().map_err(PyValueError::new_err)?;
+        Ok(PyRun { run })
     }
-    let run = Run { config, bots: bots.iter().map(|b| b.spec).collect(), lineups: lines, seed, paired };
-    run.validate().map_err(PyValueError::new_err)?;
-    if first_game.checked_add(games as u64).is_none() {
-        return Err(PyValueError::new_err("game numbers overflow 2**64: first_game + games must be below 2**64"));
+
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules(self.run.config)
     }
-    let mut columns = Columns::new(games, n, config.variant.track_count(n))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let finished = interrupt::run(py, &stop, || {
-        run.simulate_chunks(first_game, games, threads, Some(&stop), |part| columns.push(part))
-    })?
-    .map_err(PyRuntimeError::new_err)?;
-    if !finished {
-        // Stopped without a signal handler raising (cannot happen: only `run` sets `stop`).
-        return Err(PyRuntimeError::new_err("the simulation was stopped"));
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.run.seed
     }
-    columns.into_dict(py)
+    #[getter]
+    fn paired(&self) -> bool {
+        self.run.paired
+    }
+    #[getter]
+    fn lineups(&self) -> Vec<Vec<usize>> {
+        let n = self.run.config.players();
+        self.run.lineups.iter().map(|l| l[..n].iter().map(|&b| b as usize).collect()).collect()
+    }
+
+    /// Whether some bot searches (milliseconds or more a move).
+    fn searches(&self) -> bool {
+        self.run.searches()
+    }
+
+    /// How many of `games` games to play, hold and write at a time (the one chunking policy).
+    fn chunk_size(&self, games: u64) -> usize {
+        self.run.chunk_size(games)
+    }
+
+    /// The deal of game number `game` and its seating: `(seed, lineup)`.
+    fn deal(&self, game: u64) -> (u64, Vec<usize>) {
+        let (seed, lineup) = self.run.deal(game);
+        (seed, lineup[..self.run.config.players()].iter().map(|&b| b as usize).collect())
+    }
+
+    /// Plays games `first_game .. first_game + games` over a pool of `threads` threads
+    /// (0: one per core), with the GIL released; `progress(done, total)` is called every
+    /// 200 ms meanwhile. Returns `(columns, raised)`: a dict of numpy arrays (rows in game
+    /// order), and `None` -- or, when a signal handler (Ctrl-C) or `progress` raised, its
+    /// exception, for the caller to raise once it has kept the games finished before.
+    #[pyo3(signature = (first_game, games, threads, progress = None))]
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        first_game: u64,
+        games: &Bound<'py, PyAny>,
+        threads: &Bound<'py, PyAny>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<(Bound<'py, PyDict>, Option<Py<PyAny>>)> {
+        let games = extract_int_in(games, "games", 0, MAX_GAMES as i64, &format!("0..{MAX_GAMES} per call"))? as usize;
+        let threads = extract_int_in(
+            threads,
+            "threads",
+            0,
+            MAX_THREADS as i64,
+            &format!("1..{MAX_THREADS} (or 0: one per core)"),
+        )? as usize;
+        if first_game.checked_add(games as u64).is_none() {
+            return Err(PyValueError::new_err("game numbers overflow 2**64: first_game + games must be below 2**64"));
+        }
+        let run = &self.run;
+        run.check(first_game, games).map_err(PyValueError::new_err)?;
+        let n = run.config.players();
+        let mut columns = Columns::new(games, n, run.config.track_count())?;
+        let pool = pool(threads, games).map_err(PyValueError::new_err)?;
+        let stop = Arc::new(Stop::new());
+        let done = AtomicU64::new(0);
+        let report = progress.as_ref().map(|callback| Progress { callback, done: &done, total: games as u64 });
+        let (_, raised) = interrupt::on_pool(py, &pool, &stop, report, || {
+            run.play_range(first_game, games, Some(&stop), Some(&done), |part| columns.push(part))
+        })?;
+        Ok((columns.into_dict(py)?, raised.map(|e| e.into_value(py).into_any())))
+    }
+
+    /// The columns of games played elsewhere (by Python bots and engines): `states[i]` is
+    /// game number `games[i]` of this run, dealt and seated as `deal` says, and finished --
+    /// unless `forfeits[i]` names the seat that forfeited it: then it stands where that
+    /// seat's bot failed, the seat's side ranks last and its end is `"forfeit"`.
+    #[pyo3(signature = (games, states, forfeits = None))]
+    fn record<'py>(
+        &self,
+        py: Python<'py>,
+        games: Vec<u64>,
+        states: Vec<PyRef<'py, PyGameState>>,
+        forfeits: Option<Vec<Option<usize>>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if games.len() != states.len() {
+            return Err(PyValueError::new_err(format!("{} game numbers for {} games", games.len(), states.len())));
+        }
+        let forfeits = forfeits.unwrap_or_else(|| vec![None; games.len()]);
+        if forfeits.len() != games.len() {
+            return Err(PyValueError::new_err(format!("{} forfeits for {} games", forfeits.len(), games.len())));
+        }
+        let config = self.run.config;
+        let mut columns = Columns::new(games.len(), config.players(), config.track_count())?;
+        let mut rows = Vec::with_capacity(games.len());
+        for ((&g, state), &forfeit) in games.iter().zip(&states).zip(&forfeits) {
+            let (seed, lineup) = self.run.deal(g);
+            let game = state.game();
+            if *game.config() != config {
+                return Err(PyValueError::new_err(format!("game {g} was not played by this run's rules")));
+            }
+            if state.record.origin().map(|o| o.seed) != Some(seed) {
+                return Err(PyValueError::new_err(format!("game {g} of this run is dealt from seed {seed}")));
+            }
+            rows.push(match forfeit {
+                Some(seat) if seat >= config.players() => {
+                    return Err(PyValueError::new_err(format!(
+                        "game {g}: seat {seat} forfeited, but there are {} seats",
+                        config.players()
+                    )));
+                }
+                Some(seat) => GameResult::forfeited(g, seed, game, &lineup, seat),
+                None if !game.is_over() => {
+                    return Err(PyValueError::new_err(format!("game {g} is not over (and no seat forfeited it)")));
+                }
+                None => GameResult::of(g, seed, game, &lineup),
+            });
+        }
+        columns.push(&rows);
+        columns.into_dict(py)
+    }
+
+    /// The names of the result columns, in order.
+    #[staticmethod]
+    fn columns() -> Vec<&'static str> {
+        COLUMNS.to_vec()
+    }
+
+    /// The names of the `end` column's codes: the game's end reasons, then `"forfeit"`.
+    #[staticmethod]
+    fn end_names() -> Vec<&'static str> {
+        END_NAMES.to_vec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Run {} bots, {} lineups, seed {}{}>",
+            self.run.bots.len(),
+            self.run.lineups.len(),
+            self.run.seed,
+            if self.run.paired { ", paired" } else { "" }
+        )
+    }
+}
+
+/// The ranking of `state` when `seat` forfeits it: its side ranks last, the other seats
+/// keep their order in the position as it stands.
+#[pyfunction]
+fn forfeit_ranks(state: PyRef<'_, PyGameState>, seat: usize) -> PyResult<Vec<u8>> {
+    let game = state.game();
+    let n = game.config().players();
+    if seat >= n {
+        return Err(PyValueError::new_err(format!("seat {seat} is not one of the {n} seats")));
+    }
+    Ok(core_forfeit_ranks(game, seat)[..n].to_vec())
 }
 
 /// The limits every count is checked against, by name.
@@ -205,9 +367,10 @@ fn limits() -> Vec<(&'static str, u64)> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(simulate_games, m)?)?;
+    m.add_class::<PyRun>()?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(bot_seed, m)?)?;
     m.add_function(wrap_pyfunction!(limits, m)?)?;
+    m.add_function(wrap_pyfunction!(forfeit_ranks, m)?)?;
     Ok(())
 }

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..analysis import analyse
 from ..game import Game
-from ..records import RecordError, from_record, read_record, to_record
+from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
 from .common import closed_pipe_safe
 
@@ -125,7 +125,7 @@ def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
         last = len(moves) + (0 if game.is_over else 1)
         print(f"genial analyse: --move must be 1 to {last} for this record, not {number}", file=sys.stderr)
         return 2
-    position = from_record({**to_record(game), "moves": [str(m) for m in moves[: number - 1]]})
+    position = from_record({**start_record(to_record(game)), "moves": [str(m) for m in moves[: number - 1]]})
     a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     played = moves[number - 1] if number <= len(moves) else None
     t = Table(

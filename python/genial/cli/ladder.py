@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 def _ladder(args: argparse.Namespace) -> int:
     from ..ladder import LadderRun, default_pool
-    from .simulate import Progress
+    from ..progress import ProgressBar
 
     pool = split_bot_specs(args.pool) if args.pool else default_pool()
     pool += args.add or []
@@ -25,10 +25,11 @@ def _ladder(args: argparse.Namespace) -> int:
     total = len(run.matches)
     if run.done:
         print(f"resuming {out / 'results.jsonl'}: {len(run.done)} of {total} matches done", file=sys.stderr)
-    progress = Progress(total, "ladder", enabled=args.progress)
     start = time.perf_counter()
     try:
-        run.play(lambda done, _: progress(done))
+        with ProgressBar(total, "ladder", enabled=args.progress, unit="matches") as progress:
+            progress(len(run.done))
+            run.play(progress)
     except KeyboardInterrupt:
         print(
             f"\ngenial ladder: interrupted after {len(run.done)} of {total} matches; "

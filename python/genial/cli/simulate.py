@@ -1,64 +1,42 @@
-"""``genial simulate`` and ``genial tournament``: many games from the command line, run in
-chunks with a progress bar on stderr, a summary table on stdout, and ``--out FILE`` writing
-every game as Parquet (``.parquet``, needs pyarrow) or CSV."""
+"""``genial simulate`` and ``genial tournament``: many games from the command line, played by
+the core's run loop (`genial.simulation.Run`) with a progress bar on stderr (tqdm), result
+tables on stdout (rich), and ``--out FILE`` writing every game as plain CSV or Parquet with
+its metadata in ``FILE.meta.json``."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
 
 from .. import _core
-from ..bots import SEARCHING_BOTS, parse_bot
-from ..results import ResultWriter, SimulationResult
-from ..simulation import chunks, simulate
+from ..arguments import LIMITS
+from ..progress import ProgressBar
+from ..results import ResultFileError, ResultWriter, SimulationResult
+from ..simulation import Run, simulation_run
 from ..stats import Summary
-from ..tournament import tournament
+from ..tournament import DEFAULT_GAMES, TournamentResult, tournament, tournament_run
+from ..variants import Rules, as_rules
 from .common import bots_help, closed_pipe_safe, error, examples, split_bot_specs
 
-__all__ = ["register", "Progress"]
+__all__ = ["register"]
+
+log = logging.getLogger("genial.cli")
 
 
-class Progress:
-    """A one-line progress bar on a stream (stderr), redrawn at most ten times a second."""
-
-    def __init__(self, total: int, label: str, stream: TextIO | None = None, enabled: bool | None = None) -> None:
-        self.total = max(total, 1)
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.start = time.perf_counter()
-        self._last = 0.0
-
-    def __call__(self, done: int, total: int | None = None) -> None:
-        if not self.enabled:
-            return
-        if total is not None:
-            self.total = max(total, 1)
-        now = time.perf_counter()
-        if done < self.total and now - self._last < 0.1:
-            return
-        self._last = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = done / elapsed
-        frac = min(done / self.total, 1.0)
-        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-        eta = (self.total - done) / rate if rate > 0 else 0.0
-        self.stream.write(
-            f"\r{self.label} [{bar}] {100 * frac:5.1f}% {done}/{self.total} games, {rate:,.0f} games/s, eta {eta:.0f}s"
-        )
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def _number(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number >= ``minimum`` (else exit 2 with a message)."""
+def _number(option: str, minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``minimum .. maximum`` (else exit 2 with a
+    message that argparse prefixes with the option's name)."""
 
     def parse(text: str) -> int:
         try:
@@ -67,15 +45,24 @@ def _number(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{value} is less than {minimum}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} is more than {maximum}, the most {option} takes")
         return value
 
     return parse
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=2, help="seats, 1-4 (default: 2)")
+    p.add_argument(
+        "--players", type=int, default=None, help="seats, 1-4 (default: the variant's count, 2 for standard)"
+    )
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default: 0)")
-    p.add_argument("--threads", type=_number(1), default=None, help="threads (default: one per core)")
+    p.add_argument(
+        "--threads",
+        type=_number("--threads", 1, LIMITS["threads"]),
+        default=None,
+        help="threads (default: one per core)",
+    )
     p.add_argument(
         "--variant", default="standard", choices=list(_core.variant_names()), help="the rules (default: standard)"
     )
@@ -92,18 +79,52 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--chunk",
-        type=_number(1),
+        type=_number("--chunk", 1, LIMITS["games"]),
         default=None,
-        help="games per chunk, the unit of progress, memory and writing (default: by bot speed)",
+        help="games held and written at a time (default: by bot speed)",
     )
     p.add_argument(
-        "--out", default=None, help="write every game to FILE: .csv, or .parquet (needs pyarrow) (default: none)"
+        "--out",
+        default=None,
+        help="write every game to FILE: .csv, or .parquet (needs pyarrow); metadata in FILE.meta.json (default: none)",
     )
     bar = p.add_mutually_exclusive_group()
     bar.add_argument(
         "--progress", dest="progress", action="store_true", default=None, help="always show the progress bar"
     )
     bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress bar")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true", help="print only the results: no progress, no notes")
+    talk.add_argument("-v", "--verbose", action="count", default=0, help="log what the run does on stderr (-vv: more)")
+
+
+def _logging(args: argparse.Namespace) -> None:
+    level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("genial %(levelname)s: %(message)s"))
+    log.handlers[:] = [handler]
+    log.setLevel(level)
+    log.propagate = False
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return as_rules(
+        players=args.players,
+        variant=args.variant,
+        swap_timing=args.swap_timing,
+        require_contact=args.require_contact,
+    )
+
+
+def _note(args: argparse.Namespace, text: str) -> None:
+    """A remark on stderr (what the command did instead of what one might assume)."""
+    if not args.quiet:
+        print(text, file=sys.stderr)
+
+
+def _console() -> Console:
+    """Tables on stdout: as wide as the terminal, or wide enough when piped."""
+    return Console(file=sys.stdout, width=None if sys.stdout.isatty() else 160, highlight=False)
 
 
 @contextlib.contextmanager
@@ -128,15 +149,20 @@ class _Output:
     stops the command at once, exit 2), written chunk by chunk, so that the games finished
     are in the file, valid, whenever the run stops."""
 
-    def __init__(self, path: str | None, template: SimulationResult) -> None:
+    def __init__(self, path: str | None, run: Run) -> None:
         self.path = path
         self.writer = ResultWriter(path) if path else None
         if self.writer is not None:
-            self.writer.write(template)  # the header (CSV) or the schema (Parquet)
+            try:
+                self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
+            except BaseException:  # Ctrl-C included: the file is left complete, with no games
+                self.writer.close()
+                raise
 
     def write(self, part: SimulationResult) -> None:
         if self.writer is not None:
             self.writer.write(part)
+            log.info("wrote games %d..%d to %s", part.first_game, int(part.game_index[-1]), self.path)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -146,9 +172,9 @@ class _Output:
         return f"; wrote {games} games to {self.path}" if self.path else ""
 
 
-def _open_output(command: str, path: str | None, template: SimulationResult) -> _Output | None:
+def _open_output(command: str, path: str | None, run: Run) -> _Output | None:
     try:
-        return _Output(path, template)
+        return _Output(path, run)
     except (ImportError, ValueError) as e:
         error(str(e))
     except OSError as e:
@@ -161,154 +187,219 @@ def _interrupted(command: str, done: int, total: int, elapsed: float, summary: S
     rates = ""
     if summary is not None and summary.games:
         rates = ", seat win rates " + " / ".join(f"{100 * r:.1f}%" for r in summary.win_rate)
-    sys.stderr.write("\n")
     print(f"genial {command}: interrupted after {done} of {total} games in {elapsed:.1f} s{rates}{out.said(done)}")
     sys.stdout.flush()
     return 130
 
 
+def _summary_tables(summary: Summary, advantage: str) -> list[Any]:
+    """The summary of a run as rich tables: per seat, per bot, and the totals."""
+    out: list[Any] = []
+    seats = Table(title=f"{summary.games} games, {summary.players} players", title_justify="left")
+    for name, justify in [
+        ("seat", "left"),
+        ("win rate [95% CI]", "left"),
+        ("lowest: mean", "right"),
+        ("sd", "right"),
+        ("p10/p50/p90", "right"),
+        ("total", "right"),
+    ]:
+        seats.add_column(name, justify=justify)  # type: ignore[arg-type]
+    qs = summary.lowest_quantiles()
+    mean, sd = summary.lowest_mean(), summary.lowest_std()
+    tot = summary.total_sum / max(summary.games, 1)
+    for s, r in enumerate(summary.seat_rates()):
+        seats.add_row(
+            str(s), str(r), f"{mean[s]:.2f}", f"{sd[s]:.2f}", "/".join(str(int(x)) for x in qs[s]), f"{tot[s]:.1f}"
+        )
+    out.append(seats)
+    rates = summary.bot_rates()
+    if len(summary.bot_names) > 1:
+        bots = Table()
+        for name, justify in [("bot", "left"), ("seats", "right"), ("win rate [95% CI]", "left"), ("lowest", "right")]:
+            bots.add_column(name, justify=justify)  # type: ignore[arg-type]
+        for i, name in enumerate(summary.bot_names):
+            if summary.bot_seats[i]:
+                low = summary.bot_low_sum[i] / summary.bot_seats[i]
+                bots.add_row(name, str(int(summary.bot_seats[i])), str(rates[name]), f"{low:.2f}")
+        out.append(bots)
+    adv = summary.first_player_advantage()
+    ends = ", ".join(f"{k} {v}" for k, v in summary.end_counts().items())
+    g = max(summary.games, 1)
+    out.append(
+        f"{advantage}: {100 * adv.value:+.1f} points [{100 * adv.low:+.1f}, {100 * adv.high:+.1f}] "
+        f"over a fair {100 / summary.sides:.1f}%\n"
+        f"per game: {summary.placements / g:.1f} placements, {summary.bonus_placements / g:.2f} bonus placements, "
+        f"{summary.swaps / g:.2f} swaps; ends: {ends}"
+    )
+    return out
+
+
+def _tournament_tables(t: TournamentResult) -> list[Any]:
+    """One table of the bots (best first) and the head-to-head matrix."""
+    rates = t.summary.bot_rates()
+    order = [int(i) for i in np.argsort(-t.elo, kind="stable")]
+    res = t.result
+    table = Table(
+        title=f"{t.games} games, {res.players} players, {res.variant}: every bot in every seat equally often",
+        title_justify="left",
+    )
+    for name, justify in [
+        ("bot", "left"),
+        ("elo", "right"),
+        ("± se", "right"),
+        ("win rate [95% CI]", "left"),
+        ("seats", "right"),
+        ("lowest", "right"),
+    ]:
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    low = res.lowest().astype(np.float64)
+    for i in order:
+        name = t.names[i]
+        mask = res.bots == i
+        mean_low = f"{float(low[mask].mean()):.2f}" if mask.any() else "-"
+        table.add_row(
+            name, f"{t.elo[i]:.0f}", f"{t.elo_se[i]:.0f}", str(rates[name]), str(int(t.seat_counts[i].sum())), mean_low
+        )
+    h2h = Table(title="head to head: the row's score against the column (draws count half)", title_justify="left")
+    h2h.add_column("")
+    for j in order:
+        h2h.add_column(t.names[j], justify="right")
+    share = t.head_to_head()
+    for i in order:
+        h2h.add_row(t.names[i], *("-" if np.isnan(share[i, j]) else f"{100 * share[i, j]:.1f}%" for j in order))
+    return [table, h2h]
+
+
+def _print_summary(run: Run, summary: Summary, rotate: bool) -> Console:
+    fixed = len(run.bots) > 1 and not rotate
+    console = _console()
+    advantage = (
+        f"seat 0 ({run.labels[0]}) advantage, its bot's strength included" if fixed else "first player advantage"
+    )
+    for item in _summary_tables(summary, advantage):
+        console.print(item)
+    return console
+
+
 @closed_pipe_safe
 def _simulate(args: argparse.Namespace) -> int:
+    _logging(args)
     bots = split_bot_specs(args.bots)
-    if args.first_game + args.games > 2**64:
-        raise ValueError("--first-game + --games must not pass 2**64")
-    # Different bots rotate through the seats unless told not to, so that seat 0's edge is
-    # the first player's, not a bot's.
-    rotate = args.rotate if args.rotate is not None else len(set(bots)) > 1
-    # No game is played before every argument is checked and the output file is open.
-    template = simulate(
-        0,
-        args.players,
-        bots,
-        args.seed,
-        args.threads,
-        args.variant,
-        args.swap_timing,
-        args.require_contact,
-        first_game=args.first_game,
-        rotate=rotate,
+    # Bots rotate through the seats unless told not to, so that seat 0's edge is the first
+    # player's, not a bot's.
+    rotate = args.rotate is not False
+    run, games, first_game = simulation_run(
+        args.games, bots, args.seed, rules=_rules(args), first_game=args.first_game, rotate=rotate
     )
-    out = _open_output("simulate", args.out, template)
+    # No game is played before every argument is checked and the output file is open.
+    try:
+        out = _open_output("simulate", args.out, run)
+    except KeyboardInterrupt:
+        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
     if out is None:
         return 2
-    searching = any(parse_bot(b).name in SEARCHING_BOTS for b in bots)  # milliseconds a move
-    chunk = args.chunk or (64 if searching else max(1000, min(100_000, args.games // 20)))
-    progress = Progress(args.games, "simulate", enabled=args.progress)
+    chunk = args.chunk or run.chunk_size(games)
+    log.info("%d games of %s, %d lineups, chunks of %d, seed %d", games, run.rules, len(run.lineups), chunk, run.seed)
     summary: Summary | None = None
     start = time.perf_counter()
     done = 0
+    bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
     try:
-        for first, count in chunks(args.games, chunk, args.first_game):
-            part = simulate(
-                count,
-                args.players,
-                bots,
-                args.seed,
-                args.threads,
-                args.variant,
-                args.swap_timing,
-                args.require_contact,
-                first_game=first,
-                rotate=rotate,
-            )
+        for part in run.chunks(first_game, games, args.threads, chunk=chunk, progress=bar):
             with _interrupts_held():
                 summary = part.summary() if summary is None else summary + part.summary()
                 out.write(part)
-                done += count
-            progress(done)
+                done += len(part)
+                bar(done)
     except KeyboardInterrupt:
+        bar.close()
         out.close()
-        return _interrupted("simulate", done, args.games, time.perf_counter() - start, summary, out)
+        return _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
+    except ResultFileError as e:
+        # The file cannot take more; the games played are still summed up.
+        bar.close()
+        if summary is not None:
+            _print_summary(run, summary, rotate)
+        print(f"genial simulate: {e}; {summary.games if summary else 0} games were played", file=sys.stderr)
+        return 1
     finally:
+        bar.close()
         out.close()
+        run.close()
     elapsed = time.perf_counter() - start
     if summary is None:
         print("no games played")
         sys.stdout.flush()
         return 0
-    fixed = len(set(bots)) > 1 and not rotate
-    print(
-        summary.table(
-            f"seat 0 ({bots[0]}) advantage, its bot's strength included" if fixed else "first player advantage"
-        )
-    )
-    if rotate and args.rotate is None:
-        print("(the bots rotated through the seats; --no-rotate keeps them fixed)")
-    print(
+    console = _print_summary(run, summary, rotate)
+    if len(run.bots) > 1 and args.rotate is None and not args.quiet:
+        console.print("(the bots rotated through the seats; --no-rotate keeps them fixed)")
+    console.print(
         f"\n{summary.games} games in {elapsed:.2f} s ({summary.games / max(elapsed, 1e-9):,.0f} games/s), seed {args.seed}"
     )
     if args.out:
-        print(f"wrote {args.out}")
+        console.print(f"wrote {args.out} (metadata: {args.out}.meta.json)")
     sys.stdout.flush()
     return 0
 
 
 @closed_pipe_safe
 def _tournament(args: argparse.Namespace) -> int:
+    _logging(args)
     bots = split_bot_specs(args.bots)
-    progress = Progress(args.games, "tournament", enabled=args.progress)
-    out: _Output | None = None
+    run, total = tournament_run(bots, _rules(args), args.seed, args.games)
+    # No game is played before every argument is checked and the output file is open.
+    try:
+        out = _open_output("tournament", args.out, run)
+    except KeyboardInterrupt:
+        return _interrupted("tournament", 0, total, 0.0, None, _Output(None, run))
+    if out is None:
+        return 2
+    if args.games is None:
+        _note(args, f"playing {total} games: whole rounds near {DEFAULT_GAMES}, every bot in every seat equally often")
+    log.info("%d games of %s, %d seatings a round, seed %d", total, run.rules, len(run.lineups), run.seed)
     done = 0
     summaries: list[Summary] = []
-
-    def start(total: int) -> None:
-        # Every argument is checked by now; no game is played before the output is open.
-        nonlocal out
-        progress.total = total
-        if total != args.games:
-            print(
-                f"playing {total} games instead of {args.games}: whole rounds, so that every bot sits "
-                "in every seat equally often",
-                file=sys.stderr,
-            )
-        template = simulate(0, args.players, "random", 0, 1, args.variant, args.swap_timing, args.require_contact)
-        out = _Output(args.out, template)
+    bar = ProgressBar(total, "tournament", enabled=False if args.quiet else args.progress)
 
     def written(part: SimulationResult) -> None:
         nonlocal done
-        assert out is not None
         with _interrupts_held():
             out.write(part)
             summaries.append(part.summary())
             done += len(part)
+            bar(done)
 
     begun = time.perf_counter()
     try:
         t = tournament(
             bots,
-            args.players,
-            args.games,
-            args.seed,
-            args.threads,
-            args.variant,
-            args.swap_timing,
-            args.require_contact,
+            games=total,
+            seed=args.seed,
+            threads=args.threads,
+            rules=run.rules,
             chunk=args.chunk,
-            progress=progress,
+            progress=bar,
             on_chunk=written,
-            on_start=start,
         )
-    except ImportError as e:
-        return error(str(e))
-    except OSError as e:
-        if out is not None:
-            raise
-        return error(f"cannot write {args.out}: {e.strerror or e}")
     except KeyboardInterrupt:
-        if out is None:
-            print("genial tournament: interrupted before the first game")
-            return 130
+        bar.close()
         out.close()
         summary = sum(summaries[1:], summaries[0]) if summaries else None
-        return _interrupted("tournament", done, progress.total, time.perf_counter() - begun, summary, out)
+        return _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
+    except ResultFileError as e:
+        bar.close()
+        print(f"genial tournament: {e}; {done} games were written", file=sys.stderr)
+        return 1
     finally:
-        if out is not None:
-            out.close()
-    print(t.table())
-    print()
-    print(t.summary.table())
+        bar.close()
+        out.close()
+    console = _console()
+    for item in _tournament_tables(t):
+        console.print(item)
     if args.out:
-        print(f"wrote {args.out}")
+        console.print(f"wrote {args.out} (metadata: {args.out}.meta.json)")
     sys.stdout.flush()
     return 0
 
@@ -327,11 +418,13 @@ def register(subparsers: Any) -> None:
             "genial simulate --games 500000 --first-game 500000 --out part2.csv   # a second machine's half",
         ),
     )
-    sim.add_argument("--games", type=_number(0), default=10_000, help="games to play (default: 10000)")
+    sim.add_argument(
+        "--games", type=_number("--games", 0, LIMITS["games"]), default=10_000, help="games to play (default: 10000)"
+    )
     sim.add_argument("--bots", default="random", help="comma-separated, one per seat or one for all (default: random)")
     sim.add_argument(
         "--first-game",
-        type=_number(0),
+        type=_number("--first-game", 0, 2**64 - 1),
         default=0,
         help="first game number, to split a run across machines (default: 0)",
     )
@@ -339,7 +432,7 @@ def register(subparsers: Any) -> None:
         "--rotate",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="shift the bots one seat per game (default: when the seats' bots differ)",
+        help="shift the bots one seat per game, so that seat figures are the seats' (default: rotate)",
     )
     _common(sim)
     sim.set_defaults(func=_simulate)
@@ -357,9 +450,10 @@ def register(subparsers: Any) -> None:
     tour.add_argument("--bots", default="greedy,random", help="comma-separated bots (default: greedy,random)")
     tour.add_argument(
         "--games",
-        type=_number(1),
-        default=1000,
-        help="games to play, rounded up to whole rounds of seatings (default: 1000)",
+        type=_number("--games", 1, LIMITS["games"]),
+        default=None,
+        help=f"games to play: whole rounds of seatings, every bot in every seat equally often "
+        f"(default: {DEFAULT_GAMES}, rounded up to whole rounds)",
     )
     _common(tour)
     tour.set_defaults(func=_tournament)

@@ -19,7 +19,7 @@ use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -133,7 +133,7 @@ pub struct MctsBot<E: Evaluator = Rollout> {
     path: Vec<u32>,
     last: SearchInfo,
     /// Set from another thread to end the search early (it then returns its best so far).
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Arc<Stop>>,
 }
 
 type Key = (u64, u32);
@@ -174,7 +174,7 @@ impl<E: Evaluator> MctsBot<E> {
 
     /// A flag that another thread may set to end a search early: the search then returns
     /// its best move so far (after at least one iteration). Used to stop work on Ctrl-C.
-    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+    pub fn set_stop(&mut self, stop: Arc<Stop>) {
         self.stop = Some(stop);
     }
 

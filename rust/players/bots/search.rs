@@ -25,7 +25,7 @@ use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -163,7 +163,7 @@ pub struct SearchBot<E: Evaluator = Levels> {
     name: &'static str,
     last: Option<Analysis>,
     /// Set by another thread to end the search early (Ctrl-C): the best move so far is played.
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Arc<Stop>>,
 }
 
 impl SearchBot {
@@ -194,7 +194,7 @@ impl<E: Evaluator> SearchBot<E> {
 
     /// A flag that, once set, ends a search after the iteration under way; the bot then
     /// plays its best move so far (after at least one iteration). Used to stop work on Ctrl-C.
-    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+    pub fn set_stop(&mut self, stop: Arc<Stop>) {
         self.stop = Some(stop);
     }
 

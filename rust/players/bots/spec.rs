@@ -6,7 +6,7 @@ use super::{Bot, GreedyBot, MctsBot, MctsConfig, NeverSwap, OnePlyBot, RandomBot
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rng::{derive_seed, salt};
-use std::sync::atomic::AtomicBool;
+use crate::stop::Stop;
 use std::sync::Arc;
 
 /// A built-in bot and its settings: what a simulation builds afresh for every game.
@@ -56,6 +56,11 @@ impl BotSpec {
         }
     }
 
+    /// Whether the bot searches (milliseconds or more a move), read from its settings.
+    pub fn searches(&self) -> bool {
+        matches!(self, BotSpec::Mcts(_) | BotSpec::Level(_, LevelKind::Search(_)) | BotSpec::NeverSwap(Plain::Mcts(_)))
+    }
+
     /// Whether the bot declines every swap.
     pub fn never_swaps(&self) -> bool {
         match self {
@@ -94,7 +99,7 @@ impl BotSpec {
 impl AnyBot {
     /// Lets a searching bot end its search early once `stop` is set (see `MctsBot::set_stop`);
     /// the other bots decide in microseconds and ignore it.
-    pub fn set_stop(&mut self, stop: &Arc<AtomicBool>) {
+    pub fn set_stop(&mut self, stop: &Arc<Stop>) {
         match self {
             AnyBot::Mcts(b) => b.set_stop(Arc::clone(stop)),
             AnyBot::Search(b) => b.set_stop(Arc::clone(stop)),

@@ -3,7 +3,7 @@
 //! node beyond the vector's growth and can be reused decision after decision.
 
 use crate::moves::Move;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 use std::time::Instant;
 
 /// No node (the end of a child list).
@@ -104,7 +104,7 @@ pub(super) fn backup(nodes: &mut [Node], path: &[u32], values: &[f64; 4]) {
 pub(super) struct Budget<'a> {
     pub iterations: u32,
     pub deadline: Option<Instant>,
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a Stop>,
 }
 
 impl Budget<'_> {
@@ -114,8 +114,6 @@ impl Budget<'_> {
         if done >= self.iterations {
             return false;
         }
-        done == 0
-            || !(self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+        done == 0 || !(self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_some_and(Stop::is_set))
     }
 }
