@@ -19,7 +19,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +27,7 @@ from typing import Any
 
 import httpx
 import websockets
+from web_load import local_server
 
 LETTERS = "ROYGBP"
 
@@ -109,40 +109,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--bot-threads", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "genial",
-                "serve",
-                "--port",
-                "0",
-                "--db",
-                str(Path(tmp) / "bots.sqlite3"),
-                "--quiet",
-                "--bot-delay",
-                "0",
-                "--new-games-per-minute",
-                "0",
-                "--bot-threads",
-                str(args.bot_threads),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            if "http://" not in line:
-                print(f"server did not start: {line!r}", file=sys.stderr)
-                return 1
-            base = "http://" + line.split("http://", 1)[1].split("/", 1)[0]
-            answers, errors, decisions = asyncio.run(run(args, base))
-        finally:
-            server.terminate()
-            server.wait(10)
+    with tempfile.TemporaryDirectory() as tmp, local_server(Path(tmp) / "bots.sqlite3", args.bot_threads) as base:
+        answers, errors, decisions = asyncio.run(run(args, base))
     if len(answers) < 2:
         print(f"too few answers timed ({len(answers)}); errors: {errors[:3]}", file=sys.stderr)
         return 1

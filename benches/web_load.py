@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +178,46 @@ async def main_async(args: argparse.Namespace, base: str) -> Run:
     return run
 
 
+@contextlib.contextmanager
+def local_server(db: Path, bot_threads: int) -> Iterator[str]:
+    """Runs ``genial serve`` in its own process on 127.0.0.1 (a free port, the database
+    ``db``, no bot delay, no limit on new games) for the length of the block, and yields its
+    base URL; the load benches share it."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "genial",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--quiet",
+            "--bot-delay",
+            "0",
+            "--new-games-per-minute",
+            "0",
+            "--bot-threads",
+            str(bot_threads),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        if "http://" not in line:
+            raise SystemExit(f"server did not start: {line!r}")
+        yield "http://" + line.split("http://", 1)[1].split("/", 1)[0]
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200)
@@ -189,44 +231,10 @@ def main() -> int:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.sqlite3"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "genial",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--quiet",
-                "--bot-delay",
-                "0",
-                "--new-games-per-minute",
-                "0",
-                "--bot-threads",
-                str(args.bot_threads),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            if "http://" not in line:
-                print(f"server did not start: {line!r}", file=sys.stderr)
-                return 1
-            base = line.split("http://", 1)[1].split("/", 1)[0]
-            base = f"http://{base}"
+        with local_server(db, args.bot_threads) as base:
             started = time.monotonic()
             run = asyncio.run(main_async(args, base))
             wall = time.monotonic() - started
-        finally:
-            server.terminate()
-            server.wait(10)
     lat = sorted(x * 1000 for x in run.latencies)
     if not lat:
         print("no action was timed", file=sys.stderr)
