@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,12 @@ from genial.cli import main
 
 
 def subcommands() -> list[str]:
-    from genial import cli
+    """Every subcommand of the real parser (one added later is checked too)."""
+    from genial.cli import build_parser
 
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    for module in (cli.demo, cli.play, cli.records, cli.simulate, cli.serve):
-        module.register(sub)
-    return sorted(sub.choices)
+    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(actions) == 1
+    return sorted(actions[0].choices)
 
 
 def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -28,23 +28,34 @@ def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
+def test_every_command_is_listed() -> None:
+    # Guards the parametrisation below against an empty or partial list.
+    assert {"analyse", "demo", "engine", "engine-check", "ladder", "play", "serve", "simulate", "tournament"} <= set(
+        subcommands()
+    )
+
+
 @pytest.mark.parametrize("command", subcommands())
 def test_every_subcommand_help_shows_examples_that_parse(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from genial.cli import build_parser
+
     text = help_of([command], capsys)
     assert "\nexamples:\n" in text
     lines = [line.strip() for line in text.split("\nexamples:\n", 1)[1].splitlines() if line.strip()]
     assert len(lines) >= 2
     for line in lines:
-        assert line.startswith(f"genial {command}"), line
-        # Each example is a valid command line: argparse accepts it (nothing is run).
-        argv = line.split("#")[0].split()[1:]
-        from genial import cli
+        assert line.startswith(f"genial {command} ") or line == f"genial {command}", line
+        # Each example is a valid command line: the real parser accepts it (nothing is run).
+        argv = shlex.split(line, comments=True)[1:]
+        build_parser().parse_args(argv)
 
-        parser = argparse.ArgumentParser(prog="genial")
-        sub = parser.add_subparsers(dest="command")
-        for module in (cli.demo, cli.play, cli.records, cli.simulate, cli.serve):
-            module.register(sub)
-        parser.parse_args(argv)
+
+@pytest.mark.parametrize("command", ["", *subcommands()])
+def test_help_is_plain_text(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Help texts are read in a terminal: no reST or Markdown markup."""
+    text = help_of([command] if command else [], capsys)
+    for markup in ("``", "`genial", ":func:", ":class:", "**"):
+        assert markup not in text, (command, markup)
 
 
 def test_the_top_level_help_names_only_commands_that_exist(capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,6 +79,9 @@ def test_the_top_level_help_names_only_commands_that_exist(capsys: pytest.Captur
         (["render", "/no/such/file.json"], "cannot read /no/such/file.json"),
         (["simulate", "--games", "1", "--bots", "greedy", "--out", "x.unknown"], "x.unknown"),
         (["demo", "--variant", "nonsense"], "argument --variant"),
+        (["analyse", "/no/such/file.json"], "cannot read /no/such/file.json"),
+        (["ladder", "--pool", "random,greedy,greedy", "--no-progress"], "twice"),
+        (["tournament", "--bots", "greedy,nobot"], "nobot"),
     ],
 )
 def test_every_refusal_has_one_prefix(

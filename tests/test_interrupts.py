@@ -311,3 +311,79 @@ print("usable", obs.shape[0], flush=True)
     assert took < LATENCY, took
     assert out.strip().endswith("usable 65536"), out + err
     assert proc.returncode == 0
+
+
+_NO_THREADS = r"""
+import ctypes, struct, threading
+import genial
+from genial.bots import make
+
+# A seccomp filter makes every new thread fail (clone and clone3 return EAGAIN) from here on.
+def ins(code, jt, jf, k):
+    return struct.pack("HBBI", code, jt, jf, k)
+
+LD, JEQ, RET = 0x20, 0x15, 0x06
+ALLOW, EAGAIN = 0x7FFF0000, 0x00050000 | 11
+prog = b"".join([
+    ins(LD, 0, 0, 4), ins(JEQ, 1, 0, 0xC000003E), ins(RET, 0, 0, ALLOW),  # x86-64 only
+    ins(LD, 0, 0, 0), ins(JEQ, 2, 0, 56), ins(JEQ, 1, 0, 435), ins(RET, 0, 0, ALLOW), ins(RET, 0, 0, EAGAIN),
+])
+
+class Fprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+buf = ctypes.create_string_buffer(prog, len(prog))
+fprog = Fprog(len(prog) // 8, ctypes.cast(buf, ctypes.c_void_p))
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0, ctypes.get_errno()  # PR_SET_SECCOMP, filter
+
+def outcome(work):
+    try:
+        work()
+        return "ok"
+    except Exception as e:
+        return type(e).__name__
+
+# The filter bites: a thread, or a pool of two threads for 64 games, cannot start.
+print("thread", outcome(lambda: threading.Thread(target=print).start()))
+print("pool", outcome(lambda: genial.simulate(64, threads=2)))
+game = genial.Game(2, seed=1)
+bot = make("mcts", seed=1, iterations=1, width=2)
+reports = []
+for label, work in [
+    ("simulate10", lambda: genial.simulate(10, threads=1)),
+    ("simulate10-default", lambda: genial.simulate(10)),
+    ("simulate10-threads2", lambda: genial.simulate(10, threads=2)),
+    ("simulate-progress", lambda: genial.simulate(40, bots="greedy", threads=1, progress=lambda d, n: reports.append(d))),
+    ("simulate-mcts", lambda: genial.simulate(2, bots="mcts:iterations=5,width=2", threads=1)),
+    ("choose", lambda: bot.choose(game)),
+    ("tournament", lambda: genial.tournament(["greedy", "random"], games=4, threads=1)),
+]:
+    print(label, outcome(work))
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or os.uname().machine != "x86_64", reason="a seccomp filter for Linux x86-64"
+)
+def test_short_calls_start_no_thread(tmp_path: Path) -> None:
+    """A `simulate` whose games one thread plays, a searching bot's `choose` and a small
+    tournament run on the calling thread (Ctrl-C is polled there): in a process where no
+    thread can start, they work; a pool that needs two threads fails (the filter bites)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _NO_THREADS], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
+    assert lines.pop("thread") == "RuntimeError"
+    assert lines.pop("pool") == "ValueError"  # "cannot start 2 threads"
+    assert lines == {
+        "simulate10": "ok",
+        "simulate10-default": "ok",
+        "simulate10-threads2": "ok",
+        "simulate-progress": "ok",
+        "simulate-mcts": "ok",
+        "choose": "ok",
+        "tournament": "ok",
+    }

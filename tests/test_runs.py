@@ -111,9 +111,11 @@ class Stop(Exception):
     pass
 
 
-def test_a_stopped_run_hands_over_every_finished_game_first() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stopped_run_hands_over_every_finished_game_first(threads: int) -> None:
     """Whatever stops a run (Ctrl-C, a raising signal handler or progress callback), the games
-    finished by then -- of the chunk under way too -- come out before the exception."""
+    finished by then -- of the chunk under way too -- come out before the exception; on one
+    thread (the calling thread plays) as on a pool."""
     run, games, first = simulation_run(10**6, ("greedy", "random"), 4, rules=Rules())
     full = run.play(0, 3000, threads=2)
 
@@ -122,7 +124,7 @@ def test_a_stopped_run_hands_over_every_finished_game_first() -> None:
 
     parts = []
     with pytest.raises(Stop):
-        for part in run.chunks(first, games, threads=2, chunk=10**5, progress=stop_soon):
+        for part in run.chunks(first, games, threads=threads, chunk=10**5, progress=stop_soon):
             parts.append(part)
     assert len(parts) == 1
     kept = parts[0]

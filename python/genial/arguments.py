@@ -8,6 +8,7 @@ whether the results can fit in memory at all."""
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import os
 
@@ -101,12 +102,20 @@ def _bytes_per_game(rules: Rules) -> int:
     return 16 + rules.players * 8 + rules.track_count * 6 + 5 * 2 + 1
 
 
+@functools.cache
+def _physical_memory() -> int | None:
+    """This machine's memory in bytes (asked once per process), or None when not known."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def check_results_fit(games: int, rules: Rules) -> None:
     """`MemoryError` before any game is played when the results cannot fit in this
     machine's memory (rather than after hours of play, or an abort)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # not known here: the core's reservation decides
+    total = _physical_memory()
+    if total is None:  # not known here: the core's reservation decides
         return
     need = games * _bytes_per_game(rules)
     if need > total:

@@ -267,6 +267,8 @@ class Run:
     def play(self, first_game: int, games: int, threads: int | None = None, **kw: Any) -> SimulationResult:
         """All of `chunks` as one result."""
         parts = list(self.chunks(first_game, games, threads, **kw))
+        if len(parts) == 1:
+            return parts[0]  # most calls: one chunk, nothing to join
         return SimulationResult.concat(parts) if parts else self.empty()
 
     def _python_games(self, first: int, count: int, report: ProgressFn) -> tuple[dict[str, Any], BaseException | None]:
@@ -398,8 +400,11 @@ def simulation_run(
     labels: list[str] = []
     kept: list[Any] = []
     index = []
+    named: dict[int, str] = {}  # one bot given for every seat is labelled once
     for b in seat_bots:
-        label = bot_label(b)
+        label = named.get(id(b))
+        if label is None:
+            label = named[id(b)] = bot_label(b)
         if label not in labels:
             labels.append(label)
             kept.append(b)

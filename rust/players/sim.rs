@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Most threads of a simulation's pool (a pool is built per call).
+/// Most threads of a simulation's pool (built per call, when more than one thread plays).
 pub const MAX_THREADS: usize = 1024;
 
 /// Plays one game to the end, every decision uniformly at random among all legal moves
@@ -208,7 +208,7 @@ impl Run {
             *slot = Some(bot);
         }
         while !game.is_over() {
-            if stop.is_some_and(|s| s.is_set()) {
+            if stop.is_some_and(|s| s.is_flagged()) {
                 return None;
             }
             let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
@@ -218,12 +218,13 @@ impl Run {
         Some(GameResult::of(g, seed, &game, &lineup))
     }
 
-    /// Games `first .. first + count`, spread over a pool of `threads` threads (0: one per
-    /// core) built for this call. The result is the same for any number of threads.
+    /// Games `first .. first + count` on `threads` threads (0: one per core; see [`pool`]).
+    /// The result is the same for any number of threads.
     pub fn simulate(&self, first: u64, count: usize, threads: usize) -> Result<Vec<GameResult>, String> {
         self.check(first, count)?;
         let mut out = Vec::new();
-        pool(threads, count)?.install(|| self.play_range(first, count, None, None, |part| out.extend_from_slice(part)));
+        let pool = pool(threads, count)?;
+        self.play_range(first, count, pool.as_ref(), None, None, |part| out.extend_from_slice(part));
         Ok(out)
     }
 
@@ -236,36 +237,47 @@ impl Run {
         Ok(())
     }
 
-    /// The one run loop: games `first .. first + count`, played in parallel on the current
-    /// rayon pool (call it inside `ThreadPool::install` or a scope of the pool) and handed
+    /// The one run loop: games `first .. first + count`, played in parallel on `pool`, or
+    /// one after another on the calling thread (`None`: no thread is started), and handed
     /// to `sink` in game order, at most `CHUNK` at a time, so that memory stays flat however
     /// many games are played. `done` counts the games finished so far (for progress).
     ///
     /// Once `stop` is set the games under way give up; every game finished before is still
     /// handed over (some later games of the last chunk may be missing: rows carry their game
     /// number), and the answer is `false`. The games do not depend on the number of threads.
+    /// A polling `stop` is polled before each game (and by searching bots between their
+    /// iterations), not before every move: a fast bot's move takes less than the clock read.
     pub fn play_range(
         &self,
         first: u64,
         count: usize,
+        pool: Option<&rayon::ThreadPool>,
         stop: Option<&Arc<Stop>>,
         done: Option<&AtomicU64>,
         mut sink: impl FnMut(&[GameResult]),
     ) -> bool {
+        let play = |moves: &mut Vec<Move>, i: usize| {
+            if stop.is_some_and(|s| s.is_set()) {
+                return None;
+            }
+            let r = self.play_until(first + i as u64, moves, stop);
+            if let (Some(d), Some(_)) = (done, &r) {
+                d.fetch_add(1, Ordering::Relaxed);
+            }
+            r
+        };
         let mut start = 0;
         while start < count {
             let n = CHUNK.min(count - start);
-            let part: Vec<Option<GameResult>> = (start..start + n)
-                .into_par_iter()
-                .with_min_len(16)
-                .map_init(Vec::new, |moves, i| {
-                    let r = self.play_until(first + i as u64, moves, stop);
-                    if let (Some(d), Some(_)) = (done, &r) {
-                        d.fetch_add(1, Ordering::Relaxed);
-                    }
-                    r
-                })
-                .collect();
+            let part: Vec<Option<GameResult>> = match pool {
+                None => {
+                    let mut moves = Vec::new();
+                    (start..start + n).map(|i| play(&mut moves, i)).collect()
+                }
+                Some(pool) => pool.install(|| {
+                    (start..start + n).into_par_iter().with_min_len(MIN_SPLIT).map_init(Vec::new, play).collect()
+                }),
+            };
             if part.iter().all(Option::is_some) {
                 sink(&part.into_iter().flatten().collect::<Vec<_>>());
             } else {
@@ -284,16 +296,31 @@ impl Run {
 /// Games held at once inside `Run::play_range` (~80 bytes each).
 pub const CHUNK: usize = 1 << 14;
 
-/// A thread pool of `threads` threads (0: one per core), no more than `games` (a pool's
-/// threads are started whether used or not).
-pub fn pool(threads: usize, games: usize) -> Result<rayon::ThreadPool, String> {
+/// The fewest games the run loop hands one thread at a time.
+pub const MIN_SPLIT: usize = 16;
+
+/// How many threads play `games` games when `threads` are asked (0: one per core): no more
+/// than the run loop splits them into pieces of [`MIN_SPLIT`] games.
+pub fn workers(threads: usize, games: usize) -> usize {
+    let asked = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
+    asked.min(games / MIN_SPLIT).max(1)
+}
+
+/// The thread pool for `games` games on `threads` threads (0: one per core; see
+/// [`workers`]), or `None` when one thread does: the games are then played on the calling
+/// thread and no thread is started (a pool's threads are started whether used or not).
+pub fn pool(threads: usize, games: usize) -> Result<Option<rayon::ThreadPool>, String> {
     if threads > MAX_THREADS {
         return Err(format!("threads must be 1..{MAX_THREADS} (or 0: one per core), not {threads}"));
     }
-    let threads = if threads == 0 { 0 } else { threads.min(games.max(1)) };
+    let threads = workers(threads, games);
+    if threads == 1 {
+        return Ok(None);
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
+        .map(Some)
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
@@ -342,9 +369,8 @@ mod tests {
     fn chunks(r: &Run, first: u64, count: usize, threads: usize, stop: &Arc<Stop>) -> (bool, Vec<GameResult>) {
         let mut all = Vec::new();
         let done = AtomicU64::new(0);
-        let ok = pool(threads, count)
-            .unwrap()
-            .install(|| r.play_range(first, count, Some(stop), Some(&done), |p| all.extend_from_slice(p)));
+        let pool = pool(threads, count).unwrap();
+        let ok = r.play_range(first, count, pool.as_ref(), Some(stop), Some(&done), |p| all.extend_from_slice(p));
         assert_eq!(done.load(Ordering::Relaxed), all.len() as u64, "done counts the games handed over");
         (ok, all)
     }

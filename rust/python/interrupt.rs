@@ -9,6 +9,9 @@
 //!
 //! - [`here`]: the work (a search) runs on the calling thread itself; its [`Stop`], read
 //!   between search iterations, polls the signal handlers (see [`polling_stop`]).
+//! - [`on_caller`]: the work (games on one thread) runs on the calling thread itself; its
+//!   [`Stop`], read between games and search iterations, polls the signal handlers and
+//!   reports progress.
 //! - [`on_pool`]: the work (many games) runs on a rayon pool the call owns anyway, while the
 //!   calling thread waits, runs the handlers and reports progress.
 //!
@@ -26,7 +29,7 @@ use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How often `on_pool` reports progress.
+/// How often `on_caller` and `on_pool` report progress.
 pub const PROGRESS: Duration = Duration::from_millis(200);
 
 /// A signal handler's exception, kept by a polling [`Stop`] until the work has returned.
@@ -63,11 +66,55 @@ pub fn here<T: Send>(py: Python<'_>, stop: &Stop, raised: &Raised, work: impl Fn
     out.map_err(internal)
 }
 
-/// Progress reported while waiting: `callback(done, total)` at most every `PROGRESS`.
-pub struct Progress<'a> {
-    pub callback: &'a Py<PyAny>,
-    pub done: &'a AtomicU64,
+/// Progress reported while the work runs: `callback(done, total)` at most every `PROGRESS`.
+pub struct Progress {
+    pub callback: Py<PyAny>,
+    pub done: Arc<AtomicU64>,
     pub total: u64,
+}
+
+impl Progress {
+    fn report(&self, py: Python<'_>) -> PyResult<()> {
+        self.callback.call1(py, (self.done.load(Ordering::Relaxed), self.total)).map(drop)
+    }
+}
+
+/// Runs `work` on the calling thread with the GIL released; no thread is started. `work`
+/// gets a [`Stop`] to read between games and search iterations: read at most every `POLL`
+/// (work shorter than that never takes the GIL back), it runs Python's signal handlers and,
+/// every `PROGRESS`, the progress callback. When one raises, the stop is set and the work
+/// runs to its (early) end; both are returned, as by [`on_pool`].
+pub fn on_caller<T: Send>(
+    py: Python<'_>,
+    progress: Option<Progress>,
+    work: impl FnOnce(&Arc<Stop>) -> T + Send,
+) -> PyResult<(T, Option<PyErr>)> {
+    let raised: Raised = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&raised);
+    let reported = Mutex::new(Instant::now());
+    let stop = Arc::new(Stop::polling(move || {
+        let checked = Python::attach(|py| {
+            py.check_signals()?;
+            if let Some(p) = &progress {
+                let mut last = reported.lock().unwrap_or_else(|p| p.into_inner());
+                if last.elapsed() >= PROGRESS {
+                    *last = Instant::now();
+                    p.report(py)?;
+                }
+            }
+            Ok::<(), PyErr>(())
+        });
+        match checked {
+            Ok(()) => false,
+            Err(e) => {
+                *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                true
+            }
+        }
+    }));
+    let out = py.detach(|| catch_unwind(AssertUnwindSafe(|| work(&stop))));
+    let raised = raised.lock().unwrap_or_else(|p| p.into_inner()).take();
+    out.map(|out| (out, raised)).map_err(internal)
 }
 
 /// Runs `work` on `pool` with the GIL released while the calling thread waits: every
@@ -79,7 +126,7 @@ pub fn on_pool<T: Send>(
     py: Python<'_>,
     pool: &rayon::ThreadPool,
     stop: &Stop,
-    progress: Option<Progress<'_>>,
+    progress: Option<Progress>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<(T, Option<PyErr>)> {
     stop.clear();
@@ -100,7 +147,7 @@ pub fn on_pool<T: Send>(
                         let checked = Python::attach(|py| {
                             py.check_signals()?;
                             if let Some(p) = due {
-                                p.callback.call1(py, (p.done.load(Ordering::Relaxed), p.total))?;
+                                p.report(py)?;
                             }
                             Ok::<(), PyErr>(())
                         });

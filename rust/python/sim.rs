@@ -228,9 +228,10 @@ impl PyRun {
         (seed, lineup[..self.run.config.players()].iter().map(|&b| b as usize).collect())
     }
 
-    /// Plays games `first_game .. first_game + games` over a pool of `threads` threads
-    /// (0: one per core), with the GIL released; `progress(done, total)` is called every
-    /// 200 ms meanwhile. Returns `(columns, raised)`: a dict of numpy arrays (rows in game
+    /// Plays games `first_game .. first_game + games` on `threads` threads (0: one per
+    /// core; when one thread is enough for the games, the calling thread: no thread is
+    /// started), with the GIL released; `progress(done, total)` is called every 200 ms
+    /// meanwhile. Returns `(columns, raised)`: a dict of numpy arrays (rows in game
     /// order), and `None` -- or, when a signal handler (Ctrl-C) or `progress` raised, its
     /// exception, for the caller to raise once it has kept the games finished before.
     #[pyo3(signature = (first_game, games, threads, progress = None))]
@@ -258,12 +259,21 @@ impl PyRun {
         let n = run.config.players();
         let mut columns = Columns::new(games, n, run.config.track_count())?;
         let pool = pool(threads, games).map_err(PyValueError::new_err)?;
-        let stop = Arc::new(Stop::new());
-        let done = AtomicU64::new(0);
-        let report = progress.as_ref().map(|callback| Progress { callback, done: &done, total: games as u64 });
-        let (_, raised) = interrupt::on_pool(py, &pool, &stop, report, || {
-            run.play_range(first_game, games, Some(&stop), Some(&done), |part| columns.push(part))
-        })?;
+        let done = Arc::new(AtomicU64::new(0));
+        let report = progress.map(|callback| Progress { callback, done: Arc::clone(&done), total: games as u64 });
+        let sink = |part: &[GameResult]| columns.push(part);
+        let (_, raised) = match &pool {
+            // One thread plays: the calling thread itself (no thread started per call).
+            None => interrupt::on_caller(py, report, |stop| {
+                run.play_range(first_game, games, None, Some(stop), Some(&done), sink)
+            })?,
+            Some(pool) => {
+                let stop = Arc::new(Stop::new());
+                interrupt::on_pool(py, pool, &stop, report, || {
+                    run.play_range(first_game, games, Some(pool), Some(&stop), Some(&done), sink)
+                })?
+            }
+        };
         Ok((columns.into_dict(py)?, raised.map(|e| e.into_value(py).into_any())))
     }
 

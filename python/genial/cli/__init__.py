@@ -12,10 +12,11 @@ from ..engine.host import EngineError
 from . import analyse, demo, engine, ladder, play, records, serve, simulate
 from .common import Parser, error, examples
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> Parser:
+    """The ``genial`` parser with every subcommand."""
     parser = Parser(
         prog="genial",
         description="genial, the engine for Reiner Knizia's Ingenious: play at the terminal or in the "
@@ -31,7 +32,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
         command.register(sub)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
     except (ValueError, TypeError, MemoryError, EngineError) as e:

@@ -21,7 +21,7 @@ from ..analysis import analyse
 from ..game import Game
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
-from .common import closed_pipe_safe
+from .common import closed_pipe_safe, error, examples
 
 __all__ = ["register", "cache_path"]
 
@@ -123,8 +123,7 @@ def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
     moves = game.moves
     if not 1 <= number <= len(moves) + (0 if game.is_over else 1):
         last = len(moves) + (0 if game.is_over else 1)
-        print(f"genial analyse: --move must be 1 to {last} for this record, not {number}", file=sys.stderr)
-        return 2
+        return error(f"--move must be 1 to {last} for this record, not {number}")
     position = from_record({**start_record(to_record(game)), "moves": [str(m) for m in moves[: number - 1]]})
     a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     played = moves[number - 1] if number <= len(moves) else None
@@ -156,11 +155,9 @@ def _run(args: argparse.Namespace) -> int:
         data = read_record(args.record)
         game = from_record(data)
     except RecordError as e:
-        print(f"genial analyse: bad record {args.record}: {e}", file=sys.stderr)
-        return 2
+        return error(f"bad record {args.record}: {e}")
     except OSError as e:
-        print(f"genial analyse: cannot read {args.record}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return error(f"cannot read {args.record}: {e.strerror or e}")
     if args.move is not None:
         return _candidates(game, args.move, args)
 
@@ -217,7 +214,16 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "analyse",
         help="review a recorded game, or list the candidates of one of its positions",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description="Reviews every decision of a recorded game and prints a table: each move with the "
+        "mover's win chance before and after, its class and the best alternative; then a summary per "
+        "player. The review is cached next to the record (GAME.review.json) and reused while the game, "
+        "level, iterations and seed are the same; an interrupted review keeps the decisions it finished "
+        "there and resumes from them. --move N prints the candidates of the decision of move N instead.",
+        epilog=examples(
+            "genial analyse game.json                  # every decision, cached in game.review.json",
+            "genial analyse game.json --move 12        # the candidates of move 12's decision",
+            "genial analyse game.json --level master --seed 3 --out reviewed.json",
+        ),
     )
     p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")

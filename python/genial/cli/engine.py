@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import bots_help
+from .common import bots_help, examples
 
 __all__ = ["register"]
 
@@ -38,6 +38,10 @@ def register(sub: Any) -> None:
         help="run a built-in bot as an engine of the genial engine protocol (stdin/stdout)",
         description="Runs a built-in bot as an engine speaking the genial engine protocol on stdin and "
         "stdout (docs: engine-protocol). Seat it elsewhere as 'engine:genial engine --bot SPEC'. " + bots_help(),
+        epilog=examples(
+            "genial engine --bot expert                   # speaks the protocol on stdin/stdout",
+            "genial engine --bot mcts:iterations=500 --seed 7",
+        ),
     )
     p.add_argument("--bot", default="greedy", help="the built-in bot to serve (default: greedy)")
     p.add_argument("--seed", type=int, default=None, help="the bot's seed (default: 0)")
@@ -48,6 +52,10 @@ def register(sub: Any) -> None:
         help="check that an engine follows the genial engine protocol",
         description="Runs the conformance suite of the genial engine protocol against an engine and prints "
         "each check; exit status 1 when one fails. COMMAND is split like a shell would (no shell runs it).",
+        epilog=examples(
+            "genial engine-check 'python3 my_engine.py'",
+            "genial engine-check 'genial engine --bot hard' --movetime 100 --games 2",
+        ),
     )
     c.add_argument("command", help="the engine's command line, e.g. 'python3 my_engine.py'")
     c.add_argument("--movetime", type=int, default=200, help="move time given per decision, ms (default: 200)")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import split_bot_specs
+from .common import examples, split_bot_specs
 
 __all__ = ["register"]
 
@@ -67,6 +67,11 @@ def register(sub: Any) -> None:
         "deal in every rotation of the seats, and fits Bradley-Terry ratings anchored at random = 0 with "
         "bootstrap intervals. Every finished match is appended to OUT/results.jsonl: the same command "
         "resumes a stopped run. Writes OUT/ladder.md and OUT/ladder.png (with matplotlib).",
+        epilog=examples(
+            "genial ladder                                # the default pool, into the folder ladder",
+            "genial ladder --pool random,greedy,medium,hard --rounds 4 --out small-ladder",
+            "genial ladder --add 'engine:python3 my_engine.py'   # the default pool and your engine",
+        ),
     )
     p.add_argument("--out", default="ladder", help="folder of the results and the report (default: ladder)")
     p.add_argument(

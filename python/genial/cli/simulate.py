@@ -321,8 +321,7 @@ def _simulate(args: argparse.Namespace) -> int:
         bar.close()
         if summary is not None:
             _print_summary(run, summary, rotate)
-        print(f"genial simulate: {e}; {summary.games if summary else 0} games were played", file=sys.stderr)
-        return 1
+        return error(f"{e}; {summary.games if summary else 0} games were played", 1)
     finally:
         bar.close()
         out.close()
@@ -390,8 +389,7 @@ def _tournament(args: argparse.Namespace) -> int:
         return _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
     except ResultFileError as e:
         bar.close()
-        print(f"genial tournament: {e}; {done} games were written", file=sys.stderr)
-        return 1
+        return error(f"{e}; {done} games were written", 1)
     finally:
         bar.close()
         out.close()
