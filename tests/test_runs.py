@@ -288,3 +288,16 @@ def test_the_cli_reports_a_full_disk_and_keeps_its_summary(
     assert "No space left on device" in captured.err and "Traceback" not in captured.err
     # The games played are still summed up.
     assert "1000 games, 2 players" in captured.out and "1000 games were played" in captured.err
+
+
+def test_pandas_reads_a_tournament_csv_as_exactly_its_games(tmp_path: Path) -> None:
+    """`pandas.read_csv(path)`, no options, gives the result's own table: every game, every
+    column, every value -- with bot labels that held commas, quotes and ``#``."""
+    pd = pytest.importorskip("pandas", reason="pandas not installed")
+    res = genial.tournament(["random", "random", Named('x,#y "z"')], games=6, seed=3, threads=1).result
+    path = tmp_path / "t.csv"
+    res.write(path)
+    frame = pd.read_csv(path)
+    expected = res.to_pandas()
+    assert list(frame.columns) == list(expected.columns) and len(frame) == len(res) == 6
+    pd.testing.assert_frame_equal(frame, expected, check_dtype=False)

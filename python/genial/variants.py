@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from . import _core
 from ._core import Rules
+from .arguments import as_int, type_name
 
 __all__ = ["Rules", "VariantInfo", "variants", "track_titles", "as_rules"]
 
@@ -21,8 +22,13 @@ def as_rules(
     """The door through which a rule set enters: a `Rules`, or the loose keyword arguments
     that public functions keep for convenience (``players=None``: the variant's own count),
     checked once and made into one `Rules`. Giving both is refused."""
-    from .arguments import as_int, type_name
-
+    defaults = (
+        variant == "standard" and swap_timing == "after_placement"
+        if isinstance(variant, str) and isinstance(swap_timing, str)
+        else False
+    )
+    if isinstance(rules, Rules) and players is None and require_contact is False and defaults:
+        return rules  # the common case, checked at once
     if type_name(require_contact) in ("numpy.bool", "numpy.bool_"):
         require_contact = bool(require_contact)  # numpy's bool, as the core's Rules takes it
     if rules is not None:
