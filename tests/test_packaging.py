@@ -3,6 +3,7 @@ and what it says when an optional extra is missing."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -113,3 +114,56 @@ def test_the_demo_needs_no_development_tools() -> None:
     assert "$(STAMP)" not in demo_rule and "requirements-dev" not in demo_rule
     build_rule = makefile.split("\n$(BUILD):", 1)[1].split("\n", 1)[0]
     assert "$(STAMP)" not in build_rule
+
+
+def test_the_release_workflow_builds_every_platform_and_says_it_has_not_run() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / ".github" / "workflows" / "release.yml").read_text()
+    assert "NOT RUN YET" in text and "maturin generate-ci github" in text
+    for job in ("linux:", "musllinux:", "windows:", "macos:", "sdist:"):
+        assert f"\n  {job}" in text, job
+    assert "manylinux: 2014" in text or "manylinux: '2014'" in text or "manylinux2014" in text
+
+
+def test_no_build_of_the_core_may_hold_unsafe_code() -> None:
+    """`#![forbid(unsafe_code)]` stands at the crate root for every build (the bindings are
+    a module of the same crate), and no source file holds an `unsafe` block."""
+    import re
+
+    from conftest import ROOT
+
+    lib = (ROOT / "rust" / "lib.rs").read_text()
+    assert re.search(r"^#!\[forbid\(unsafe_code\)\]$", lib, re.M), "forbid must not depend on a cfg"
+    manifest = (ROOT / "Cargo.toml").read_text()
+    assert 'path = "rust/lib.rs"' in manifest
+    for path in (ROOT / "rust").rglob("*.rs"):
+        code = re.sub(r"//.*", "", path.read_text())
+        assert not re.search(r"\bunsafe\s*(\{|fn\b|impl\b)", code), path
+
+
+def test_markdown_tables_have_a_header_row() -> None:
+    """Every table of the docs and the top-level pages has a header with text in it (a table
+    whose header row is empty renders as a blank bar)."""
+    from conftest import ROOT
+
+    pages = [*sorted((ROOT / "docs").rglob("*.md")), *sorted(ROOT.glob("*.md"))]
+    tables = 0
+    for page in pages:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines[1:], start=1):
+            if re.fullmatch(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*", line):
+                tables += 1
+                header = [cell.strip() for cell in lines[i - 1].strip().strip("|").split("|")]
+                assert any(header), f"{page.name}:{i}: a table with an empty header row"
+    assert tables > 20
+
+
+def test_the_levels_guide_page_has_the_strength_table_and_time_per_move() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "levels.md").read_text(encoding="utf-8")
+    assert "levels.md" in (ROOT / "mkdocs.yml").read_text()
+    for level in ("easy", "medium", "hard", "expert"):
+        assert f"`{level}`" in text, level
+    assert "analyse" in text and "median ms" in text and "95 % CI" in text
