@@ -362,7 +362,7 @@ class Game:
         tiles: Iterable[Move | str],
         tracks: Iterable[Iterable[int]],
         seat: int,
-        rack: Iterable[TileLike],
+        rack: Iterable[Tile | str],
         *,
         players: int | None = None,
         variant: str = "standard",

@@ -118,6 +118,8 @@ def setup_game(setup: Any) -> tuple[Game, list[Move]]:
     placed = [_setup_tile(t, i) for i, t in enumerate(tiles)]
     held = [_rack_tile(t, i) for i, t in enumerate(rack)]
     players, variant, seat = setup.get("players"), setup.get("variant", "standard"), setup.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise ApiError(400, "seat must be the number of the seat to move")
     try:
         game = Game.from_setup(placed, tracks, seat, held, players=players, variant=variant)
     except (ValueError, TypeError, OverflowError) as e:

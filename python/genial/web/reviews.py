@@ -107,11 +107,11 @@ class Reviews:
         game, level, its = job.game, self.level, self.iterations
         try:
             for ply in range(job.total):
-                part = await self.workers.run(
-                    f"review:{job.key}",
-                    "review",
-                    lambda ply=ply: review(game, level, iterations=its, plies=range(ply, ply + 1)),
-                )
+
+                def one(ply: int = ply) -> Review:
+                    return review(game, level, iterations=its, plies=range(ply, ply + 1))
+
+                part = await self.workers.run(f"review:{job.key}", "review", one)
                 job.decisions.extend(part.decisions)
                 job.done = ply + 1
             resume = Review.partial(game, level, its, 0, job.decisions)

@@ -55,13 +55,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..records import RecordError
 from . import views
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
-from ..records import RecordError
 from .errors import ApiError
-from .seats import BotLimits
 from .reviews import Reviews
+from .seats import BotLimits
 from .store import Store
 from .tables import Hub, Listener, bot_catalogue, replay_frames, replay_record
 
