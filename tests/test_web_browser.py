@@ -761,6 +761,18 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
             "#analysis-candidates li", "data-move"
         )
         other.context.close()
+        # The position editor: a tile laid by two clicks, a rack tile, then the analysis.
+        page.goto(f"{url}/analysis")
+        page.wait_for_selector("#editor")
+        page.click('.cell[data-cell="0,-1"]')
+        page.click('.cell[data-cell="0,0"]')
+        assert page.locator(".tiles [data-tile]").count() == 1
+        page.click("#editor-add-rack")
+        page.click("#editor-analyse")
+        page.wait_for_selector("#analysis-candidates li")
+        assert page.locator(".tiles [data-tile]").count() == 1
+        assert "to move" in page.inner_text("#analysis-status")
+        assert wire.errors == []
         ctx.close()
     finally:
         srv.should_exit = True

@@ -237,3 +237,39 @@ def test_a_finished_games_position_and_its_review_open_on_the_board(client: Test
     wait_review(client, rid)
     r = client.post("/api/analysis", json={"position": {"review": rid, "upto": len(record["moves"])}})
     assert r.status_code == 200 and r.json()["over"] and r.json()["candidates"] == []
+
+
+def test_reviews_and_analyses_are_paced_per_client(tmp_path: Path, record: dict[str, Any]) -> None:
+    from genial.web.edge import EdgeRules
+
+    rules = EdgeRules(max_body=1_100_000, new_games_per_minute=1)
+    with TestClient(create_app(tmp_path / "g.sqlite3", edge=rules, review_iterations=4), base_url=BASE) as client:
+        position = {"position": {"record": record, "upto": 2}}
+        assert all(client.post("/api/analysis", json=position).status_code == 200 for _ in range(3))
+        r = client.post("/api/analysis", json=position)
+        assert r.status_code == 429 and "too many analyses" in r.json()["error"]
+        assert client.post("/api/reviews", json={"record": record}).status_code == 202
+        r = client.post("/api/reviews", json={"record": record})
+        assert r.status_code == 429 and "too many reviews" in r.json()["error"]
+
+
+def test_old_reviews_and_positions_are_pruned_with_the_games(tmp_path: Path, record: dict[str, Any]) -> None:
+    from genial.web.store import Store
+
+    store = Store(tmp_path / "g.sqlite3")
+    store.put_review("r1", {"payload": {}, "record": record})
+    store.put_position("p1", {"position": {}, "line": []})
+    store.delete_untouched_since(time.time() - 3600)
+    assert store.get_review("r1") is not None and store.get_position("p1") is not None
+    store.delete_untouched_since(time.time() + 1)
+    assert store.get_review("r1") is None and store.get_position("p1") is None
+    store.close()
+
+
+def test_the_review_of_a_record_keeps_its_names_for_the_analysis_board(client: TestClient) -> None:
+    record = {**finished_record(6), "names": ["Ada", "Bo"]}
+    rid = client.post("/api/reviews", json={"record": record}).json()["id"]
+    rv = wait_review(client, rid)
+    assert rv["names"] == ["Ada", "Bo"] and rv["summary"][0]["who"] == "Ada"
+    a = client.post("/api/analysis", json={"position": {"review": rid, "upto": 1}}).json()
+    assert a["names"] == ["Ada", "Bo"] and a["who"] == "Bo"

@@ -382,7 +382,7 @@ class Game:
         >>> import genial
         >>> g = genial.Game.from_setup(["R0,-1+R0,0"], [[1, 0, 0, 0, 0, 0], [0] * 6], 1, ["RB", "GG"], players=2)
         >>> g.current_player, len(g.rack(1)), g.board[(0, 0)]
-        (1, 2, Color.RED)
+        (1, 2, <Color.RED: 0>)
         """
         rules = as_rules(
             rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact

@@ -97,7 +97,8 @@ class Reviews:
         return {"id": key, "status": "done", "done": payload["total"], "total": payload["total"], "review": payload}
 
     def record_of(self, key: str) -> dict[str, Any]:
-        """The record a finished review was made of (for the analysis board)."""
+        """The record a finished review was made of, with its seats' names (for the
+        analysis board)."""
         found = self.store.get_review(key)
         if found is None:
             raise ApiError(404, "no finished review with this id on this server")
@@ -120,7 +121,8 @@ class Reviews:
             )
             payload = await asyncio.to_thread(views.review, game, full, job.names, job.source)
             payload["id"] = job.key
-            self.store.put_review(job.key, {"payload": payload, "record": to_record(game)})
+            record = {**to_record(game), "names": job.names}
+            self.store.put_review(job.key, {"payload": payload, "record": record})
             del self.jobs[job.key]
         except Stopped:
             self.jobs.pop(job.key, None)  # the server is stopping: asked again, it starts anew

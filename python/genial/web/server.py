@@ -124,6 +124,10 @@ def create_app(
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
     analyses = Analyses(hub, reviews, iterations=review_iterations)
     new_games = RateLimit(edge.new_games_per_minute)
+    # Reviews and analyses search on the bots' pool: each client is paced like new games
+    # (a review is as much work as a game), analyses three times as often.
+    new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
+    new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
     meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
     index = STATIC / "index.html"
 
@@ -180,8 +184,12 @@ def create_app(
     async def replay(request: Request) -> Response:
         return JSONResponse(replay_frames(await _body(request)))
 
+    def client(request: Request) -> str:
+        return request.client.host if request.client else ""
+
     async def start_review(request: Request) -> Response:
         body = await _body(request)
+        new_reviews.take(client(request))
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
         if "game" in body:
@@ -213,7 +221,9 @@ def create_app(
         return JSONResponse(reviews.status(key))
 
     async def analysis(request: Request) -> Response:
-        return JSONResponse(await analyses.analyse(await _body(request)))
+        body = await _body(request)
+        new_analyses.take(client(request))
+        return JSONResponse(await analyses.analyse(body))
 
     async def share(request: Request) -> Response:
         return JSONResponse(analyses.share(await _body(request)), status_code=201)

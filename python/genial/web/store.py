@@ -208,10 +208,14 @@ class Store:
         return cur.rowcount > 0
 
     def delete_untouched_since(self, when: float) -> list[str]:
-        """Deletes the games that have not changed since ``when`` (a Unix time); their ids."""
+        """Deletes the games that have not changed since ``when`` (a Unix time), and the
+        reviews and shared positions made before it; the games' ids."""
         with self._db:
             ids = [r[0] for r in self._db.execute("SELECT id FROM games WHERE updated < ?", (when,))]
             self._db.execute("DELETE FROM games WHERE updated < ?", (when,))
+            # Reviews and shared positions go the same way as the games they were made of.
+            self._db.execute("DELETE FROM reviews WHERE created < ?", (when,))
+            self._db.execute("DELETE FROM positions WHERE created < ?", (when,))
         return ids
 
     # ----- finished reviews and shared positions (keyed by their content's hash) -----------
