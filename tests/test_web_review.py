@@ -248,6 +248,7 @@ def test_reviews_and_analyses_are_paced_per_client(tmp_path: Path, record: dict[
         assert all(client.post("/api/analysis", json=position).status_code == 200 for _ in range(3))
         r = client.post("/api/analysis", json=position)
         assert r.status_code == 429 and "too many analyses" in r.json()["error"]
+        assert client.post("/api/positions", json=position).status_code == 429
         assert client.post("/api/reviews", json={"record": record}).status_code == 202
         r = client.post("/api/reviews", json={"record": record})
         assert r.status_code == 429 and "too many reviews" in r.json()["error"]

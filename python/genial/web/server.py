@@ -125,7 +125,7 @@ def create_app(
     analyses = Analyses(hub, reviews, iterations=review_iterations)
     new_games = RateLimit(edge.new_games_per_minute)
     # Reviews and analyses search on the bots' pool: each client is paced like new games
-    # (a review is as much work as a game), analyses three times as often.
+    # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
     meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
@@ -226,7 +226,9 @@ def create_app(
         return JSONResponse(await analyses.analyse(body))
 
     async def share(request: Request) -> Response:
-        return JSONResponse(analyses.share(await _body(request)), status_code=201)
+        body = await _body(request)
+        new_analyses.take(client(request))  # a share is stored: paced like an analysis
+        return JSONResponse(analyses.share(body), status_code=201)
 
     async def shared(request: Request) -> Response:
         return JSONResponse(analyses.shared(request.path_params["position_id"]))

@@ -156,6 +156,7 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
                 "player_counts": list(v.player_counts),
                 "player_labels": [_plural(n, "player") for n in v.player_counts],
                 "track_max": v.track_max,
+                "rack_size": Rules(v.name).rack_size,
                 "description": v.description,
                 "has_swap": Rules(v.name).has_swap,
             }

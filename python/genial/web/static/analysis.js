@@ -8,6 +8,7 @@ import { BoardView, icon } from "./board.js";
 import { h, toast } from "./dom.js";
 import { cellKey } from "./placements.js";
 import { explanationView } from "./review.js";
+import { clickCell } from "./setup.js";
 
 export async function showAnalysis(root, meta, id) {
   document.title = `Analysis · ${meta.product.name}`;
@@ -191,11 +192,13 @@ class AnalysisBoard {
 
   // Fills the editor from a shown position (or an empty board) and shows it.
   edit(d) {
-    const players = d ? d.players : 2;
+    const variant = (d && this.meta.variants.find((v) => v.name === d.variant)) || this.meta.variants[0];
+    const players = d ? d.players : variant.player_counts[0];
     this.setup = {
+      variant: variant.name,
       players,
       tiles: d ? d.tiles.map((t) => ({ cells: t.cells, colors: t.colors })) : [],
-      tracks: d ? d.tracks.map((t) => [...t]) : Array.from({ length: players }, () => [0, 0, 0, 0, 0, 0]),
+      tracks: d ? d.tracks.map((t) => [...t]) : Array.from({ length: players }, () => this.meta.colors.map(() => 0)),
       seat: d?.mover ?? 0,
       rack: d?.rack ? d.rack.map((t) => [...t]) : [],
     };
@@ -215,21 +218,24 @@ class AnalysisBoard {
 
   renderEditor() {
     const s = this.setup;
-    const standard = this.meta.variants[0];
+    const variant = this.meta.variants.find((v) => v.name === s.variant);
+    // Only the first variant's tracks follow the player count (one per seat) in this editor.
+    const perSeat = variant === this.meta.variants[0];
     this.paint = this.paint || [0, 0];
     const players = h(
       "select",
       {
         id: "editor-players",
         "aria-label": "Players",
+        disabled: !perSeat,
         onchange: () => {
           s.players = Number(players.value);
-          s.tracks = Array.from({ length: s.players }, (_, i) => s.tracks[i] || [0, 0, 0, 0, 0, 0]);
+          s.tracks = Array.from({ length: s.players }, (_, i) => s.tracks[i] || this.meta.colors.map(() => 0));
           s.seat = Math.min(s.seat, s.players - 1);
           this.renderEditor();
         },
       },
-      standard.player_counts.map((n, i) => h("option", { value: String(n) }, standard.player_labels[i])),
+      variant.player_counts.map((n, i) => h("option", { value: String(n) }, variant.player_labels[i])),
     );
     players.value = String(s.players);
     const seat = h(
@@ -241,14 +247,14 @@ class AnalysisBoard {
           s.seat = Number(seat.value);
         },
       },
-      s.tracks.map((_, i) => h("option", { value: String(i) }, `Seat ${i + 1}`)),
+      Array.from({ length: s.players }, (_, i) => h("option", { value: String(i) }, `Seat ${i + 1}`)),
     );
     seat.value = String(s.seat);
     const tracks = s.tracks.map((t, ti) =>
       h(
         "div",
         { class: "editor-track" },
-        `Seat ${ti + 1}: `,
+        `${perSeat ? "Seat" : "Track"} ${ti + 1}: `,
         t.map((v, ci) =>
           h(
             "label",
@@ -257,9 +263,9 @@ class AnalysisBoard {
             h("input", {
               type: "number",
               min: "0",
-              max: String(standard.track_max),
+              max: String(variant.track_max),
               value: String(v),
-              "aria-label": `Seat ${ti + 1} ${this.meta.colors[ci].name}`,
+              "aria-label": `${perSeat ? "Seat" : "Track"} ${ti + 1} ${this.meta.colors[ci].name}`,
               onchange: (ev) => {
                 t[ci] = Number(ev.target.value);
               },
@@ -303,7 +309,7 @@ class AnalysisBoard {
           ),
         ),
       ),
-      s.rack.length < 6
+      s.rack.length < variant.rack_size
         ? h(
             "button",
             {
@@ -389,20 +395,10 @@ class AnalysisBoard {
 
   onCell(q, r, kind) {
     if (!this.editing || kind !== "click") return;
-    const s = this.setup;
-    const k = cellKey(q, r);
-    const at = s.tiles.findIndex((t) => cellKey(...t.cells[0]) === k || cellKey(...t.cells[1]) === k);
-    if (at >= 0) {
-      s.tiles.splice(at, 1);
-      this.pending = null;
-    } else if (!this.pending) {
-      this.pending = [q, r];
-    } else if (this.board.directionOf(this.pending, [q, r]) !== undefined) {
-      s.tiles.push({ cells: [this.pending, [q, r]], colors: [...this.paint] });
-      this.pending = null;
-    } else {
-      this.pending = [q, r];
-    }
+    const adjacent = (a, b) => this.board.directionOf(a, b) !== undefined;
+    const next = clickCell(this.setup.tiles, this.pending, [q, r], this.paint, adjacent);
+    this.setup.tiles = next.tiles;
+    this.pending = next.pending;
     this.renderEditor();
     this.drawSetup();
   }
