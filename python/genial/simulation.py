@@ -340,7 +340,8 @@ def simulate(
     per game, so that each sits in each seat equally often over ``players`` consecutive
     games and a seat's win rate is the seat's, not its bot's; ``rotate=False`` keeps
     ``bots[s]`` in seat ``s``. ``threads``: the size of the thread pool built for this call
-    (``None``: one per core); the result does not depend on it. ``progress(done, total)``
+    (``None``: one per core; no pool when one thread plays the games -- ``threads=1`` or
+    fewer than 32 games -- they run on the calling thread); the result does not depend on it. ``progress(done, total)``
     is called every 200 ms; ``progress=True`` shows a progress bar
     (`genial.progress.ProgressBar`: tqdm, a widget in a notebook). To spread a run
     over a Ray cluster, `genial.distributed.simulate_ray` takes the same arguments and
