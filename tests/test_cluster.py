@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -30,7 +30,7 @@ if not ray_available():
 
 GENIAL = [sys.executable, "-m", "genial"]
 RAY = str(Path(sys.executable).with_name("ray"))
-SIM = ["simulate", "--games", "6400", "--bots", "greedy,random", "--seed", "11", "--shard-games", "400"]
+SIM = ["simulate", "--games", "3200", "--bots", "greedy,random", "--seed", "11", "--shard-games", "200"]
 LADDER = ["ladder", "--pool", "random,greedy,scarcity,easy", "--rounds", "2", "--rounds4", "1", "--seed", "5"]
 LADDER += ["--bootstrap", "50", "--no-progress"]
 WAIT_S = 120  # the most any one step may take before the test fails (a hung cluster never hangs CI)
@@ -87,31 +87,42 @@ class Cluster:
         self.nodes.append(proc)
         return proc
 
-    def start_head(self) -> None:
+    def _started(self, proc: subprocess.Popen[bytes], name: str) -> None:
+        """Until ``ray start`` says the node runs (it has joined the cluster by then)."""
+        deadline = time.monotonic() + WAIT_S
+        while "Ray runtime started." not in self.tail(name, whole=True):
+            assert proc.poll() is None, f"the {name} node exited: {self.tail(name)}"
+            assert time.monotonic() < deadline, f"the {name} node did not start: {self.tail(name)}"
+            time.sleep(0.1)
+
+    def start(self) -> None:
+        """The head, and the first worker node as soon as the head listens (both start
+        together)."""
         head = self._start(
-            ["--head", f"--port={self.port}", "--node-ip-address=127.0.0.1", "--include-dashboard=false"]
-            + [f"--temp-dir={self.root / 'ray'}"],
+            [
+                "--head",
+                f"--port={self.port}",
+                "--node-ip-address=127.0.0.1",
+                "--include-dashboard=false",
+                f"--temp-dir={self.root / 'ray'}",
+            ],
             "head",
         )
         deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
+        while True:
             assert head.poll() is None, f"the head node exited: {self.tail('head')}"
+            assert time.monotonic() < deadline, f"the head node did not start: {self.tail('head')}"
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
-                return
-            time.sleep(0.2)
-        raise AssertionError(f"the head node did not start: {self.tail('head')}")
+                break
+            time.sleep(0.1)
+        worker = self._start([f"--address={self.address}", "--node-ip-address=127.0.0.1"], "worker-1")
+        self._started(head, "head")
+        self._started(worker, "worker-1")
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:
-        return self._start([f"--address={self.address}", "--node-ip-address=127.0.0.1"], name)
-
-    def wait_nodes(self, count: int) -> None:
-        """Until ``count`` nodes are alive (asked of the cluster by a short driver)."""
-        code = (
-            "import ray, sys, time\n"
-            f"ray.init(address={self.address!r}, logging_level='ERROR', log_to_driver=False)\n"
-            f"while sum(n['Alive'] for n in ray.nodes()) < {count}: time.sleep(0.2)\n"
-        )
-        subprocess.run([sys.executable, "-c", code], env=_env(), timeout=WAIT_S, check=True, cwd=self.root)
+        proc = self._start([f"--address={self.address}", "--node-ip-address=127.0.0.1"], name)
+        self._started(proc, name)
+        return proc
 
     def kill(self, proc: subprocess.Popen[bytes]) -> None:
         """A node lost at once: its whole process group killed."""
@@ -119,25 +130,20 @@ class Cluster:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(WAIT_S)
 
-    def tail(self, name: str) -> str:
+    def tail(self, name: str, whole: bool = False) -> str:
         with contextlib.suppress(OSError):
-            return (self.root / f"{name}.log").read_text(errors="replace")[-2000:]
+            text = (self.root / f"{name}.log").read_text(errors="replace")
+            return text if whole else text[-2000:]
         return ""
 
     def stop(self) -> None:
+        """Every node's process group killed (``ray start``'s own stop takes many seconds;
+        the workers a node started end by themselves once their node is gone)."""
         for proc in reversed(self.nodes):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in reversed(self.nodes):
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(15)
-            # What a node left behind in its group (its raylet, agents, workers).
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
+        for proc in self.nodes:
+            proc.wait(WAIT_S)
         for log in self.logs:
             log.close()
 
@@ -148,9 +154,7 @@ def cluster() -> Iterator[Cluster]:
     root = Path(tempfile.mkdtemp(prefix="genial-ray-"))
     c = Cluster(root)
     try:
-        c.start_head()
-        c.start_worker("worker-1")
-        c.wait_nodes(2)
+        c.start()
         yield c
     finally:
         c.stop()
@@ -158,10 +162,10 @@ def cluster() -> Iterator[Cluster]:
 
 
 def _genial(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(GENIAL + args, env=_env(), cwd=cwd, capture_output=True, text=True, timeout=WAIT_S)
+    return subprocess.run([*GENIAL, *args], env=_env(), cwd=cwd, capture_output=True, text=True, timeout=WAIT_S)
 
 
-def _wait_for(what: str, proc: subprocess.Popen[str], test: callable) -> None:  # type: ignore[valid-type]
+def _wait_for(what: str, proc: subprocess.Popen[str], test: Callable[[], bool]) -> None:
     deadline = time.monotonic() + WAIT_S
     while not test():
         if proc.poll() is not None:
@@ -187,7 +191,7 @@ def test_simulate_on_a_cluster_killed_halfway_resumes_to_the_local_dataset(clust
 
     out = work / "remote"
     run = subprocess.Popen(
-        GENIAL + [*SIM, "--out", str(out), "--ray", cluster.address, "-v", "--no-progress"],
+        [*GENIAL, *SIM, "--out", str(out), "--ray", cluster.address, "-v", "--no-progress"],
         env=_env(),
         cwd=work,
         stdout=subprocess.PIPE,
@@ -211,7 +215,6 @@ def test_simulate_on_a_cluster_killed_halfway_resumes_to_the_local_dataset(clust
     stamps = {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet")}
 
     cluster.start_worker("worker-2")
-    cluster.wait_nodes(2)
     resumed = _genial([*SIM, "--out", str(out), "--ray", cluster.address, "--resume", "-v", "--no-progress"], work)
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming {out}: {len(kept)} of 16 shards done, {16 - len(kept)} to play" in resumed.stderr
@@ -220,9 +223,9 @@ def test_simulate_on_a_cluster_killed_halfway_resumes_to_the_local_dataset(clust
     assert not list(out.glob(".*partial"))
     nodes = {line.rsplit(" ", 1)[-1] for line in resumed.stderr.splitlines() if " from node " in line}
     assert len(nodes) == 2, resumed.stderr  # both nodes played
-    assert "6400 in the dataset" in resumed.stdout
+    assert "3200 in the dataset" in resumed.stdout
     rules = genial.Rules("standard", 2)
-    assert read_dataset(out) == genial.simulate(6400, bots=["greedy", "random"], seed=11, rules=rules, threads=2)
+    assert read_dataset(out) == genial.simulate(3200, bots=["greedy", "random"], seed=11, rules=rules, threads=2)
 
 
 def test_ladder_on_a_cluster_losing_a_node_gives_the_local_report(cluster: Cluster) -> None:
@@ -234,9 +237,8 @@ def test_ladder_on_a_cluster_losing_a_node_gives_the_local_report(cluster: Clust
     results = out / "results.jsonl"
     if len(cluster.nodes) < 3 or cluster.nodes[-1].poll() is not None:
         cluster.start_worker("worker-3")
-    cluster.wait_nodes(2)
     run = subprocess.Popen(
-        GENIAL + [*LADDER, "--out", str(out), "--ray", cluster.address],
+        [*GENIAL, *LADDER, "--out", str(out), "--ray", cluster.address],
         env=_env(),
         cwd=work,
         stdout=subprocess.PIPE,
@@ -246,7 +248,7 @@ def test_ladder_on_a_cluster_losing_a_node_gives_the_local_report(cluster: Clust
     try:
         _wait_for("3 matches", run, lambda: results.exists() and len(results.read_text().splitlines()) >= 4)
         cluster.kill(cluster.nodes[-1])  # the worker node is lost; the run goes on on the head
-        stdout, stderr = run.communicate(timeout=WAIT_S)
+        _, stderr = run.communicate(timeout=WAIT_S)
     finally:
         if run.poll() is None:
             run.kill()

@@ -18,7 +18,6 @@ leaves no half shard that a resumed run would count as done.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import os
@@ -305,4 +304,12 @@ def read_dataset(path: str | os.PathLike[str]) -> SimulationResult:
     parts = [like, *_parts(p, like)]
     # Not `SimulationResult.concat`: the shards of a stopped run may leave gaps.
     arrays = {name: np.concatenate([getattr(part, name) for part in parts]) for name in COLUMNS}
-    return dataclasses.replace(like, **arrays)
+    return SimulationResult.from_columns(
+        arrays,
+        rules=like.rules,
+        bot_names=like.bot_names,
+        run_seed=like.run_seed,
+        bot_specs=like.bot_specs,
+        paired=like.paired,
+        lineups=like.lineups,
+    )

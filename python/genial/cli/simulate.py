@@ -405,13 +405,13 @@ def _simulate_dataset(
         else:
             for shard in pending:
                 base = ds.games_done
-                part = run.play(
-                    shard.first_game, shard.games, args.threads, progress=lambda d, _t, b=base: bar(b + d)
-                )
+                part = run.play(shard.first_game, shard.games, args.threads, progress=lambda d, _t, b=base: bar(b + d))
                 with _interrupts_held():
                     ds.write(shard, part)
                     bar(ds.games_done)
-                    log.info("wrote %s (games %d..%d)", shard.name, shard.first_game, shard.first_game + shard.games - 1)
+                    log.info(
+                        "wrote %s (games %d..%d)", shard.name, shard.first_game, shard.first_game + shard.games - 1
+                    )
     except KeyboardInterrupt:
         bar.close()
         print(
