@@ -7,6 +7,11 @@ engine that hangs, crashes, writes garbage or answers an illegal move forfeits t
 (`Forfeit`, logged on the ``genial.engine`` logger with the path of its stderr log). A
 forfeited engine is stopped and starts afresh for the next game. The process is always
 reaped: on `close`, at a forfeit, when the bot is garbage collected and at exit.
+
+Every start writes the engine's stderr to a log of its own (in `log_dir`). The log of an
+engine that fails is kept, and the forfeit names it; that of an engine that ends cleanly
+is deleted, so that the folder holds only what someone needs to read (``keep_logs=True``
+keeps every one).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ __all__ = [
     "MARGIN_MS",
     "MOVETIME_MS",
     "HANDSHAKE_S",
+    "default_log_dir",
 ]
 
 log = logging.getLogger("genial.engine")
@@ -88,6 +94,21 @@ class _Lines:
             raise TimeoutError from None
 
 
+def default_log_dir() -> Path:
+    """Where engines' stderr logs go by default: ``$GENIAL_ENGINE_LOG_DIR``, else
+    ``genial-engines`` in the system's temporary folder."""
+    return Path(os.environ.get("GENIAL_ENGINE_LOG_DIR") or Path(tempfile.gettempdir()) / "genial-engines")
+
+
+def _reap_and_tidy(proc: subprocess.Popen[bytes], log: Path, kept: list[bool]) -> None:
+    """`_reap`, then the stderr log deleted unless it is to be kept (``kept[0]``): what a
+    bot that was never closed leaves when it is garbage collected or at exit."""
+    _reap(proc)
+    if not kept[0]:
+        with contextlib.suppress(OSError):
+            log.unlink(missing_ok=True)
+
+
 def _reap(proc: subprocess.Popen[bytes]) -> None:
     """Stops the process and waits for it (it cannot remain a zombie)."""
     if proc.poll() is None:
@@ -119,7 +140,8 @@ class EngineBot:
     (``iterations`` only when set). The host waits ``movetime_ms + margin_ms`` for the
     answer. ``options``: ``setoption`` values sent after the handshake (checked against the
     engine's declared types and bounds). ``log_dir``: where the engine's stderr is kept
-    (default: ``genial-engines`` in the system's temporary folder).
+    (default: `default_log_dir`, ``genial-engines`` in the system's temporary folder); the log of a
+    start that ends cleanly is deleted unless ``keep_logs``.
 
     Use it as any bot (``choose(view)``); `close` (or ``with EngineBot(...) as bot``) stops
     the process. Every decision the engine gets wrong raises `Forfeit`.
@@ -137,6 +159,7 @@ class EngineBot:
         options: dict[str, Any] | None = None,
         log_dir: str | os.PathLike[str] | None = None,
         handshake_timeout: float = HANDSHAKE_S,
+        keep_logs: bool = False,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
@@ -155,7 +178,9 @@ class EngineBot:
         self.margin_ms = margin_ms
         self.handshake_timeout = handshake_timeout
         self.options = {str(k): v for k, v in (options or {}).items()}
-        self.log_dir = Path(log_dir) if log_dir is not None else Path(tempfile.gettempdir()) / "genial-engines"
+        self.log_dir = Path(log_dir) if log_dir is not None else default_log_dir()
+        self.keep_logs = keep_logs
+        self._keep_log = [False]  # this start's log is kept (it failed); shared with the finalizer
         self.engine_name: str | None = None
         self.engine_author: str | None = None
         self.engine_options: dict[str, EngineOption] = {}
@@ -208,10 +233,11 @@ class EngineBot:
                 start_new_session=True,
             )
         except OSError as e:
-            self.close()
+            self.close()  # the log is empty: deleted
             raise EngineError(f"cannot start engine {self.command!r}: {e.strerror or e}") from None
         self._lines = _Lines(self._proc.stdout)  # type: ignore[arg-type]
-        self._finalizer = weakref.finalize(self, _reap, self._proc)
+        self._keep_log = [self.keep_logs]
+        self._finalizer = weakref.finalize(self, _reap_and_tidy, self._proc, self.log_path, self._keep_log)
         self._game_key = None
         try:
             self._handshake()
@@ -260,7 +286,8 @@ class EngineBot:
             pass
 
     def close(self) -> None:
-        """Stops the engine (``quit``, then a kill if it lingers) and waits for it."""
+        """Stops the engine (``quit``, then a kill if it lingers) and waits for it; its log
+        is deleted unless the engine failed (or ``keep_logs``)."""
         proc, self._proc = self._proc, None
         if self._finalizer is not None:
             self._finalizer.detach()
@@ -273,6 +300,9 @@ class EngineBot:
         if self._log is not None:
             self._log.close()
             self._log = None
+            if self.log_path is not None and not self._keep_log[0]:
+                with contextlib.suppress(OSError):
+                    self.log_path.unlink(missing_ok=True)
         self._game_key = None
 
     def __enter__(self) -> EngineBot:
@@ -309,6 +339,7 @@ class EngineBot:
             raise self._fail(f"a line that is not ASCII text: {raw[:80]!r}") from None
 
     def _fail(self, reason: str) -> Forfeit:
+        self._keep_log[0] = True  # someone will want to read it
         where = f"; its stderr is in {self.log_path}" if self.log_path is not None else ""
         return Forfeit(f"engine {self.command!r}: {reason}{where}")
 
