@@ -31,6 +31,8 @@ def _run(games: int = 500, seed: int = 4, players: int = 2) -> tuple[genial.simu
 def test_folder_or_file() -> None:
     assert is_dataset_path("games") and is_dataset_path("games/") and is_dataset_path("runs/2024")
     assert not is_dataset_path("games.csv") and not is_dataset_path("g.parquet") and not is_dataset_path("g.PQ")
+    assert not is_dataset_path("games.json")  # a file of a format the writer refuses, not a folder
+    assert is_dataset_path("runs/2024.11/")
 
 
 @pytest.mark.parametrize(

@@ -50,10 +50,11 @@ class DatasetError(ValueError):
 
 def is_dataset_path(path: str | os.PathLike[str]) -> bool:
     """Whether ``--out PATH`` names a dataset folder rather than one file: an existing folder,
-    a name ending in a slash, or a name without the ``.csv``/``.parquet`` suffix of a file."""
+    a name ending in a slash, or a name without a suffix (``games``; ``games.parquet`` is a
+    file, and so is ``games.json``, which the file writer refuses)."""
     text = os.fspath(path)
     p = Path(text)
-    return p.is_dir() or text.endswith(("/", os.sep)) or p.suffix.lower() not in (".csv", ".parquet", ".pq")
+    return p.is_dir() or text.endswith(("/", os.sep)) or p.suffix == ""
 
 
 @dataclass(frozen=True)

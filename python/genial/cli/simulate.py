@@ -93,8 +93,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         help="write every game to FILE: .csv, or .parquet (needs pyarrow); metadata in FILE.meta.json. "
-        "genial simulate also takes a folder (a name without .csv/.parquet): a Parquet dataset, one file "
-        "per shard (default: none)",
+        "genial simulate also takes a folder (DIR/, or a name without a suffix): a Parquet dataset, one "
+        "file per shard (default: none)",
     )
     bar = p.add_mutually_exclusive_group()
     bar.add_argument(
@@ -449,7 +449,8 @@ def _simulate_dataset(
         f"\n{played} games played in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} games/s), "
         f"{summary.games} in the dataset, seed {args.seed}"
     )
-    console.print(f"wrote {args.out}: {len(ds.shards)} shards (metadata: {ds.path / '_meta.json'})")
+    shards = f"{len(ds.shards)} shard{'s' if len(ds.shards) != 1 else ''}"
+    console.print(f"wrote {args.out}: {shards} (metadata: {ds.path / '_meta.json'})")
     sys.stdout.flush()
     return 0
 
