@@ -191,6 +191,7 @@ class EngineBot:
         self._log: IO[bytes] | None = None
         self._game_key: tuple[str, int] | None = None
         self._seen_moves = 0
+        self._killed: str | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # ----- what a table shows ------------------------------------------------------------
@@ -218,6 +219,7 @@ class EngineBot:
         if self._proc is not None and self._proc.poll() is None:
             return
         self.close()
+        self._killed = None
         self.log_dir.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)[:40] or "engine"
         fd, path = tempfile.mkstemp(prefix=f"{stem}-", suffix=".log", dir=self.log_dir)
@@ -263,14 +265,19 @@ class EngineBot:
                 try:
                     opt = EngineOption.parse(" ".join(words))
                 except ProtocolError as e:
-                    raise self._fail(str(e)) from None
+                    raise self._fail(str(e), "broke the engine protocol") from None
                 self.engine_options[opt.name] = opt
             elif words[0] == "protocolok":
                 if words[1:] != [str(VERSION)]:
-                    raise self._fail(f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {VERSION}")
+                    raise self._fail(
+                        f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {VERSION}",
+                        "speaks another protocol version",
+                    )
                 break
             elif words[0] != "info":
-                raise self._fail(f"unexpected line in the handshake: {' '.join(words)[:200]!r}")
+                raise self._fail(
+                    f"unexpected line in the handshake: {' '.join(words)[:200]!r}", "broke the engine protocol"
+                )
         for key, value in self.options.items():
             if key not in self.engine_options:
                 known = ", ".join(self.engine_options) or "none"
@@ -320,28 +327,41 @@ class EngineBot:
             proc.stdin.write(line.encode("ascii") + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            raise self._fail("the engine is gone (its input is closed)") from None
+            raise self._fail("the engine is gone (its input is closed)", self._gone()) from None
 
     def _read(self, deadline: float, waiting_for: str) -> str:
         assert self._lines is not None
         try:
             raw = self._lines.get(deadline)
         except TimeoutError:
-            raise self._fail(f"no {waiting_for} in time") from None
+            raise self._fail(f"no {waiting_for} in time", "did not answer in time") from None
         if raw is None:
             code = self._proc.wait(timeout=5) if self._proc is not None else None
-            raise self._fail(f"the engine exited (status {code}) before {waiting_for}")
+            why = f" ({self._killed})" if self._killed else ""
+            raise self._fail(f"the engine exited (status {code}){why} before {waiting_for}", self._gone())
         if len(raw) > MAX_LINE or not raw.endswith(b"\n"):
-            raise self._fail(f"a line longer than {MAX_LINE} bytes")
+            raise self._fail(f"a line longer than {MAX_LINE} bytes", "broke the engine protocol")
         try:
             return raw.decode("ascii").strip()
         except UnicodeDecodeError:
-            raise self._fail(f"a line that is not ASCII text: {raw[:80]!r}") from None
+            raise self._fail(f"a line that is not ASCII text: {raw[:80]!r}", "broke the engine protocol") from None
 
-    def _fail(self, reason: str) -> Forfeit:
+    def _fail(self, reason: str, public: str) -> Forfeit:
         self._keep_log[0] = True  # someone will want to read it
         where = f"; its stderr is in {self.log_path}" if self.log_path is not None else ""
-        return Forfeit(f"engine {self.command!r}: {reason}{where}")
+        return Forfeit(f"engine {self.command!r}: {reason}{where}", public=public)
+
+    def _gone(self) -> str:
+        return self._killed or "stopped running"
+
+    def kill(self, reason: str) -> None:
+        """Ends a decision from another thread: the engine is killed at once, and the thread
+        in `choose` forfeits (``reason`` is the public reason) and reaps it."""
+        self._killed = reason
+        proc = self._proc
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
 
     # ----- playing -----------------------------------------------------------------------
 
@@ -392,9 +412,9 @@ class EngineBot:
                 try:
                     move = Move.parse(rest.strip())
                 except (IllegalMoveError, ValueError):
-                    raise self._fail(f"bestmove {rest.strip()[:80]!r} is not a move") from None
+                    raise self._fail(f"bestmove {rest.strip()[:80]!r} is not a move", "chose an illegal move") from None
                 if not view.is_legal(move):
-                    raise self._fail(f"bestmove {move} is illegal here")
+                    raise self._fail(f"bestmove {move} is illegal here", "chose an illegal move")
                 return move
             else:
-                raise self._fail(f"unexpected line while thinking: {line[:200]!r}")
+                raise self._fail(f"unexpected line while thinking: {line[:200]!r}", "broke the engine protocol")
