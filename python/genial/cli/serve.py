@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "genial serve                                  # http://127.0.0.1:8000/ on this machine",
             "genial serve --host 0.0.0.0 --port 8080       # friends on your network join",
             "genial serve --db games.sqlite3 --bot-delay 0",
-            "genial serve --engine mine='./my_engine --level 3' --engine c=examples/engines/random_engine",
+            "genial serve --engine rand=./random_engine --engine mine=/opt/engines/mine   # engines in bot seats",
         ),
     )
     p.add_argument(
