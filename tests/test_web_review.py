@@ -161,7 +161,7 @@ def test_a_recorded_position_is_analysed_with_variations(client: TestClient, rec
     assert moves and all(genial.Move.parse(m) in game.legal_moves() for m in moves)
     assert a["expected"] == a["candidates"][0]["line"]
     first = a["candidates"][0]
-    if first["explained"] is not None:
+    if first["explained"]["cells"] is not None:
         assert tuple(first["explained"]["points"]) == game.explain(first["move"]).points
     # A variation: the best move, then the analysis of the reply.
     r = client.post("/api/analysis", json={"position": position, "line": [moves[0]]})
@@ -274,3 +274,28 @@ def test_the_review_of_a_record_keeps_its_names_for_the_analysis_board(client: T
     assert rv["names"] == ["Ada", "Bo"] and rv["summary"][0]["who"] == "Ada"
     a = client.post("/api/analysis", json={"position": {"review": rid, "upto": 1}}).json()
     assert a["names"] == ["Ada", "Bo"] and a["who"] == "Bo"
+
+
+def test_a_review_under_way_stops_at_shutdown_and_starts_again(tmp_path: Path, record: dict[str, Any]) -> None:
+    db = tmp_path / "g.sqlite3"
+    start = time.monotonic()
+    with TestClient(create_app(db, review_iterations=3000), base_url=BASE) as client:
+        rid = client.post("/api/reviews", json={"record": record}).json()["id"]
+        assert client.get(f"/api/reviews/{rid}").json()["status"] == "running"
+    # Shutting down did not wait for the review (dozens of decisions at 3000 iterations).
+    assert time.monotonic() - start < 30
+    with TestClient(create_app(db, review_iterations=3000), base_url=BASE) as client:
+        assert client.get(f"/api/reviews/{rid}").status_code == 404  # nothing half-made was kept
+        st = client.post("/api/reviews", json={"record": record}).json()
+        assert st["id"] == rid and st["status"] == "running"
+
+
+def test_a_swap_or_keep_is_named_where_a_placement_is_explained() -> None:
+    from genial.web import views
+
+    game = genial.Game(players=2, seed=3)
+    keep = views.explained(game, genial.Move.keep())
+    assert keep["cells"] is None and keep["text"] == "keep the rack" and keep["rules"] == []
+    move = game.legal_moves()[0]
+    placed = views.explained(game, move)
+    assert tuple(placed["points"]) == game.explain(move).points and placed["cells"] == [list(c) for c in move.cells]

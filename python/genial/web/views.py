@@ -765,12 +765,24 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def explained(game: Game, move: Move) -> dict[str, Any] | None:
+def explained(game: Game, move: Move) -> dict[str, Any]:
     """A placement on ``game`` with its score explained (`Game.explain`) in words: each
     half's lines per direction, each marker's move with the 18 cap and "Ingenious!", and
-    the rulebooks' sentences behind them. ``None`` for a swap or keep."""
+    the rulebooks' sentences behind them. A swap or keep has no cells and no points."""
     if move.cells is None or move.colors is None:
-        return None
+        text = "swap the rack" if move == Move.swap() else "keep the rack"
+        return {
+            "move": str(move),
+            "cells": None,
+            "colors": None,
+            "points": None,
+            "total": 0,
+            "text": text,
+            "lines": [],
+            "steps": [],
+            "wins": False,
+            "rules": [],
+        }
     e = game.explain(move)
     return {
         "move": str(move),
@@ -920,7 +932,7 @@ def analysis(
                     "win_text": _pct(c.win_probability),
                     "visits": c.visits,
                     "explained": e,
-                    "text": e["text"] if e else ("swap the rack" if c.move == Move.swap() else "keep the rack"),
+                    "text": e["text"],
                     "line": [str(m) for m in c.line[:8]],
                 }
             )
