@@ -5,7 +5,8 @@ header, never in the URL, so tokens stay out of access logs):
 
 - ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
   the board's drawing (every payload the page receives is built in `genial.web.views`),
-  and what the operator allows bots (``bot_limits``)
+  what the operator allows bots (``bot_limits``) and the engines offered (``engines``: the
+  NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat
@@ -111,15 +112,17 @@ def create_app(
     access_log: bool = False,
     keep_days: float = 0.0,
     review_iterations: int | None = None,
+    engines: dict[str, str] | None = None,
 ) -> Edge:
     """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
     the `Edge` (``app.hub`` is the games). Reviews and the analysis board search like the
     expert level, with ``review_iterations`` iterations a decision instead of its own
-    (never more than the operator's ``limits.max_iterations``)."""
+    (never more than the operator's ``limits.max_iterations``). ``engines``: the operator's
+    engines, NAME -> COMMAND; pages see the names only."""
     limits = limits or BotLimits()
     edge = edge or EdgeRules(max_body=MAX_BODY)
     store = Store(db)
-    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days)
+    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days, engines=engines)
     if review_iterations is not None:
         review_iterations = max(1, min(review_iterations, limits.max_iterations))
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
@@ -129,7 +132,11 @@ def create_app(
     # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
-    meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
+    meta = {
+        **views.meta(bot_catalogue()),
+        "bot_limits": limits.meta(),
+        "engines": [{"name": name} for name in sorted(hub.engines)],
+    }
     index = STATIC / "index.html"
 
     async def page(request: Request) -> Response:
