@@ -24,7 +24,8 @@ header, never in the URL, so tokens stay out of access logs):
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
 - ``POST /api/replay``                 a record's moves and tracks, for the replay view
 - ``POST /api/reviews``                ``{"game": id}`` (once over) or ``{"record": {...}}``:
-  starts the game's review on the bots' pool (or finds it); its id and progress
+  starts the game's review on the bots' pool (or finds it); its id and progress. Of a game
+  still being played, a seat's token asks for the review of that seat's own decisions
 - ``GET  /api/reviews/{id}``           its progress, and the review once done (kept in SQLite)
 - ``POST /api/analysis``               ``{"position": {...}, "line": [moves]}``: the position
   after the variation, with the mover's ranked candidate moves (`genial.web.analysis`)
@@ -201,14 +202,17 @@ def create_app(
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
         if "game" in body:
             table = hub.table(body["game"])
+            names = [s["name"] for s in table.seats]
             if not table.game.is_over:
-                raise ApiError(
-                    409,
-                    "a game is reviewed once it is over: until then the review would tell what the hidden racks hold",
-                )
-            return JSONResponse(
-                reviews.start(table.game, [s["name"] for s in table.seats], {"game": table.id}), status_code=202
-            )
+                seat = table.seat_of(_token(request))
+                if seat is None:
+                    raise ApiError(
+                        409,
+                        "a game is reviewed once it is over: until then the review would tell what the hidden "
+                        "racks hold (a player may review their own moves with their seat's token)",
+                    )
+                return JSONResponse(reviews.start(table.game, names, {}, seat=seat), status_code=202)
+            return JSONResponse(reviews.start(table.game, names, {"game": table.id}), status_code=202)
         record = body["record"]
         if not isinstance(record, dict):
             raise ApiError(400, "record must be a game record object (Game.to_json)")
@@ -216,8 +220,10 @@ def create_app(
             game, _, _ = replay_record(record)
         except RecordError as e:
             raise ApiError(400, f"record cannot be reviewed: {e}") from None
-        names = record.get("names")
-        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+        given = record.get("names")
+        if isinstance(given, list) and len(given) == game.players and all(isinstance(n, str) for n in given):
+            names = list(given)
+        else:
             names = [f"Seat {i + 1}" for i in range(game.players)]
         return JSONResponse(reviews.start(game, names, {}), status_code=202)
 

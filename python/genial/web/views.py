@@ -872,6 +872,7 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
         "graph": r.to_svg(width=640, height=220),
         "summary": summary,
         "source": source,
+        "analysable": True,
     }
 
 
