@@ -56,12 +56,16 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def load(client: TestClient, record: dict[str, Any], upto: int | None = None) -> str:
+def load(client: TestClient, record: dict[str, Any], upto: int | None = None, token: list[str] | None = None) -> str:
+    """A game of the server from ``record`` (after ``upto`` moves), a person in seat 0 (its
+    token appended to ``token``) against the greedy bot."""
     body: dict[str, Any] = {"record": record, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
     if upto is not None:
         body["upto"] = upto
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
+    if token is not None:
+        token.append(r.json()["token"])
     return str(r.json()["id"])
 
 
@@ -117,6 +121,8 @@ def test_an_unfinished_game_is_neither_reviewed_nor_analysed(client: TestClient,
     game_id = load(client, record, upto=10)
     r = client.post("/api/reviews", json={"game": game_id})
     assert r.status_code == 409 and "over" in r.json()["error"]
+    r = client.post("/api/reviews", json={"game": game_id}, headers={"X-Seat-Token": "not-a-token"})
+    assert r.status_code == 403
     r = client.post("/api/analysis", json={"position": {"game": game_id, "upto": 4}})
     assert r.status_code == 409 and "hidden racks" in r.json()["error"]
     r = client.post("/api/positions", json={"position": {"game": game_id, "upto": 4}})
@@ -299,3 +305,30 @@ def test_a_swap_or_keep_is_named_where_a_placement_is_explained() -> None:
     move = game.legal_moves()[0]
     placed = views.explained(game, move)
     assert tuple(placed["points"]) == game.explain(move).points and placed["cells"] == [list(c) for c in move.cells]
+
+
+def test_a_player_reviews_only_their_own_moves_of_a_game_still_on(client: TestClient, record: dict[str, Any]) -> None:
+    tokens: list[str] = []
+    game_id = load(client, record, upto=11, token=tokens)
+    end = time.monotonic() + 30
+    while client.get(f"/api/games/{game_id}").json()["current"] != 0:  # the bot answers first
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    game = client.app.state.hub.tables[game_id].game.clone()  # type: ignore[attr-defined]
+    moves = [str(m) for m in game.moves]
+    r = client.post("/api/reviews", json={"game": game_id}, headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 202, r.text
+    rv = wait_review(client, r.json()["id"])
+    mine = [i for i, p in enumerate(genial.game.core_state(game).movers[: len(moves)]) if p == 0]
+    assert [d["ply"] for d in rv["decisions"]] == mine and rv["total"] == len(mine)
+    assert all(d["player"] == 0 for d in rv["decisions"])
+    # No estimate of the position now (that would be the next mover's view): one row per decision.
+    assert len(rv["series"]) == len(mine) and not rv["analysable"]
+    assert "decisions only" in rv["note"]
+    expected = genial.review(game, "expert", iterations=ITERATIONS, plies=mine)
+    assert [d["class"] for d in rv["decisions"]] == [
+        "forced" if d.forced else d.classification for d in expected.decisions
+    ]
+    r = client.post("/api/analysis", json={"position": {"review": rv["id"], "upto": 1}})
+    assert r.status_code == 403 and "stays closed" in r.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json()["over"] is False

@@ -10,10 +10,11 @@ import { cellKey } from "./placements.js";
 
 const pct = (x) => `${Math.round(100 * x)}%`;
 
-// Asks the server for a review (of {game: id} or {record}) and opens its page.
-export async function startReview(body) {
+// Asks the server for a review (of {game: id} or {record}) and opens its page; with a
+// seat's token, of a game still being played, that seat's own decisions.
+export async function startReview(body, token) {
   try {
-    const st = await api("/api/reviews", { method: "POST", body });
+    const st = await api("/api/reviews", { method: "POST", body, token });
     location.assign(`/review/${encodeURIComponent(st.id)}`);
   } catch (e) {
     toast(e.message, "error");
@@ -217,15 +218,17 @@ class ReviewView {
             ? explanationView(`Best alternative (${pct(x.best_win)})`, alt, "review-best")
             : h("p", { id: "review-best" }, "The move played was the best."),
         ),
-        h(
-          "button",
-          {
-            type: "button",
-            id: "review-analyse",
-            onclick: () => openAnalysis({ review: this.id, upto: ply }),
-          },
-          "Analyse this position",
-        ),
+        d.analysable
+          ? h(
+              "button",
+              {
+                type: "button",
+                id: "review-analyse",
+                onclick: () => openAnalysis({ review: this.id, upto: ply }),
+              },
+              "Analyse this position",
+            )
+          : null,
       ),
     );
   }
