@@ -9,7 +9,8 @@
 //!
 //! Bots: the level names, `scarcity`, and the ablations of `master`: `master-fitted` (the
 //! fitted 22-feature evaluation instead of the learned one), `master-noexact` (no
-//! exhaustive endgame), `master-flat` (no time management: exactly the budget).
+//! exhaustive endgame), `master-flat` (no time management: exactly the budget), and
+//! `master-infer` (with rack inference).
 //! Two players: paired deals, seats alternated, a tie counts half. Four players: one bot
 //! against three of the other, each deal played with the one in every seat, first places
 //! (a shared first split). Seeds: 2026 and up for reports; tuning used 999.
@@ -43,6 +44,10 @@ fn spec(name: &str) -> BotSpec {
         "expert-learned" => BotSpec::Level(
             "expert-learned",
             LevelKind::Search(genial::bots::SearchConfig { evaluation: Evaluation::Learned, ..search("expert") }),
+        ),
+        "master-infer" => BotSpec::Level(
+            "master-infer",
+            LevelKind::Search(genial::bots::SearchConfig { infer: true, ..search("master") }),
         ),
         "master-flat" => BotSpec::Level(
             "master-flat",
@@ -122,17 +127,19 @@ fn time(names: &str, players: usize, games: usize, seed: u64) {
             let s = spec(name);
             let mut game = Game::new(Config::standard(players).unwrap(), seed + g);
             let mut bots: Vec<_> = (0..players).map(|p| s.build(seed * 31 + g * 7 + p as u64)).collect();
+            let (mut history, mut movers) = (Vec::new(), Vec::new());
             while !game.is_over() {
-                game.legal_moves(&mut moves);
-                let bot = &mut bots[game.current_player()];
+                let seat = game.current_player();
+                let bot = &mut bots[seat];
                 let (t, c) = (Instant::now(), thread_cpu_ms());
-                let i = bot.choose(&game, &moves);
+                let mv = bot.choose_move_seen(&game, &history, &movers, &mut moves);
                 wall[k].push(t.elapsed().as_secs_f64() * 1e3);
                 if let (Some(a), Some(b)) = (c, thread_cpu_ms()) {
                     cpu[k].push(b - a);
                 }
-                let mv = moves[i];
                 game.play_unchecked(&mv);
+                history.push(mv);
+                movers.push(seat as u8);
             }
         }
     }
