@@ -1,7 +1,7 @@
 //! The `master` level against the others, and its ablations (BENCHMARKS.md, "The master
 //! level"). Not a criterion bench: matches with 95 % Wilson intervals, and time per decision.
 //!
-//!     cargo bench --bench master -- match master expert 2 400 [seed] [threads]
+//!     cargo bench --bench master -- match master expert 2 400 [seed] [threads] [first game]
 //!     cargo bench --bench master -- time expert,master 2 4 [seed]
 //!
 //! `time` prints a table row per bot: decisions, wall median and p90, CPU median, p90 and
@@ -67,7 +67,7 @@ fn wilson(wins: f64, n: f64) -> (f64, f64) {
     (c - h, c + h)
 }
 
-fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads: usize) {
+fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads: usize, first: u64) {
     let lineups: Vec<[u8; 4]> = if players == 2 {
         vec![[0, 1, 0, 0], [1, 0, 0, 0]]
     } else {
@@ -88,7 +88,7 @@ fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads
     let chunk = 2 * players;
     while n < games {
         let count = chunk.min(games - n);
-        let res = run.simulate(n as u64, count, threads).unwrap();
+        let res = run.simulate(first + n as u64, count, threads).unwrap();
         for r in &res {
             let firsts: Vec<usize> = (0..players).filter(|&p| r.ranks[p] == 0).collect();
             let mine = firsts.iter().filter(|&&p| r.lineup[p] == 0).count();
@@ -165,11 +165,12 @@ fn main() {
     let num = |i: usize, d: u64| args.get(i).map_or(d, |x| x.parse().expect("a number"));
     match args.first().map(String::as_str) {
         Some("match") => {
-            play_match(&args[1], &args[2], num(3, 2) as usize, num(4, 100) as usize, num(5, 2026), num(6, 1) as usize)
+            let (games, seed, threads) = (num(4, 100) as usize, num(5, 2026), num(6, 1) as usize);
+            play_match(&args[1], &args[2], num(3, 2) as usize, games, seed, threads, num(7, 0))
         }
         Some("time") => time(&args[1], num(2, 2) as usize, num(3, 2) as usize, num(4, 100)),
         _ => eprintln!(
-            "usage: master match A B PLAYERS GAMES [SEED] [THREADS] | master time BOT[,BOT...] PLAYERS GAMES [SEED]"
+            "usage: master match A B PLAYERS GAMES [SEED] [THREADS] [FIRST] | master time BOT[,BOT...] PLAYERS GAMES [SEED]"
         ),
     }
 }
