@@ -550,11 +550,11 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
         s = httpx.get(f"{server}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
         move = "keep" if s["phase"] == "swap_offer" else None
         for slot in range(len(s["rack"])) if move is None else []:
-            rows = httpx.get(
+            moves = httpx.get(
                 f"{server}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
-            ).json()["placements"]
-            if rows:
-                move = rows[0]["move"]
+            ).json()["moves"]
+            if moves:
+                move = moves[0]
                 break
         move = move or s["others"][0]
         ack = httpx.post(

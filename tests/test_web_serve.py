@@ -49,9 +49,9 @@ class Server:
                 params={"tile": LETTERS[a] + LETTERS[b]},
                 headers={"X-Seat-Token": token},
             )
-            rows = r.json()["placements"]
-            if rows:
-                return str(rows[0]["move"])
+            moves = r.json()["moves"]
+            if moves:
+                return str(moves[0])
         raise AssertionError("no placement for any rack tile")
 
     def wait_turn(self, game_id: str, token: str, moves: int, timeout: float = 60) -> dict[str, Any]:

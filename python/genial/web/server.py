@@ -15,7 +15,8 @@ header, never in the URL, so tokens stay out of access logs):
   stops working and a new invite is returned; every seat sees it in ``events``
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
-  slot, or ``tile=RB``), best first, each with its move text and the points it would score
+  slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
+  ``cells``, ``colors``, ``points``, ``bonus``, ``anchors``; `genial.web.views.placements`)
 - ``GET  /api/games/{id}/hint``         what the expert level would play for the seat to move
   (the same hint as ``genial play``'s), with the rack slot and how to lay it
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
@@ -138,7 +139,8 @@ def create_app(
     async def options(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
         query = request.query_params
-        return JSONResponse(table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot")))
+        body = table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot"))
+        return Response(body, media_type="application/json")
 
     async def hint(request: Request) -> Response:
         return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))

@@ -129,7 +129,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self._options: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (version, tile) -> placements
+        self._options: dict[tuple[int, int], bytes] = {}  # (version, rack slot) -> placements, encoded
         self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
 
@@ -209,9 +209,11 @@ class Table:
         assert self.game.is_over and self.game.seed is not None
         return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag)}
 
-    def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> dict[str, Any]:
+    def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> bytes:
         """Where the seat to move may lay one tile of its rack (by ``slot`` or text), with
-        the points of each placement, best first."""
+        the points of each placement, best first (`views.placements`), as the JSON text
+        sent: encoded once per version and slot, as a page asks again when a tile is
+        picked again."""
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
         g = self.game
@@ -223,13 +225,14 @@ class Table:
             tile, index = views.tile_of(g, seat, tile=tile_text, slot=slot)
         except ValueError as e:
             raise ApiError(400, f"tile {tile_text or slot!r}: {e}") from None
-        cache_key = (self.version, str(tile))
-        rows = self._options.get(cache_key)
-        if rows is None:
+        cache_key = (self.version, index)
+        body = self._options.get(cache_key)
+        if body is None:
             if len(self._options) > 12:
                 self._options.clear()
-            rows = self._options[cache_key] = views.placements(g, tile, index)
-        return {"version": self.version, "tile": str(tile), "slot": index, "placements": rows}
+            payload = {"version": self.version, **views.placements(g, tile, index)}
+            body = self._options[cache_key] = json.dumps(payload, separators=(",", ":")).encode()
+        return body
 
     def check_turn(self, seat: int | None, what: str) -> None:
         """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
