@@ -16,7 +16,7 @@ header, never in the URL, so tokens stay out of access logs):
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
-  ``cells``, ``colors``, ``points``, ``bonus``, ``anchors``; `genial.web.views.placements`)
+  ``cells``, ``points``, ``bonus``, ``toward``, ...; `genial.web.views.placements`)
 - ``GET  /api/games/{id}/hint``         what the expert level would play for the seat to move
   (the same hint as ``genial play``'s), with the rack slot and how to lay it
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
