@@ -157,8 +157,14 @@ def test_the_preview_table_is_the_previews_as_columns(rules: Rules) -> None:
             previews = game.previews(tile)
             assert table.dtype == np.int64 and table.shape == (len(previews), 16)
             rows = [
-                [*(x for cell in p.move.cells for x in cell), *map(int, p.move.colors), *p.points]
-                + [p.bonuses_earned, int(p.wins), *p.scores_after]
+                [
+                    *(x for cell in p.move.cells for x in cell),
+                    *map(int, p.move.colors),
+                    *p.points,
+                    p.bonuses_earned,
+                    int(p.wins),
+                    *p.scores_after,
+                ]
                 for p in previews
             ]
             assert texts == [str(p.move) for p in previews] and table.tolist() == rows
