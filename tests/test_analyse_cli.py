@@ -72,3 +72,13 @@ def test_a_bad_record_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capt
     assert main(["analyse", str(bad)]) == 2
     assert "bad record" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+
+
+def test_the_help_is_plain_text() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "genial", "analyse", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "genial analyse game.json" in out and "``" not in out

@@ -693,3 +693,88 @@ def test_the_hint_lays_the_expert_levels_move(server: str, browser: Browser) -> 
     assert genial.Move.parse(first["log"][0]["move"]) == genial.Move.parse(expected)
     assert wire.errors == []
     ctx.close()
+
+
+def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    """The whole flow of learning from a game: finish it against a bot, open its review,
+    click the worst decision and see the best alternative, open the analysis board there,
+    play a variation, share its link and open the link in a second browser context. The
+    server's reviews search with a small budget, so that the flow stays quick."""
+    import httpx
+
+    sock = _bound()
+    app = create_app(tmp_path / "games.sqlite3", bot_threads=1, review_iterations=16)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.02)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    try:
+        # A game one move from its end: the person plays the last move against the bot.
+        finished = genial.play_game(["greedy", "greedy"], seed=SEED)
+        record = json.loads(finished.to_json())
+        n = len(record["moves"])
+        last = genial.Game(players=2, seed=SEED)
+        for m in record["moves"][: n - 1]:
+            last.play(m)
+        seats: list[dict[str, Any]] = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+        seats[last.current_player] = {"kind": "human", "name": "You"}
+        made = httpx.post(f"{url}/api/games", json={"record": record, "upto": n - 1, "seats": seats}).json()
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        wire = Wire(page)
+        page.goto(f"{url}/game/{made['id']}#t={made['token']}")
+        state = wait_turn(page)
+        while state["over"] != "true":
+            play_policy(page)
+            state = wait_turn(page, int(state["version"]))
+        page.click("#review-button")
+        page.wait_for_selector("#review-list li", timeout=60000)
+        assert "mover's information only" in page.inner_text("#review-note")
+        assert page.locator("#review-graph svg").count() == 1
+        assert page.locator("#review-summary tr").count() == 3
+        page.click("#review-worst")
+        assert "Best alternative" in page.inner_text("#review-best")
+        assert "5 directions" in (page.text_content("#review-best") or "")  # the rulebook's words
+        assert page.locator(".ghost-tile.ok").count() == 1  # the alternative on the board
+        page.screenshot(path=str(shots / "review.png"))
+        page.click("#review-analyse")
+        page.wait_for_selector("#analysis-candidates li")
+        first = page.get_attribute("#analysis-candidates li", "data-move")
+        assert first is not None
+        page.click(f'#analysis-candidates li[data-move="{first}"] button')
+        page.wait_for_function(f"document.querySelector('#analysis-line').textContent.includes({first!r})")
+        line = page.inner_text("#analysis-line")
+        page.wait_for_selector("#analysis-candidates li")
+        page.click("#analysis-share")
+        page.wait_for_selector("#share-link")
+        link = page.input_value("#share-link")
+        assert link.startswith(url + "/analysis/")
+        page.screenshot(path=str(shots / "analysis.png"))
+        assert wire.errors == []
+        other = browser.new_context(viewport=DESKTOP).new_page()
+        other.goto(link)
+        other.wait_for_selector("#analysis-candidates li")
+        assert other.inner_text("#analysis-line") == line
+        assert other.get_attribute("#analysis-candidates li", "data-move") == page.get_attribute(
+            "#analysis-candidates li", "data-move"
+        )
+        other.context.close()
+        # The position editor: a tile laid by two clicks, a rack tile, then the analysis.
+        page.goto(f"{url}/analysis")
+        page.wait_for_selector("#editor")
+        page.click('.cell[data-cell="0,-1"]')
+        page.click('.cell[data-cell="0,0"]')
+        assert page.locator(".tiles [data-tile]").count() == 1
+        page.click("#editor-add-rack")
+        page.click("#editor-analyse")
+        page.wait_for_selector("#analysis-candidates li")
+        assert page.locator(".tiles [data-tile]").count() == 1
+        assert "to move" in page.inner_text("#analysis-status")
+        assert wire.errors == []
+        ctx.close()
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()

@@ -344,6 +344,18 @@ class GameState:
         """The game as ``observer`` sees it, rebuilt from public facts: ``(seat, move)``
         pairs, its own rack, every rack size and the decision it faces; unseen tiles dealt
         from ``seed``. Inconsistent facts raise ``ValueError``."""
+    @staticmethod
+    def from_setup(
+        rules: Rules,
+        tiles: list[Move | str],
+        tracks: list[list[int]],
+        seat: int,
+        rack: list[Tile | str],
+        seed: int,
+    ) -> GameState:
+        """A position set up by hand: placements on the board, every track's markers, the
+        seat to move and its rack; the other racks and the bag dealt from ``seed``. Bad
+        facts raise ``ValueError``."""
     def determinize(self, observer: int, seed: int) -> GameState:
         """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
     def unseen_tiles(self, observer: int) -> list[Tile]:

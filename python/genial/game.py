@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
-from .arguments import check_seed, type_name
+from .arguments import check_seed, int_in, type_name
 from .colors import Color
 from .variants import as_rules
 
@@ -364,6 +364,43 @@ class Game:
     def to_json(self, *, indent: int | None = None) -> str:
         """A versioned JSON record (rules, seed, bag, every move) that `from_json` replays."""
         return to_json(self, indent=indent)
+
+    @classmethod
+    def from_setup(
+        cls,
+        tiles: Iterable[Move | str],
+        tracks: Iterable[Iterable[int]],
+        seat: int,
+        rack: Iterable[Tile | str],
+        *,
+        players: int | None = None,
+        variant: str = "standard",
+        swap_timing: str = "after_placement",
+        require_contact: bool = False,
+        rules: Rules | None = None,
+        seed: int = 0,
+    ) -> Game:
+        """A position set up by hand, to analyse: ``tiles`` (placements such as
+        ``"R0,-4+B1,-4"``) on the board, each track's six markers in colour order, the
+        ``seat`` to move (it places next) and its ``rack``. The core checks every fact (cells
+        on the board and free, tiles not used more often than the game has them, markers on
+        their track, a placement left to make) and raises ``ValueError`` naming the first
+        that is wrong. The other racks and the bag are dealt from ``seed`` out of the tiles
+        nobody listed: the game has no record of its own (`to_record` refuses it).
+
+        >>> import genial
+        >>> g = genial.Game.from_setup(["R0,-1+R0,0"], [[1, 0, 0, 0, 0, 0], [0] * 6], 1, ["RB", "GG"], players=2)
+        >>> g.current_player, len(g.rack(1)), g.board[(0, 0)]
+        (1, 2, <Color.RED: 0>)
+        """
+        rules = as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        )
+        return cls._wrap(
+            _core.GameState.from_setup(
+                rules, list(tiles), [list(t) for t in tracks], int_in("seat", seat, 0, 3), list(rack), check_seed(seed)
+            )
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:

@@ -32,7 +32,27 @@ from typing import Any
 from .colors import Color
 from .geometry import DIRECTION_NAMES
 
-__all__ = ["HalfScore", "MarkerMove", "ScoreExplanation"]
+__all__ = ["RULEBOOK", "HalfScore", "MarkerMove", "ScoreExplanation"]
+
+#: The rulebooks' sentences (French edition, translated) behind each part of a placement's
+#: score, as `ScoreExplanation.rules` quotes them.
+RULEBOOK = {
+    "count": (
+        "Look at each of the 5 directions and check the number of symbols identical and adjacent "
+        "to yours, in a straight line and without interruption. Score 1 point per identical adjacent symbol."
+    ),
+    "halves": (
+        "Count separately the points of each of the symbols of your tile (even if it shows 2 identical "
+        "symbols). The 2nd symbol of a tile is not considered adjacent: you score no point in the direction "
+        "of the tile's 2nd symbol."
+    ),
+    "cap": "The marker stays on 18 until the end of the game, the points in excess being lost.",
+    "bonus": (
+        'Each time one of your markers reaches column 18 of its track, shout: "Ingenious!" You get a bonus '
+        "turn and must immediately place one of your tiles and count its points. This can bring further "
+        "bonus turns."
+    ),
+}
 
 Cell = tuple[int, int]
 
@@ -159,6 +179,16 @@ class ScoreExplanation:
             parts = [f"{DIRECTION_NAMES[d]} {n}" for d, n in h.counted() if n]
             detail = " + ".join(parts) if parts else "no line"
             out.append(f"half {i + 1}, {h.color} at {h.cell}: {detail} = {h.points}")
+        return out
+
+    def rules(self) -> list[str]:
+        """The rulebooks' sentences (`RULEBOOK`) this placement's score rests on: the count
+        and the halves always; the cap and the bonus when they apply."""
+        out = [RULEBOOK["count"], RULEBOOK["halves"]]
+        if any(s.lost for s in self.steps):
+            out.append(RULEBOOK["cap"])
+        if self.bonuses:
+            out.append(RULEBOOK["bonus"])
         return out
 
     def __str__(self) -> str:

@@ -419,6 +419,45 @@ impl PyGameState {
         Ok(PyGameState { record: Record::without_origin(game, history, movers) })
     }
 
+    /// A position set up by hand (`Game::from_setup`): ``tiles`` (placements) on the
+    /// board, the ``tracks`` (one list of six markers per track), ``seat`` to move with its
+    /// ``rack``; the other racks and the bag are dealt from ``seed``. Bad facts raise
+    /// ``ValueError`` naming what is wrong.
+    #[staticmethod]
+    #[pyo3(signature = (rules, tiles, tracks, seat, rack, seed))]
+    fn from_setup(
+        rules: PyRef<'_, PyRules>,
+        tiles: Vec<Bound<'_, PyAny>>,
+        tracks: Vec<Vec<i64>>,
+        seat: usize,
+        rack: Vec<Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let config = rules.0;
+        let mut placements = Vec::with_capacity(tiles.len());
+        for (i, t) in tiles.iter().enumerate() {
+            match extract_move(t)? {
+                Move::Place(p) => placements.push(p),
+                other => return Err(PyValueError::new_err(format!("tile {i} must be a placement, not {other}"))),
+            }
+        }
+        let mut markers = Vec::with_capacity(tracks.len());
+        for (t, values) in tracks.iter().enumerate() {
+            if values.len() != COLORS {
+                return Err(PyValueError::new_err(format!("track {t} has {COLORS} markers, not {}", values.len())));
+            }
+            let mut row = [0i8; COLORS];
+            for (c, &v) in values.iter().enumerate() {
+                row[c] = i8::try_from(v)
+                    .map_err(|_| PyValueError::new_err(format!("track {t}: a marker on {v} is off the track")))?;
+            }
+            markers.push(row);
+        }
+        let rack = rack.iter().map(extract_tile).collect::<PyResult<Vec<_>>>()?;
+        let game = Game::from_setup(config, &placements, &markers, seat, &rack, seed)?;
+        Ok(PyGameState { record: Record::without_origin(game, Vec::new(), Vec::new()) })
+    }
+
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.
     fn determinize(&self, observer: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let p = self.check_seat(observer)?;

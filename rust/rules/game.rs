@@ -890,6 +890,94 @@ impl Game {
         g
     }
 
+    /// A position set up by hand (the analysis board's editor): the tiles on the board, the
+    /// markers of every track, the rack of `seat` (the seat to move, which places next) and
+    /// the seed that deals the tiles nobody listed to the other racks (full, as far as the
+    /// unseen tiles go) and the bag. Every fact is checked: the tiles lie on free cells of
+    /// the zone, side by side; no tile is used more often than the game has it (board and
+    /// rack together); a rack holds at most its size; markers lie on their track
+    /// (`track_min..=track_max`) and no seat has every marker at the end already (that game
+    /// would be over); the seat to move can place a tile. Seats count as having placed once
+    /// the board holds a tile per seat. Duel tokens start unclaimed.
+    pub fn from_setup(
+        config: Config,
+        tiles: &[Placement],
+        tracks: &[[i8; COLORS]],
+        seat: usize,
+        rack: &[Tile],
+        seed: u64,
+    ) -> Result<Game, SetupError> {
+        let err = |s: String| Err(SetupError(s));
+        let n = config.players();
+        if seat >= n {
+            return err(format!("seat {seat} does not exist with {n} players"));
+        }
+        if rack.len() > config.rack_size() {
+            return err(format!("a rack holds at most {} tiles, not {}", config.rack_size(), rack.len()));
+        }
+        if tracks.len() != config.track_count() {
+            return err(format!("{n} players have {} tracks, not {}", config.track_count(), tracks.len()));
+        }
+        let (lo, hi) = (config.variant.track_min(), config.variant.track_max());
+        for (t, values) in tracks.iter().enumerate() {
+            if let Some(v) = values.iter().find(|&&v| v < lo || v > hi) {
+                return err(format!("track {t}: a marker on {v} is off the track ({lo}..{hi})"));
+            }
+            if config.variant != Variant::Duel && values.iter().all(|&v| v == hi) {
+                return err(format!("track {t}: every marker is on {hi} already, the game would be over"));
+            }
+        }
+        let mut pool = full_set().to_vec();
+        let mut take = |t: Tile, what: &str| -> Result<(), SetupError> {
+            match pool.iter().position(|&x| x == t) {
+                Some(i) => {
+                    pool.swap_remove(i);
+                    Ok(())
+                }
+                None => Err(SetupError(format!("{what}: the game has no further {t} tile"))),
+            }
+        };
+        let mut g = Game::start(config, Bag::from_draw_order(&[]), Rng::new(seed));
+        for (i, p) in tiles.iter().enumerate() {
+            let mv = Move::Place(*p);
+            g.board.check_pair(p.a, p.b).map_err(|e| SetupError(format!("tile {i} ({mv}): {e}")))?;
+            take(p.tile(), &format!("tile {i} ({mv})"))?;
+            g.board.place_unchecked(p.a, p.ca, p.b, p.cb);
+        }
+        for &t in rack {
+            take(t, "the rack")?;
+        }
+        for (t, values) in tracks.iter().enumerate() {
+            g.tracks.values[t] = *values;
+        }
+        if tiles.len() >= n {
+            g.placed = (1u8 << n) - 1;
+        }
+        g.stats.placements = tiles.len() as u16;
+        pool.sort_unstable();
+        let mut rng = Rng::new(seed);
+        rng.shuffle(&mut pool);
+        let mut it = pool.into_iter();
+        for p in 0..n {
+            if p == seat {
+                rack.iter().for_each(|&t| g.racks[p].push(t));
+            } else {
+                it.by_ref().take(config.rack_size()).for_each(|t| g.racks[p].push(t));
+            }
+        }
+        let rest: Vec<Tile> = it.collect();
+        g.bag.refill(&rest);
+        g.rng = rng;
+        g.current = seat as u8;
+        g.phase = Phase::Place;
+        g.pending_bonus = 0;
+        g.end = None;
+        if rack.is_empty() || g.board.free_pairs() == 0 || !g.has_legal_placement(seat) {
+            return err(format!("seat {seat} cannot place a tile of its rack in this position"));
+        }
+        Ok(g)
+    }
+
     /// The game as one seat sees it, rebuilt from public facts alone: the moves played,
     /// each with the seat that played it, the `observer`'s own rack, every seat's rack size,
     /// and the decision `observer` now faces (`phase`, with `pending_bonus` bonus placements
@@ -1029,6 +1117,61 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_set_up_by_hand_is_checked_and_dealt() {
+        let cfg = Config::standard(2).unwrap();
+        let real = {
+            let mut g = Game::new(cfg, 8);
+            let mut moves = Vec::new();
+            let mut placed = Vec::new();
+            while placed.len() < 6 {
+                g.legal_moves(&mut moves);
+                if let Move::Place(p) = moves[0] {
+                    placed.push(p);
+                }
+                g.play(&moves[0]).unwrap();
+            }
+            (g, placed)
+        };
+        let (g, tiles) = real;
+        let tracks = [g.tracks.values[0], g.tracks.values[1]];
+        let seat = g.current_player();
+        let rack = g.rack(seat).tiles().to_vec();
+        let s = Game::from_setup(cfg, &tiles, &tracks, seat, &rack, 3).unwrap();
+        assert_eq!(s.board, g.board);
+        assert_eq!(s.tracks.values, g.tracks.values);
+        assert_eq!(s.current_player(), seat);
+        assert_eq!(s.rack(seat), g.rack(seat));
+        assert_eq!(s.rack(1 - seat).len(), 6);
+        assert_eq!(s.tile_total(), TILE_COUNT);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        s.legal_moves(&mut a);
+        g.legal_moves(&mut b);
+        assert_eq!(a, b);
+        // Every inconsistency is refused with a message, never a panic.
+        let bad = |t: &[Placement], tr: &[[i8; COLORS]], seat: usize, rack: &[Tile]| {
+            Game::from_setup(cfg, t, tr, seat, rack, 1).unwrap_err().0
+        };
+        assert!(bad(&tiles, &tracks, 2, &rack).contains("seat 2 does not exist"));
+        assert!(bad(&tiles, &tracks[..1], seat, &rack).contains("2 tracks"));
+        let mut off = tracks;
+        off[0][3] = 19;
+        assert!(bad(&tiles, &off, seat, &rack).contains("off the track"));
+        assert!(bad(&tiles, &[[18; COLORS], tracks[1]], seat, &rack).contains("would be over"));
+        let twice = [tiles[0], tiles[0]];
+        assert!(bad(&twice, &tracks, seat, &rack).contains("tile 1"));
+        let seven = [rack.clone(), vec![rack[0]]].concat();
+        assert!(bad(&tiles, &tracks, seat, &seven).contains("at most 6"));
+        let cell = |q: i32, r: i32| Cell::new(q, r).unwrap();
+        let outside = Placement::new(cell(7, 0), 0, cell(7, -1), 0);
+        assert!(bad(&[outside], &tracks, seat, &rack).contains("tile 0"));
+        // Five doubles of a colour are all the game has (four in the rack and two placed: too many).
+        let rr = Tile::new(0, 0);
+        let doubles = |q: i32| Placement::new(cell(q, 0), 0, cell(q, 1), 0);
+        assert!(bad(&[doubles(-2), doubles(0)], &tracks, seat, &[rr; 4]).contains("no further"));
+        assert!(bad(&tiles, &tracks, seat, &[]).contains("cannot place"));
+    }
 
     #[test]
     fn determinize_depends_only_on_what_the_observer_sees() {

@@ -217,7 +217,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "analyse",
         help="review a recorded game, or list the candidates of one of its positions",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        # The help shows plain text: the docstring's reST literals lose their backticks.
+        description=__doc__.split("\n\n")[1].replace("``", "") if __doc__ else None,
     )
     p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")

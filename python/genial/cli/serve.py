@@ -82,6 +82,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the most thinking time per move a bot may take; a search is stopped there (default 10000)",
     )
     p.add_argument(
+        "--review-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="search iterations per decision of a review or an analysis (default: the expert level's own; "
+        "at most --max-iterations)",
+    )
+    p.add_argument(
         "--allow-bot-options",
         action="store_true",
         help="let games set bot options (budgets up to the caps); by default the lobby offers levels only",
@@ -147,6 +155,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--bot-threads must be at least 1, not {args.bot_threads}")
     if not 0 <= args.bot_delay <= 10:
         raise ValueError(f"--bot-delay must be 0..10 seconds, not {args.bot_delay}")
+    if args.review_iterations is not None and args.review_iterations < 1:
+        raise ValueError(f"--review-iterations must be at least 1, not {args.review_iterations}")
     if args.max_iterations < 1 or args.max_think_ms < 1:
         raise ValueError("--max-iterations and --max-think-ms must be at least 1")
     if args.new_games_per_minute < 0 or args.keep_days < 0:
@@ -192,6 +202,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ),
         access_log=not args.quiet,
         keep_days=args.keep_days,
+        review_iterations=args.review_iterations,
     )
     print(f"genial serve: open http://{shown}:{port}/ in your browser", flush=True)
     if public:

@@ -103,6 +103,8 @@ class RateLimit:
     """A token bucket per client address: ``per_minute`` actions a minute, as a burst too."""
 
     per_minute: float
+    #: What is counted, for the refusal's message.
+    what: str = "new games"
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def take(self, client: str) -> None:
@@ -116,7 +118,7 @@ class RateLimit:
             wait = (1.0 - tokens) * 60.0 / self.per_minute
             raise ApiError(
                 429,
-                f"too many new games from your address: at most {self.per_minute:g} a minute; "
+                f"too many {self.what} from your address: at most {self.per_minute:g} a minute; "
                 f"try again in {wait:.0f} s",
             )
         self._buckets[client] = (tokens - 1.0, now)

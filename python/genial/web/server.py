@@ -23,6 +23,13 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/games/{id}/undo``        ``{"version": n}``, when all other seats are bots
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
 - ``POST /api/replay``                 a record's moves and tracks, for the replay view
+- ``POST /api/reviews``                ``{"game": id}`` (once over) or ``{"record": {...}}``:
+  starts the game's review on the bots' pool (or finds it); its id and progress
+- ``GET  /api/reviews/{id}``           its progress, and the review once done (kept in SQLite)
+- ``POST /api/analysis``               ``{"position": {...}, "line": [moves]}``: the position
+  after the variation, with the mover's ranked candidate moves (`genial.web.analysis`)
+- ``POST /api/positions``              the same body: kept under an id for a share link
+- ``GET  /api/positions/{id}``         a shared position and its variation
 - ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}`` (or null to
   watch); then the server sends the seat's state on every change
 
@@ -49,12 +56,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..records import RecordError
 from . import views
+from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
 from .errors import ApiError
+from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import Hub, Listener, bot_catalogue, replay_frames
+from .tables import Hub, Listener, bot_catalogue, replay_frames, replay_record
 
 __all__ = ["STATIC", "create_app"]
 
@@ -100,14 +110,25 @@ def create_app(
     edge: EdgeRules | None = None,
     access_log: bool = False,
     keep_days: float = 0.0,
+    review_iterations: int | None = None,
 ) -> Edge:
     """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
-    the `Edge` (``app.hub`` is the games)."""
+    the `Edge` (``app.hub`` is the games). Reviews and the analysis board search like the
+    expert level, with ``review_iterations`` iterations a decision instead of its own
+    (never more than the operator's ``limits.max_iterations``)."""
     limits = limits or BotLimits()
     edge = edge or EdgeRules(max_body=MAX_BODY)
     store = Store(db)
     hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days)
+    if review_iterations is not None:
+        review_iterations = max(1, min(review_iterations, limits.max_iterations))
+    reviews = Reviews(store, hub.workers, iterations=review_iterations)
+    analyses = Analyses(hub, reviews, iterations=review_iterations)
     new_games = RateLimit(edge.new_games_per_minute)
+    # Reviews and analyses search on the bots' pool: each client is paced like new games
+    # (a review is as much work as a game), analyses and shared positions three times as often.
+    new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
+    new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
     meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
     index = STATIC / "index.html"
 
@@ -164,6 +185,55 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         return JSONResponse(replay_frames(await _body(request)))
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    async def start_review(request: Request) -> Response:
+        body = await _body(request)
+        new_reviews.take(client(request))
+        if not isinstance(body, dict) or ("game" in body) == ("record" in body):
+            raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
+        if "game" in body:
+            table = hub.table(body["game"])
+            if not table.game.is_over:
+                raise ApiError(
+                    409,
+                    "a game is reviewed once it is over: until then the review would tell what the hidden racks hold",
+                )
+            return JSONResponse(
+                reviews.start(table.game, [s["name"] for s in table.seats], {"game": table.id}), status_code=202
+            )
+        record = body["record"]
+        if not isinstance(record, dict):
+            raise ApiError(400, "record must be a game record object (Game.to_json)")
+        try:
+            game, _, _ = replay_record(record)
+        except RecordError as e:
+            raise ApiError(400, f"record cannot be reviewed: {e}") from None
+        names = record.get("names")
+        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+            names = [f"Seat {i + 1}" for i in range(game.players)]
+        return JSONResponse(reviews.start(game, names, {}), status_code=202)
+
+    async def get_review(request: Request) -> Response:
+        key = request.path_params["review_id"]
+        if len(key) > 64:
+            raise ApiError(404, "no such review")
+        return JSONResponse(reviews.status(key))
+
+    async def analysis(request: Request) -> Response:
+        body = await _body(request)
+        new_analyses.take(client(request))
+        return JSONResponse(await analyses.analyse(body))
+
+    async def share(request: Request) -> Response:
+        body = await _body(request)
+        new_analyses.take(client(request))  # a share is stored: paced like an analysis
+        return JSONResponse(analyses.share(body), status_code=201)
+
+    async def shared(request: Request) -> Response:
+        return JSONResponse(analyses.shared(request.path_params["position_id"]))
 
     async def live(ws: WebSocket) -> None:
         await ws.accept()
@@ -232,6 +302,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.close()
             await hub.close()
             store.close()
 
@@ -239,6 +310,9 @@ def create_app(
         Route("/", page),
         Route("/game/{game_id}", page),
         Route("/replay", page),
+        Route("/review/{review_id}", page),
+        Route("/analysis", page),
+        Route("/analysis/{position_id}", page),
         Route("/api/meta", get_meta),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
@@ -251,6 +325,11 @@ def create_app(
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/record", record),
         Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/reviews", start_review, methods=["POST"]),
+        Route("/api/reviews/{review_id}", get_review),
+        Route("/api/analysis", analysis, methods=["POST"]),
+        Route("/api/positions", share, methods=["POST"]),
+        Route("/api/positions/{position_id}", shared),
         WebSocketRoute("/api/games/{game_id}/ws", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -260,4 +339,5 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.reviews = reviews
     return Edge(app, edge, AccessLog() if access_log else None)

@@ -4,7 +4,9 @@ One row per game: the record (`Game.to_json`, which replays exactly), the seats 
 where: a human or a bot with its options), a version counter that grows with every change
 (moves, undos, seats claimed or replaced), the SHA-256 of each claimed seat's secret token
 and of each open invite (tokens and invite codes themselves are never stored), the bag's
-commitment salt, and the game's public events (seats joined and replaced).
+commitment salt, and the game's public events (seats joined and replaced). Beside the
+games: finished reviews, and the positions shared from the analysis board, each under the
+hash of what it is made from.
 
 The database is written on every change, before the change is acknowledged, so stopping
 and restarting the server loses nothing. It holds every game's bag, so the file is created
@@ -39,6 +41,16 @@ CREATE TABLE IF NOT EXISTS games (
     summary    TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games (updated);
+CREATE TABLE IF NOT EXISTS reviews (
+    id         TEXT PRIMARY KEY,
+    created    REAL NOT NULL,
+    review     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS positions (
+    id         TEXT PRIMARY KEY,
+    created    REAL NOT NULL,
+    position   TEXT NOT NULL
+);
 """
 # Columns added after the first release, with their value in older rows: open invites (none:
 # the creator was given every token), the commitment's salt (none: no commitment) and the
@@ -196,11 +208,41 @@ class Store:
         return cur.rowcount > 0
 
     def delete_untouched_since(self, when: float) -> list[str]:
-        """Deletes the games that have not changed since ``when`` (a Unix time); their ids."""
+        """Deletes the games that have not changed since ``when`` (a Unix time), and the
+        reviews and shared positions made before it; the games' ids."""
         with self._db:
             ids = [r[0] for r in self._db.execute("SELECT id FROM games WHERE updated < ?", (when,))]
             self._db.execute("DELETE FROM games WHERE updated < ?", (when,))
+            # Reviews and shared positions go the same way as the games they were made of.
+            self._db.execute("DELETE FROM reviews WHERE created < ?", (when,))
+            self._db.execute("DELETE FROM positions WHERE created < ?", (when,))
         return ids
+
+    # ----- finished reviews and shared positions (keyed by their content's hash) -----------
+
+    def put_review(self, key: str, data: dict[str, Any]) -> None:
+        """A finished review (`genial.web.reviews`), kept for its game or record."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO reviews (id, created, review) VALUES (?, ?, ?)",
+                (key, time.time(), json.dumps(data)),
+            )
+
+    def get_review(self, key: str) -> dict[str, Any] | None:
+        found = self._db.execute("SELECT review FROM reviews WHERE id = ?", (key,)).fetchone()
+        return None if found is None else dict(json.loads(found[0]))
+
+    def put_position(self, key: str, data: dict[str, Any]) -> None:
+        """A shared analysis position with its variation (`genial.web.analysis`)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO positions (id, created, position) VALUES (?, ?, ?)",
+                (key, time.time(), json.dumps(data)),
+            )
+
+    def get_position(self, key: str) -> dict[str, Any] | None:
+        found = self._db.execute("SELECT position FROM positions WHERE id = ?", (key,)).fetchone()
+        return None if found is None else dict(json.loads(found[0]))
 
 
 def _row(r: tuple[Any, ...]) -> GameRow:

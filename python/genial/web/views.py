@@ -162,6 +162,7 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
                 "player_counts": list(v.player_counts),
                 "player_labels": [_plural(n, "player") for n in v.player_counts],
                 "track_max": v.track_max,
+                "rack_size": Rules(v.name).rack_size,
                 "description": v.description,
                 "has_swap": Rules(v.name).has_swap,
             }
@@ -690,3 +691,196 @@ def tile_of(game: Game, seat: int, *, tile: str | None, slot: str | None) -> tup
     if parsed not in rack:
         raise ValueError(f"tile {parsed} is not in your rack")
     return parsed, rack.index(parsed)
+
+
+# ----- reviews and the analysis board ------------------------------------------------------------
+
+#: What the review and the analysis board say about hidden information.
+INFORMATION_NOTE = (
+    "Each decision is judged from the mover's information only: the board, the tracks and the "
+    "mover's own rack. The other racks and the bag are dealt anew in every search iteration, so "
+    "the verdicts never use a tile the mover could not see."
+)
+
+
+def _class_texts() -> list[dict[str, Any]]:
+    """Each class of a decision with its limit (`genial.reviews.LOSS_LIMITS`) in words."""
+    from ..reviews import CLASSES, LOSS_LIMITS
+
+    out = []
+    for c in CLASSES:
+        limit = LOSS_LIMITS.get(c)
+        if limit is not None:
+            text = f"lost less than {_pct(limit)} win chance" + (" (or the engine's own choice)" * (c == "best"))
+        else:
+            text = f"lost {_pct(max(LOSS_LIMITS.values()))} win chance or more"
+        out.append({"name": c, "text": text, "limit": limit})
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def explained(game: Game, move: Move) -> dict[str, Any] | None:
+    """A placement on ``game`` with its score explained (`Game.explain`) in words: each
+    half's lines per direction, each marker's move with the 18 cap and "Ingenious!", and
+    the rulebooks' sentences behind them. ``None`` for a swap or keep."""
+    if move.cells is None or move.colors is None:
+        return None
+    e = game.explain(move)
+    return {
+        "move": str(move),
+        "cells": [list(c) for c in move.cells],
+        "colors": [int(c) for c in move.colors],
+        "points": list(e.points),
+        "total": sum(e.points),
+        "text": f"{move.colors[0]} +{e.points[0]}, {move.colors[1]} +{e.points[1]} = {sum(e.points)}",
+        "lines": e.lines_text(),
+        "steps": [s.describe() for s in e.steps],
+        "wins": e.wins,
+        "rules": e.rules(),
+    }
+
+
+def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> dict[str, Any]:
+    """A finished review (`genial.reviews.Review`) of ``game`` as the review page shows it:
+    per decision the win chances, the class, the move played and the best alternative with
+    their score previews explained; the win-chance graph of every seat; the per-player
+    summary; the moves (for the board at each decision)."""
+    from ..records import from_record, start_record, to_record
+
+    names = [n[:40] for n in names]
+    board = from_record(start_record(to_record(game)))
+    by_ply = {d.ply: d for d in r.decisions}
+    log = []
+    decisions = []
+    for ply, move in enumerate(game.moves):
+        seat = board.current_player
+        d = by_ply.get(ply)
+        if d is not None:
+            played = explained(board, move)
+            best = explained(board, d.best) if d.best != move else played
+            decisions.append(
+                {
+                    "ply": ply,
+                    "player": d.player,
+                    "who": names[d.player],
+                    "phase": d.phase,
+                    "move": str(d.move),
+                    "forced": d.forced,
+                    "win_before": d.win_before,
+                    "win_after": d.win_after,
+                    "loss": d.loss,
+                    "class": "forced" if d.forced else d.classification,
+                    "best": str(d.best),
+                    "best_win": d.best_win,
+                    "played": played,
+                    "alternative": None if d.best == move else best,
+                    "text": (
+                        f"{names[d.player]} played {move} ({_pct(d.win_before)} → {_pct(d.win_after)})"
+                        + ("" if d.best == move else f"; best was {d.best} ({_pct(d.best_win)})")
+                    ),
+                    "candidates": [
+                        {"move": str(c.move), "win": c.win_probability, "line": [str(m) for m in c.line[:6]]}
+                        for c in d.candidates[:5]
+                    ],
+                }
+            )
+        log.append(entry(ply, seat, board.play(move)))
+    worst = r.worst()
+    summary = [
+        {
+            "player": s.player,
+            "who": names[s.player],
+            "decisions": s.decisions,
+            "average_loss": s.average_loss,
+            "text": f"average loss {100 * s.average_loss:.1f}% over {_plural(s.decisions, 'decision')}",
+            "counts": s.counts,
+        }
+        for s in r.summary
+    ]
+    return {
+        "title": f"Review · {_variant_title(game.variant)}, {_plural(game.players, 'player')}",
+        "level": r.level,
+        "iterations": r.iterations,
+        "players": game.players,
+        "names": names,
+        "radius": game.board.radius,
+        "total": len(game.moves),
+        "note": INFORMATION_NOTE,
+        "classes": _class_texts(),
+        "log": [_log_entry(e, names) for e in log],
+        "decisions": decisions,
+        "worst": None if worst is None else worst.ply,
+        "series": [list(row) for row in r.series],
+        "graph": r.to_svg(width=640, height=220),
+        "summary": summary,
+        "source": source,
+    }
+
+
+def analysis(
+    game: Game, names: Sequence[str], tiles: Sequence[Move], line: list[dict[str, Any]], result: Any
+) -> dict[str, Any]:
+    """The analysis board's position: the board, tracks, the mover and its rack (the only
+    rack shown), the variation played, and the candidate moves (`genial.analysis.Analysis`,
+    ``None`` once the game is over) with their win chances, score previews explained and
+    expected lines."""
+    mover = game.current_player
+    placed = [m for m in [*tiles, *game.moves] if m.cells is not None and m.colors is not None]
+    out: dict[str, Any] = {
+        "title": f"Analysis · {_variant_title(game.variant)}, {_plural(game.players, 'player')}",
+        "players": game.players,
+        "names": list(names),
+        "variant": game.variant,
+        "radius": game.board.radius,
+        "tiles": [
+            {"cells": [list(c) for c in m.cells or ()], "colors": [int(c) for c in m.colors or ()]} for m in placed
+        ],
+        "tracks": [list(t) for t in game.tracks],
+        "track_max": game.track_max,
+        "track_min": game.rules.track_min,
+        "track_views": _track_views(
+            game, names, mover, over=game.is_over, ranks=list(game.ranks()) if game.is_over else None
+        ),
+        "scoring": _scoring(game.rules, names),
+        "over": game.is_over,
+        "line": [_log_entry(e, names) for e in line],
+        "note": INFORMATION_NOTE,
+        "candidates": [],
+        "expected": [],
+    }
+    if game.is_over:
+        out["status"] = _ending(game, names)["summary"]
+        return out
+    rack = game.rack(mover)
+    phase = {"place": "to place", "bonus": "a bonus placement", "swap_offer": "a swap offer"}.get(
+        game.phase, game.phase
+    )
+    out |= {
+        "mover": mover,
+        "who": names[mover],
+        "phase": game.phase,
+        "status": f"{names[mover]} to move: {phase}",
+        "rack": [[int(c) for c in t.colors] for t in rack],
+        "rack_labels": [f"{t.colors[0]} and {t.colors[1]}" for t in rack],
+    }
+    if result is not None:
+        cands = []
+        for c in result.candidates[:8]:
+            e = explained(game, c.move)
+            cands.append(
+                {
+                    "move": str(c.move),
+                    "win": c.win_probability,
+                    "win_text": _pct(c.win_probability),
+                    "visits": c.visits,
+                    "explained": e,
+                    "text": e["text"] if e else ("swap the rack" if c.move == Move.swap() else "keep the rack"),
+                    "line": [str(m) for m in c.line[:8]],
+                }
+            )
+        out["candidates"] = cands
+        out["expected"] = cands[0]["line"] if cands else []
+    return out

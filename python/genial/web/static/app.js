@@ -1,4 +1,5 @@
-// genial in the browser: the router to the lobby, the game and the replay pages.
+// genial in the browser: the router to the lobby, the game, the replay, the review and the
+// analysis board.
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
@@ -17,6 +18,12 @@ async function start() {
   if (m) {
     const { showGame } = await import("./game.js");
     await showGame(main, meta, decodeURIComponent(m[1]));
+  } else if (location.pathname.startsWith("/review/")) {
+    const { showReview } = await import("./review.js");
+    await showReview(main, meta, decodeURIComponent(location.pathname.slice(8)));
+  } else if (location.pathname === "/analysis" || location.pathname.startsWith("/analysis/")) {
+    const { showAnalysis } = await import("./analysis.js");
+    await showAnalysis(main, meta, decodeURIComponent(location.pathname.slice(10)) || null);
   } else if (location.pathname === "/replay") {
     const { showReplay } = await import("./replay.js");
     await showReplay(main, meta);

@@ -10,6 +10,7 @@ import { glyph } from "./icons.js";
 import { inviteCard } from "./invite.js";
 import { cellKey } from "./placements.js";
 import { Placer } from "./rack.js";
+import { startReview } from "./review.js";
 import { claimInvite, saveSeats, seatsFor } from "./seats.js";
 import { rankingView, tracksView } from "./tracks.js";
 
@@ -462,6 +463,7 @@ class GamePage {
           glyph("play"),
           "Replay",
         ),
+        h("button", { type: "button", id: "review-button", onclick: () => startReview({ game: this.id }) }, "Review"),
         st.can_undo
           ? h("button", { type: "button", class: "ghost", onclick: () => this.undo() }, glyph("undo"), "Undo last move")
           : null,

@@ -6,6 +6,7 @@ import { BoardView } from "./board.js";
 import { h, toast } from "./dom.js";
 import { glyph } from "./icons.js";
 import { cellKey } from "./placements.js";
+import { openAnalysis, startReview } from "./review.js";
 import { seatsFor } from "./seats.js";
 import { rankingView, tracksView } from "./tracks.js";
 
@@ -35,7 +36,7 @@ export async function showReplay(root, meta) {
     try {
       const data = await api("/api/replay", { method: "POST", body: record });
       intro.hidden = true;
-      new Replay(stage, meta, data).show();
+      new Replay(stage, meta, data, record).show();
     } catch (e) {
       toast(e.message, "error");
     }
@@ -64,7 +65,8 @@ export async function showReplay(root, meta) {
 }
 
 class Replay {
-  constructor(root, meta, data) {
+  constructor(root, meta, data, record) {
+    this.record = record;
     this.root = root;
     this.meta = meta;
     this.data = data;
@@ -105,6 +107,20 @@ class Replay {
       button("next", "Next move", "replay-next", () => this.go(this.step + 1)),
       button("last", "Last move", "replay-last", () => this.go(d.log.length)),
       this.label,
+      h(
+        "button",
+        { type: "button", id: "replay-review", onclick: () => startReview({ record: this.record }) },
+        "Review",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "replay-analyse",
+          onclick: () => openAnalysis({ record: this.record, upto: this.step }),
+        },
+        "Analyse",
+      ),
     );
     d.log.forEach((e, i) => {
       this.listEl.append(h("li", { value: i + 1, onclick: () => this.go(i + 1) }, this.describe(e)));

@@ -1,0 +1,248 @@
+"""The analysis board of `genial serve`: any position, its ranked candidate moves (the
+levels' search on the bots' pool), variations played from it, and links that share them.
+
+A position is one of:
+
+- ``{"game": id, "upto": n}``: a game of this server after its first ``n`` moves, once the
+  game is over (before, its record and so every rack is nobody's to see);
+- ``{"review": id, "upto": n}``: the game of a finished review;
+- ``{"record": {...}, "upto": n}``: a record the asker holds;
+- ``{"setup": {...}}``: a position set up by hand (`genial.Game.from_setup`): ``players``,
+  ``variant``, ``tiles`` (each ``{"cells": [[q, r], [q, r]], "colors": [a, b]}`` or a move's
+  text), ``tracks`` (six markers per track), ``seat`` (to move) and ``rack`` (its tiles, as
+  colour pairs or text); the other racks are dealt from the unseen tiles.
+
+A variation (``line``) is a list of moves played from the position. The search always
+looks from the mover's information set (`genial.analyse`), never at the other racks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .._core import IllegalMoveError, Move, Tile
+from ..analysis import analyse
+from ..colors import Color
+from ..game import Game
+from ..records import RecordError, to_record
+from . import views
+from .errors import ApiError
+from .workers import Stopped
+
+if TYPE_CHECKING:
+    from .reviews import Reviews
+    from .tables import Hub
+
+__all__ = ["MAX_LINE", "Analyses", "position_key"]
+
+#: The longest variation accepted (a game has fewer moves).
+MAX_LINE = 300
+_CACHE = 64
+
+
+def position_key(position: dict[str, Any], line: list[str]) -> str:
+    """The id of a shared position: the hash of the position and its variation."""
+    return hashlib.sha256(json.dumps({"p": position, "l": line}, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _upto(body: dict[str, Any], moves: int) -> int:
+    upto = body.get("upto", moves)
+    if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= moves:
+        raise ApiError(400, f"upto must be a move number 0..{moves}")
+    return upto
+
+
+def _pair(value: Any, what: str) -> tuple[Any, Any]:
+    if not (isinstance(value, list) and len(value) == 2):
+        raise ApiError(400, f"{what} must be a pair")
+    return value[0], value[1]
+
+
+def _color(value: Any, what: str) -> Color:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(Color):
+        raise ApiError(400, f"{what} must be a colour number 0..{len(Color) - 1}")
+    return Color(value)
+
+
+def _cell(value: Any, what: str) -> tuple[int, int]:
+    q, r = _pair(value, what)
+    if any(isinstance(x, bool) or not isinstance(x, int) or not -20 <= x <= 20 for x in (q, r)):
+        raise ApiError(400, f"{what} must be [q, r] with small whole numbers")
+    return q, r
+
+
+def _setup_tile(t: Any, i: int) -> Move:
+    try:
+        if isinstance(t, str):
+            return Move.parse(t)
+        if isinstance(t, dict):
+            a, b = _pair(t.get("cells"), f"tile {i}: cells")
+            ca, cb = _pair(t.get("colors"), f"tile {i}: colors")
+            return Move.place(
+                _cell(a, f"tile {i}: cell"),
+                _color(ca, f"tile {i}: colour"),
+                _cell(b, f"tile {i}: cell"),
+                _color(cb, f"tile {i}: colour"),
+            )
+    except ValueError as e:
+        raise ApiError(400, f"tile {i}: {e}") from None
+    raise ApiError(400, f'tile {i} must be {{"cells": [[q, r], [q, r]], "colors": [a, b]}} or a move\'s text')
+
+
+def _rack_tile(t: Any, i: int) -> Tile:
+    try:
+        if isinstance(t, str):
+            return Tile.parse(t)
+        a, b = _pair(t, f"rack tile {i}")
+        return Tile(_color(a, f"rack tile {i}"), _color(b, f"rack tile {i}"))
+    except ValueError as e:
+        raise ApiError(400, f"rack tile {i}: {e}") from None
+
+
+def setup_game(setup: Any) -> tuple[Game, list[Move]]:
+    """The game of a position set up by hand, and its tiles (for the drawing)."""
+    if not isinstance(setup, dict):
+        raise ApiError(400, "setup must be an object with players, tiles, tracks, seat and rack")
+    tiles, tracks, rack = setup.get("tiles", []), setup.get("tracks"), setup.get("rack")
+    if not isinstance(tiles, list) or len(tiles) > 60:
+        raise ApiError(400, "tiles must be a list of at most 60 tiles")
+    if not isinstance(tracks, list) or len(tracks) > 4 or not all(isinstance(t, list) for t in tracks):
+        raise ApiError(400, "tracks must be a list with the six markers of each track")
+    if any(isinstance(v, bool) or not isinstance(v, int) for t in tracks for v in t):
+        raise ApiError(400, "a marker is a whole number")
+    if not isinstance(rack, list) or len(rack) > 6:
+        raise ApiError(400, "rack must be a list of at most six tiles")
+    placed = [_setup_tile(t, i) for i, t in enumerate(tiles)]
+    held = [_rack_tile(t, i) for i, t in enumerate(rack)]
+    players, variant, seat = setup.get("players"), setup.get("variant", "standard"), setup.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise ApiError(400, "seat must be the number of the seat to move")
+    try:
+        game = Game.from_setup(placed, tracks, seat, held, players=players, variant=variant)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ApiError(400, f"this position cannot be set up: {e}") from None
+    return game, placed
+
+
+class Analyses:
+    """Analysis requests and shared positions of the server."""
+
+    def __init__(self, hub: Hub, reviews: Reviews, *, level: str = "expert", iterations: int | None = None):
+        self.hub = hub
+        self.reviews = reviews
+        self.level = level
+        self.iterations = iterations
+        self._cache: dict[str, dict[str, Any]] = {}
+
+    def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str]]:
+        from .tables import replay_record
+
+        if not isinstance(record, dict):
+            raise ApiError(400, "record must be a game record object (Game.to_json)")
+        try:
+            game, entries, _ = replay_record(record)
+            upto = _upto(body, len(entries))
+            game, _, _ = replay_record({**record, "moves": record["moves"][:upto]})
+        except RecordError as e:
+            raise ApiError(400, f"record cannot be loaded: {e}") from None
+        names = record.get("names")
+        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+            names = [f"Seat {i + 1}" for i in range(game.players)]
+        return game, [n[:40] for n in names]
+
+    def position(self, body: Any) -> tuple[Game, list[str], list[Move]]:
+        """The game of a position (see the module), its seat names and the tiles it was set
+        up with (none but a setup's: the others' tiles are in their moves)."""
+        if not isinstance(body, dict):
+            raise ApiError(400, 'a position is an object: {"game": id, "upto": n}, {"record": ...}, {"setup": ...}')
+        if "game" in body:
+            table = self.hub.table(body["game"])
+            if not table.game.is_over:
+                raise ApiError(
+                    409, "a game is analysed once it is over: until then its record would show the hidden racks"
+                )
+            game, _ = self._record_game(to_record(table.game), body)
+            return game, [s["name"][:40] for s in table.seats], []
+        if "review" in body:
+            if not isinstance(body["review"], str) or len(body["review"]) > 64:
+                raise ApiError(400, "review must be a review's id")
+            record = self.reviews.record_of(body["review"])
+            game, names = self._record_game(record, body)
+            return game, names, []
+        if "record" in body:
+            game, names = self._record_game(body["record"], body)
+            return game, names, []
+        if "setup" in body:
+            game, tiles = setup_game(body["setup"])
+            return game, [f"Seat {i + 1}" for i in range(game.players)], tiles
+        raise ApiError(400, "a position names a game, a review, a record or a setup")
+
+    def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]]]:
+        """The position of ``body["position"]`` with the variation ``body["line"]`` played."""
+        if not isinstance(body, dict):
+            raise ApiError(400, 'ask for {"position": {...}, "line": ["R0,-4+B1,-4", ...]}')
+        line = body.get("line", [])
+        if not isinstance(line, list) or len(line) > MAX_LINE or not all(isinstance(m, str) for m in line):
+            raise ApiError(400, f"line must be a list of at most {MAX_LINE} moves' texts")
+        game, names, tiles = self.position(body.get("position"))
+        entries = []
+        for i, text in enumerate(line):
+            seat = game.current_player
+            if game.is_over:
+                raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}): the game is over")
+            try:
+                result = game.play(Move.parse(text))
+            except IllegalMoveError as e:
+                raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}) is not legal: {e}") from None
+            except ValueError as e:
+                raise ApiError(400, f"move {i + 1} of the line ({text[:20]!r}): {e}") from None
+            entries.append(views.entry(i, seat, result))
+        return game, names, tiles, entries
+
+    async def analyse(self, body: Any) -> dict[str, Any]:
+        """``POST /api/analysis``: the position with its variation, and the ranked candidate
+        moves of the seat to move (searched on the bots' pool, once per position)."""
+        game, names, tiles, entries = self.played(body)
+        key = position_key(body["position"], body.get("line", []))
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        its, level = self.iterations, self.level
+        search: Callable[[], Any] | None = None
+        if not game.is_over:
+            clone = game.clone()
+
+            def search() -> Any:
+                return analyse(clone, iterations=its, seed=0, level=level)
+
+        try:
+            result = None if search is None else await self.hub.workers.run(f"analysis:{key}", "analysis", search)
+        except Stopped:
+            raise ApiError(503, "the server is shutting down") from None
+        finally:
+            self.hub.workers.forget(f"analysis:{key}")
+        payload = views.analysis(game, names, tiles, entries, result)
+        if len(self._cache) >= _CACHE:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = payload
+        return payload
+
+    def share(self, body: Any) -> dict[str, Any]:
+        """``POST /api/positions``: keeps a position and its variation (checked by playing
+        it) under an id for a link."""
+        self.played(body)
+        data = {"position": body["position"], "line": body.get("line", [])}
+        key = position_key(data["position"], data["line"])
+        self.hub.store.put_position(key, data)
+        return {"id": key, "path": f"/analysis/{key}"}
+
+    def shared(self, key: str) -> dict[str, Any]:
+        if not (isinstance(key, str) and 1 <= len(key) <= 64):
+            raise ApiError(404, "no such position")
+        found = self.hub.store.get_position(key)
+        if found is None:
+            raise ApiError(404, f"no position {key!r} on this server")
+        return {"id": key, **found}

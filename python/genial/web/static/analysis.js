@@ -1,0 +1,416 @@
+// The analysis board: a position (a game or record at move N, a review's decision, or a
+// position set up by hand), the mover's candidate moves ranked by the engine with their
+// win chances and points, variations played and taken back, the expected line, and a link
+// that shares the position with its variation. The server checks and plays every move and
+// sends every text (genial.web.analysis, genial.web.views.analysis).
+import { api } from "./api.js";
+import { BoardView, icon } from "./board.js";
+import { h, toast } from "./dom.js";
+import { cellKey } from "./placements.js";
+import { explanationView } from "./review.js";
+import { clickCell } from "./setup.js";
+
+export async function showAnalysis(root, meta, id) {
+  document.title = `Analysis · ${meta.product.name}`;
+  let position = null;
+  let line = [];
+  if (id) {
+    try {
+      const shared = await api(`/api/positions/${encodeURIComponent(id)}`);
+      position = shared.position;
+      line = shared.line;
+    } catch (e) {
+      root.replaceChildren(h("p", { class: "error" }, e.message));
+      return;
+    }
+  }
+  const board = new AnalysisBoard(root, meta, position, line);
+  board.build();
+  if (position) await board.load();
+  else board.edit(null);
+}
+
+class AnalysisBoard {
+  constructor(root, meta, position, line) {
+    this.root = root;
+    this.meta = meta;
+    this.position = position;
+    this.line = line;
+    this.data = null;
+  }
+
+  build() {
+    const boardBox = h("div", { class: "board-box" });
+    this.board = new BoardView(boardBox, this.meta, { onCell: (q, r, kind) => this.onCell(q, r, kind) });
+    this.status = h("div", { class: "status", id: "analysis-status" }, "…");
+    this.rackEl = h("div", { class: "analysis-rack", id: "analysis-rack" });
+    this.tracksEl = h("div", { class: "tracks-box" });
+    this.candEl = h("ol", { class: "log candidates", id: "analysis-candidates" });
+    this.lineEl = h("p", { id: "analysis-line" });
+    this.expectedEl = h("p", { class: "muted", id: "analysis-expected" });
+    this.detail = h("div", { id: "analysis-detail" });
+    this.shareEl = h("div", { class: "share" });
+    this.editor = h("div", { class: "card editor", id: "editor", hidden: true });
+    this.note = h("p", { class: "muted", id: "analysis-note" });
+    this.root.replaceChildren(
+      h(
+        "div",
+        { class: "game analysis" },
+        h("div", { class: "play-area" }, this.status, boardBox, this.rackEl, this.detail, this.editor),
+        h(
+          "aside",
+          { class: "sidebar" },
+          h(
+            "div",
+            { class: "card" },
+            h("h3", {}, "Candidate moves"),
+            this.candEl,
+            h("h4", {}, "Variation"),
+            this.lineEl,
+            this.expectedEl,
+            h(
+              "div",
+              { class: "actions" },
+              h("button", { type: "button", id: "analysis-back", onclick: () => this.back() }, "Take back"),
+              h("button", { type: "button", id: "analysis-share", onclick: () => this.share() }, "Share"),
+              h(
+                "button",
+                { type: "button", id: "analysis-edit", onclick: () => this.edit(this.data) },
+                "Edit position",
+              ),
+            ),
+            this.shareEl,
+            this.note,
+          ),
+          this.tracksEl,
+        ),
+      ),
+    );
+    this.board.setZone(7);
+  }
+
+  // Asks the server for the position after the variation; false (and a message) when it
+  // refuses the position or a move.
+  async load() {
+    this.status.textContent = "The engine is thinking…";
+    try {
+      this.data = await api("/api/analysis", { method: "POST", body: { position: this.position, line: this.line } });
+    } catch (e) {
+      toast(e.message, "error");
+      this.status.textContent = e.message;
+      return false;
+    }
+    this.draw();
+    return true;
+  }
+
+  draw() {
+    const d = this.data;
+    this.board.setZone(d.radius);
+    this.status.textContent = `${d.title} · ${d.status}`;
+    this.note.textContent = d.note;
+    this.tracksEl.replaceChildren(h("div", { class: "card" }, h("p", { class: "scoring muted" }, d.scoring)));
+    import("./tracks.js").then(({ tracksView }) => this.tracksEl.prepend(tracksView(this.meta, d.track_views)));
+    this.rackEl.replaceChildren(
+      d.rack
+        ? h(
+            "p",
+            {},
+            `${d.who}'s rack: `,
+            d.rack.map((t, i) =>
+              h("span", { class: "log-tile", title: d.rack_labels[i] }, icon(this.meta, t[0]), icon(this.meta, t[1])),
+            ),
+          )
+        : null,
+    );
+    this.lineEl.textContent = d.line.length
+      ? d.line.map((e) => `${e.who}: ${e.move}`).join(" · ")
+      : "none yet: play a candidate";
+    this.expectedEl.textContent = d.expected.length ? `Expected line: ${d.expected.join(" ")}` : "";
+    this.candEl.replaceChildren(
+      ...d.candidates.map((c, i) =>
+        h(
+          "li",
+          { class: "candidate", "data-move": c.move, onmouseenter: () => this.showCandidate(i) },
+          h("button", { type: "button", class: "ghost", onclick: () => this.play(c.move) }, c.move),
+          ` ${c.win_text} · ${c.text}`,
+        ),
+      ),
+    );
+    this.showCandidate(0);
+  }
+
+  showCandidate(i) {
+    const d = this.data;
+    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
+    for (const t of d.tiles) {
+      colours.set(cellKey(...t.cells[0]), t.colors[0]);
+      colours.set(cellKey(...t.cells[1]), t.colors[1]);
+    }
+    const last = d.tiles.length ? d.tiles[d.tiles.length - 1].cells : null;
+    this.board.setTiles(
+      d.tiles.map((t) => t.cells),
+      colours,
+      last ? [last] : [],
+      last,
+    );
+    const c = d.candidates[i];
+    const e = c?.explained;
+    if (e) this.board.setGhost(e.cells[0], e.cells[1], e.colors, true, e.points);
+    else this.board.setGhost(null);
+    this.detail.replaceChildren(
+      c ? explanationView(`Candidate ${i + 1} (${c.win_text})`, e, "analysis-explained") : "",
+    );
+  }
+
+  async play(move) {
+    this.line = [...this.line, move];
+    if (!(await this.load())) this.line = this.line.slice(0, -1);
+  }
+
+  async back() {
+    if (!this.line.length) return;
+    this.line = this.line.slice(0, -1);
+    await this.load();
+  }
+
+  async share() {
+    try {
+      const link = await api("/api/positions", { method: "POST", body: { position: this.position, line: this.line } });
+      const url = new URL(link.path, location.origin).href;
+      history.replaceState(null, "", link.path);
+      this.shareEl.replaceChildren(
+        h("input", { type: "text", readonly: true, id: "share-link", value: url, "aria-label": "Share link" }),
+      );
+      await navigator.clipboard?.writeText(url).catch(() => {});
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  }
+
+  // ----- the position editor ---------------------------------------------------------------
+
+  // Fills the editor from a shown position (or an empty board) and shows it.
+  edit(d) {
+    const variant = (d && this.meta.variants.find((v) => v.name === d.variant)) || this.meta.variants[0];
+    const players = d ? d.players : variant.player_counts[0];
+    this.setup = {
+      variant: variant.name,
+      players,
+      tiles: d ? d.tiles.map((t) => ({ cells: t.cells, colors: t.colors })) : [],
+      tracks: d ? d.tracks.map((t) => [...t]) : Array.from({ length: players }, () => this.meta.colors.map(() => 0)),
+      seat: d?.mover ?? 0,
+      rack: d?.rack ? d.rack.map((t) => [...t]) : [],
+    };
+    this.pending = null;
+    this.editing = true;
+    this.editor.hidden = false;
+    this.renderEditor();
+    this.drawSetup();
+  }
+
+  colourSelect(value, onchange, label) {
+    const sel = h("select", { "aria-label": label, onchange: () => onchange(Number(sel.value)) });
+    for (const c of this.meta.colors) sel.append(h("option", { value: String(c.index) }, c.name));
+    sel.value = String(value);
+    return sel;
+  }
+
+  renderEditor() {
+    const s = this.setup;
+    const variant = this.meta.variants.find((v) => v.name === s.variant);
+    // Only the first variant's tracks follow the player count (one per seat) in this editor.
+    const perSeat = variant === this.meta.variants[0];
+    this.paint = this.paint || [0, 0];
+    const players = h(
+      "select",
+      {
+        id: "editor-players",
+        "aria-label": "Players",
+        disabled: !perSeat,
+        onchange: () => {
+          s.players = Number(players.value);
+          s.tracks = Array.from({ length: s.players }, (_, i) => s.tracks[i] || this.meta.colors.map(() => 0));
+          s.seat = Math.min(s.seat, s.players - 1);
+          this.renderEditor();
+        },
+      },
+      variant.player_counts.map((n, i) => h("option", { value: String(n) }, variant.player_labels[i])),
+    );
+    players.value = String(s.players);
+    const seat = h(
+      "select",
+      {
+        id: "editor-seat",
+        "aria-label": "Seat to move",
+        onchange: () => {
+          s.seat = Number(seat.value);
+        },
+      },
+      Array.from({ length: s.players }, (_, i) => h("option", { value: String(i) }, `Seat ${i + 1}`)),
+    );
+    seat.value = String(s.seat);
+    const tracks = s.tracks.map((t, ti) =>
+      h(
+        "div",
+        { class: "editor-track" },
+        `${perSeat ? "Seat" : "Track"} ${ti + 1}: `,
+        t.map((v, ci) =>
+          h(
+            "label",
+            { class: "marker" },
+            icon(this.meta, ci, 16),
+            h("input", {
+              type: "number",
+              min: "0",
+              max: String(variant.track_max),
+              value: String(v),
+              "aria-label": `${perSeat ? "Seat" : "Track"} ${ti + 1} ${this.meta.colors[ci].name}`,
+              onchange: (ev) => {
+                t[ci] = Number(ev.target.value);
+              },
+            }),
+          ),
+        ),
+      ),
+    );
+    const rack = h(
+      "div",
+      { class: "editor-rack" },
+      s.rack.map((t, i) =>
+        h(
+          "span",
+          { class: "rack-pair" },
+          this.colourSelect(
+            t[0],
+            (v) => {
+              t[0] = v;
+            },
+            `Rack tile ${i + 1} first colour`,
+          ),
+          this.colourSelect(
+            t[1],
+            (v) => {
+              t[1] = v;
+            },
+            `Rack tile ${i + 1} second colour`,
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "ghost",
+              onclick: () => {
+                s.rack.splice(i, 1);
+                this.renderEditor();
+              },
+            },
+            "×",
+          ),
+        ),
+      ),
+      s.rack.length < variant.rack_size
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "editor-add-rack",
+              onclick: () => {
+                s.rack.push([0, 0]);
+                this.renderEditor();
+              },
+            },
+            "+ rack tile",
+          )
+        : null,
+    );
+    this.editor.replaceChildren(
+      h("h3", {}, "Set up a position"),
+      h(
+        "p",
+        { class: "muted" },
+        "Click two neighbouring free cells to lay a tile in the colours chosen here; click a tile to remove it. The other racks are dealt from the tiles nobody listed.",
+      ),
+      h(
+        "p",
+        {},
+        "Tile to lay: ",
+        this.colourSelect(
+          this.paint[0],
+          (v) => {
+            this.paint[0] = v;
+          },
+          "Colour of the first half",
+        ),
+        this.colourSelect(
+          this.paint[1],
+          (v) => {
+            this.paint[1] = v;
+          },
+          "Colour of the second half",
+        ),
+        ` · ${s.tiles.length} tiles on the board`,
+      ),
+      h("p", {}, "Players ", players, " · to move ", seat),
+      h("div", {}, h("h4", {}, "Scores"), tracks),
+      h("div", {}, h("h4", {}, "Rack to analyse"), rack),
+      h(
+        "div",
+        { class: "actions" },
+        h(
+          "button",
+          { type: "button", class: "primary", id: "editor-analyse", onclick: () => this.analyseSetup() },
+          "Analyse",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "ghost",
+            onclick: () => {
+              s.tiles = [];
+              this.renderEditor();
+              this.drawSetup();
+            },
+          },
+          "Clear the board",
+        ),
+      ),
+    );
+  }
+
+  drawSetup() {
+    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
+    for (const t of this.setup.tiles) {
+      colours.set(cellKey(...t.cells[0]), t.colors[0]);
+      colours.set(cellKey(...t.cells[1]), t.colors[1]);
+    }
+    this.board.setTiles(
+      this.setup.tiles.map((t) => t.cells),
+      colours,
+    );
+    this.board.setGhost(null);
+    this.board.setCursor(this.pending ? this.pending[0] : null, this.pending ? this.pending[1] : null);
+  }
+
+  onCell(q, r, kind) {
+    if (!this.editing || kind !== "click") return;
+    const adjacent = (a, b) => this.board.directionOf(a, b) !== undefined;
+    const next = clickCell(this.setup.tiles, this.pending, [q, r], this.paint, adjacent);
+    this.setup.tiles = next.tiles;
+    this.pending = next.pending;
+    this.renderEditor();
+    this.drawSetup();
+  }
+
+  async analyseSetup() {
+    this.position = { setup: { ...this.setup } };
+    this.line = [];
+    this.editing = false;
+    this.editor.hidden = true;
+    if (!(await this.load())) {
+      this.editing = true;
+      this.editor.hidden = false;
+    }
+  }
+}

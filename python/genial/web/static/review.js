@@ -1,0 +1,231 @@
+// The review of a finished game: computed on the server in the background (the page shows
+// its progress), then every decision with the mover's win chance before and after, its
+// class, the best alternative, the win-chance graph, the per-player summary, and the board
+// at any decision with the move played and the best alternative. Every text, number and
+// verdict comes from the server (genial.web.views.review).
+import { api } from "./api.js";
+import { BoardView } from "./board.js";
+import { h, toast } from "./dom.js";
+import { cellKey } from "./placements.js";
+
+const pct = (x) => `${Math.round(100 * x)}%`;
+
+// Asks the server for a review (of {game: id} or {record}) and opens its page.
+export async function startReview(body) {
+  try {
+    const st = await api("/api/reviews", { method: "POST", body });
+    location.assign(`/review/${encodeURIComponent(st.id)}`);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
+// Opens the analysis board on a position (stored under an id, so that it can be shared).
+export async function openAnalysis(position, line = []) {
+  try {
+    const link = await api("/api/positions", { method: "POST", body: { position, line } });
+    location.assign(link.path);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
+export async function showReview(root, meta, id) {
+  document.title = `Review · ${meta.product.name}`;
+  const bar = h("progress", { id: "review-progress", max: "1", value: "0" });
+  const label = h("span", { class: "muted" }, "Reviewing every decision…");
+  root.replaceChildren(h("div", { class: "card review-wait" }, h("h2", {}, "Game review"), bar, " ", label));
+  for (;;) {
+    let st;
+    try {
+      st = await api(`/api/reviews/${encodeURIComponent(id)}`);
+    } catch (e) {
+      root.replaceChildren(h("p", { class: "error" }, e.message));
+      return;
+    }
+    if (st.status === "done") {
+      new ReviewView(root, meta, id, st.review).show();
+      return;
+    }
+    if (st.status === "failed") {
+      root.replaceChildren(h("p", { class: "error" }, st.error));
+      return;
+    }
+    bar.max = String(Math.max(1, st.total));
+    bar.value = String(st.done);
+    label.textContent = `${st.done} of ${st.total} decisions reviewed`;
+    await new Promise((done) => setTimeout(done, 400));
+  }
+}
+
+// One placement explained: its points per half, its lines per direction, the markers'
+// moves (the 18 cap, "Ingenious!"), and the rulebooks' sentences behind them.
+export function explanationView(title, e, id) {
+  if (!e) return h("div", { class: "explained", id }, h("h4", {}, title), h("p", {}, "no placement"));
+  return h(
+    "div",
+    { class: "explained", id },
+    h("h4", {}, `${title}: ${e.move}`),
+    h("p", { class: "points" }, e.text),
+    h(
+      "ul",
+      {},
+      e.lines.map((t) => h("li", {}, t)),
+      e.steps.map((t) => h("li", {}, t)),
+    ),
+    h(
+      "details",
+      {},
+      h("summary", {}, "The rule"),
+      e.rules.map((t) => h("p", { class: "muted" }, t)),
+    ),
+  );
+}
+
+class ReviewView {
+  constructor(root, meta, id, data) {
+    this.root = root;
+    this.meta = meta;
+    this.id = id;
+    this.data = data;
+  }
+
+  show() {
+    const d = this.data;
+    const boardBox = h("div", { class: "board-box" });
+    this.board = new BoardView(boardBox, this.meta, {});
+    this.board.setZone(d.radius);
+    this.detail = h("div", { class: "review-detail", id: "review-detail" });
+    const graph = h("div", { class: "review-graph", id: "review-graph" });
+    graph.innerHTML = d.graph; // an SVG drawn by the server (genial.svg.win_chance_svg)
+    const summary = h(
+      "table",
+      { class: "review-summary", id: "review-summary" },
+      h(
+        "tr",
+        {},
+        h("th", {}, "Player"),
+        h("th", {}, "Average loss"),
+        d.classes.map((c) => h("th", {}, c.name)),
+      ),
+      d.summary.map((s) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, s.who),
+          h("td", { title: s.text }, `${(100 * s.average_loss).toFixed(1)}%`),
+          d.classes.map((c) => h("td", {}, String(s.counts[c.name]))),
+        ),
+      ),
+    );
+    this.rows = new Map();
+    const list = h(
+      "ol",
+      { class: "log review-list", id: "review-list" },
+      d.decisions.map((x) => {
+        const li = h(
+          "li",
+          {
+            value: x.ply + 1,
+            class: `review-row ${x.class}`,
+            "data-ply": String(x.ply),
+            onclick: () => this.select(x.ply),
+          },
+          h("span", { class: "log-who" }, x.who),
+          `${x.move} `,
+          h("span", { class: `tag ${x.class}` }, x.class),
+          ` ${pct(x.win_before)} → ${pct(x.win_after)}`,
+        );
+        this.rows.set(x.ply, li);
+        return li;
+      }),
+    );
+    const worst = d.worst === null ? null : d.decisions.find((x) => x.ply === d.worst);
+    this.root.replaceChildren(
+      h(
+        "div",
+        { class: "game review" },
+        h(
+          "div",
+          { class: "play-area" },
+          h("div", { class: "status" }, h("span", {}, d.title)),
+          h("p", { class: "muted", id: "review-note" }, d.note),
+          boardBox,
+          this.detail,
+        ),
+        h(
+          "aside",
+          { class: "sidebar" },
+          h("div", { class: "card" }, h("h3", {}, "Win chance"), graph),
+          h("div", { class: "card" }, h("h3", {}, "Summary"), summary),
+          h(
+            "div",
+            { class: "card" },
+            h("h3", {}, "Decisions"),
+            worst
+              ? h(
+                  "button",
+                  { type: "button", id: "review-worst", onclick: () => this.select(worst.ply) },
+                  `Worst decision: ${worst.who}, move ${worst.ply + 1} (${worst.class})`,
+                )
+              : null,
+            list,
+            h("p", { class: "muted" }, d.classes.map((c) => `${c.name}: ${c.text}`).join(" · ")),
+          ),
+        ),
+      ),
+    );
+    this.select(worst ? worst.ply : (d.decisions[0]?.ply ?? 0));
+  }
+
+  select(ply) {
+    const d = this.data;
+    const x = d.decisions.find((y) => y.ply === ply);
+    if (!x) return;
+    for (const [p, li] of this.rows) li.classList.toggle("current", p === ply);
+    this.rows.get(ply)?.scrollIntoView({ block: "nearest" });
+    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
+    const tiles = [];
+    for (const e of d.log.slice(0, ply)) {
+      if (!e.cells) continue;
+      tiles.push(e.cells);
+      colours.set(cellKey(...e.cells[0]), e.colors[0]);
+      colours.set(cellKey(...e.cells[1]), e.colors[1]);
+    }
+    const played = x.played;
+    if (played) {
+      tiles.push(played.cells);
+      colours.set(cellKey(...played.cells[0]), played.colors[0]);
+      colours.set(cellKey(...played.cells[1]), played.colors[1]);
+    }
+    this.board.setTiles(tiles, colours, played ? [played.cells] : [], played ? played.cells : null);
+    const alt = x.alternative;
+    if (alt) this.board.setGhost(alt.cells[0], alt.cells[1], alt.colors, true, alt.points);
+    else this.board.setGhost(null);
+    this.detail.replaceChildren(
+      h(
+        "div",
+        { class: "card" },
+        h("h3", { id: "review-move" }, `Move ${ply + 1}: ${x.who} · ${x.class}`),
+        h("p", {}, x.text),
+        h(
+          "div",
+          { class: "review-pair" },
+          explanationView("Played", played, "review-played"),
+          alt
+            ? explanationView(`Best alternative (${pct(x.best_win)})`, alt, "review-best")
+            : h("p", { id: "review-best" }, "The move played was the best."),
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            id: "review-analyse",
+            onclick: () => openAnalysis({ review: this.id, upto: ply }),
+          },
+          "Analyse this position",
+        ),
+      ),
+    );
+  }
+}

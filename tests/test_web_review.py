@@ -1,0 +1,276 @@
+"""`genial serve`'s reviews, analysis board and shared positions, driven in process: a
+finished game's review computed on the bots' pool and kept in SQLite, no review or analysis
+of a game still being played, positions from games, records, reviews and setups, variations,
+share links, and a 4xx JSON answer for every bad request."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
+pytest.importorskip("httpx", reason="the API tests need httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import genial
+from genial.web.server import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+BASE = "http://127.0.0.1"
+ITERATIONS = 12
+
+
+def finished_record(seed: int = 5) -> dict[str, Any]:
+    game = genial.Game(players=2, seed=seed)
+    bots = [genial.bots.make("greedy", 1), genial.bots.make("greedy", 2)]
+    while not game.is_over:
+        game.play(bots[game.current_player].choose(genial.bots.GameView(game, game.current_player)))
+    return genial.game.to_record(game)
+
+
+def at(record: dict[str, Any], n: int) -> genial.Game:
+    """The recorded game after its first ``n`` moves."""
+    game = genial.game.from_record(genial.records.start_record(record))
+    for m in record["moves"][:n]:
+        game.play(m)
+    return game
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return finished_record()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "g.sqlite3", review_iterations=ITERATIONS), base_url=BASE) as c:
+        yield c
+
+
+def load(client: TestClient, record: dict[str, Any], upto: int | None = None) -> str:
+    body: dict[str, Any] = {"record": record, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+    if upto is not None:
+        body["upto"] = upto
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def wait_review(client: TestClient, review_id: str, timeout: float = 120) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    seen = []
+    while True:
+        r = client.get(f"/api/reviews/{review_id}")
+        assert r.status_code == 200, r.text
+        st = r.json()
+        seen.append(st["done"])
+        if st["status"] == "done":
+            assert seen == sorted(seen)  # progress only goes forward
+            return dict(st["review"])
+        assert st["status"] == "running", st
+        assert time.monotonic() < end
+        time.sleep(0.05)
+
+
+def test_a_finished_game_is_reviewed_in_the_background_and_kept(tmp_path: Path, record: dict[str, Any]) -> None:
+    db = tmp_path / "g.sqlite3"
+    with TestClient(create_app(db, review_iterations=ITERATIONS), base_url=BASE) as client:
+        game_id = load(client, record)
+        r = client.post("/api/reviews", json={"game": game_id})
+        assert r.status_code == 202, r.text
+        started = r.json()
+        assert started["total"] == len(record["moves"]) and started["status"] in ("running", "done")
+        rv = wait_review(client, started["id"])
+    # The same review as the Python API makes with the same level, budget and seed.
+    expected = genial.review(record, "expert", iterations=ITERATIONS)
+    assert [d["class"] for d in rv["decisions"]] == [
+        "forced" if d.forced else d.classification for d in expected.decisions
+    ]
+    assert rv["series"] == [list(row) for row in expected.series]
+    assert rv["note"].startswith("Each decision is judged from the mover's information only")
+    assert len(rv["summary"]) == 2 and rv["graph"].startswith("<svg")
+    worst = next(d for d in rv["decisions"] if d["ply"] == rv["worst"])
+    assert worst["ply"] == expected.worst().ply
+    alt = worst["alternative"]
+    if alt is not None:
+        game = at(record, worst["ply"])
+        assert genial.Move.parse(alt["move"]) in game.legal_moves()
+        assert tuple(alt["points"]) == game.explain(alt["move"]).points
+        assert any("5 directions" in t for t in alt["rules"])
+    # Kept in SQLite: a new server finds it at once, and asking again starts nothing.
+    with TestClient(create_app(db, review_iterations=ITERATIONS), base_url=BASE) as client:
+        r = client.post("/api/reviews", json={"game": game_id})
+        assert r.json()["status"] == "done" and r.json()["review"]["decisions"] == rv["decisions"]
+        assert client.get(f"/api/reviews/{started['id']}").json()["status"] == "done"
+
+
+def test_an_unfinished_game_is_neither_reviewed_nor_analysed(client: TestClient, record: dict[str, Any]) -> None:
+    game_id = load(client, record, upto=10)
+    r = client.post("/api/reviews", json={"game": game_id})
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    r = client.post("/api/analysis", json={"position": {"game": game_id, "upto": 4}})
+    assert r.status_code == 409 and "hidden racks" in r.json()["error"]
+    r = client.post("/api/positions", json={"position": {"game": game_id, "upto": 4}})
+    assert r.status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({}, 400, "ask for a review"),
+        ({"game": "x", "record": {}}, 400, "ask for a review"),
+        ({"game": "nope"}, 404, "no game"),
+        ({"record": []}, 400, "record must be"),
+        ({"record": {"format": "genial.game", "version": 1, "players": 2, "moves": ["zz"]}}, 400, "cannot be"),
+    ],
+)
+def test_bad_review_requests_get_4xx_json(client: TestClient, body: Any, status: int, words: str) -> None:
+    r = client.post("/api/reviews", json=body)
+    assert r.status_code == status and words in r.json()["error"], r.text
+
+
+def test_review_endpoints_sit_behind_the_edge(client: TestClient) -> None:
+    r = client.post("/api/reviews", content=b"{}", headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403
+    r = client.post("/api/analysis", content=b"not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    assert client.get("/api/reviews/unknown").status_code == 404
+    assert client.get("/api/positions/unknown").status_code == 404
+    assert client.get("/api/reviews/" + "x" * 80).status_code == 404
+
+
+def test_a_recorded_position_is_analysed_with_variations(client: TestClient, record: dict[str, Any]) -> None:
+    position = {"record": record, "upto": 6}
+    r = client.post("/api/analysis", json={"position": position})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    game = at(record, 6)
+    assert a["mover"] == game.current_player
+    assert a["rack"] == [[int(c) for c in t.colors] for t in game.rack(game.current_player)]
+    assert "rack" not in {k for k in a if k.startswith("racks")}  # one rack only: the mover's
+    moves = [c["move"] for c in a["candidates"]]
+    assert moves and all(genial.Move.parse(m) in game.legal_moves() for m in moves)
+    assert a["expected"] == a["candidates"][0]["line"]
+    first = a["candidates"][0]
+    if first["explained"] is not None:
+        assert tuple(first["explained"]["points"]) == game.explain(first["move"]).points
+    # A variation: the best move, then the analysis of the reply.
+    r = client.post("/api/analysis", json={"position": position, "line": [moves[0]]})
+    b = r.json()
+    game.play(moves[0])
+    assert b["line"][0]["move"] == moves[0] and b["mover"] == game.current_player
+    assert len(b["tiles"]) == sum(genial.Move.parse(m).is_placement for m in record["moves"][:6]) + 1
+    # Illegal variations and bad positions are refused.
+    r = client.post("/api/analysis", json={"position": position, "line": ["R9,9+R9,8"]})
+    assert r.status_code in (400, 422) and "line" in r.json()["error"]
+    for bad, words in [
+        ({"position": {"record": record, "upto": 999}}, "upto"),
+        ({"position": {"record": record}, "line": "R0,0"}, "line must be"),
+        ({"position": {"nothing": 1}}, "names a game"),
+        ({"position": {"review": "nope"}}, "no finished review"),
+        ({"position": []}, "a position is an object"),
+        ([], "ask for"),
+    ]:
+        r = client.post("/api/analysis", json=bad)
+        assert 400 <= r.status_code < 500 and words in r.json()["error"], (bad, r.text)
+
+
+def test_a_set_up_position_is_analysed(client: TestClient) -> None:
+    setup = {
+        "players": 2,
+        "tiles": [{"cells": [[0, -1], [0, 0]], "colors": [0, 0]}, "B1,-1+G2,-2"],
+        "tracks": [[3, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0]],
+        "seat": 1,
+        "rack": [[0, 4], "GG"],
+    }
+    r = client.post("/api/analysis", json={"position": {"setup": setup}})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["mover"] == 1 and a["rack"] == [[0, 4], [3, 3]] and len(a["tiles"]) == 2
+    assert a["tracks"] == setup["tracks"]
+    game = genial.Game.from_setup(["R0,-1+R0,0", "B1,-1+G2,-2"], setup["tracks"], 1, ["RB", "GG"], players=2)
+    assert all(genial.Move.parse(c["move"]) in game.legal_moves() for c in a["candidates"])
+    for change, words in [
+        ({"tracks": [[19, 0, 0, 0, 0, 0], [0] * 6]}, "off the track"),
+        ({"tracks": [[0] * 6]}, "tracks"),
+        ({"seat": 5}, "seat"),
+        ({"rack": [[0, 0]] * 7}, "at most six"),
+        ({"tiles": [{"cells": [[0, 0], [0, 1]], "colors": [0, 9]}]}, "colour"),
+        ({"tiles": [{"cells": [[0, -1], [0, 0]], "colors": [0, 0]}] * 2}, "tile 1"),
+        ({"tiles": [{"cells": [[0, 0], [3, 3]], "colors": [0, 1]}]}, "tile 0"),
+        ({"tiles": [7]}, "tile 0"),
+        ({"rack": []}, "cannot place"),
+    ]:
+        r = client.post("/api/analysis", json={"position": {"setup": {**setup, **change}}})
+        assert r.status_code == 400 and words in r.json()["error"], (change, r.text)
+
+
+def test_a_shared_position_opens_with_its_variation(client: TestClient, record: dict[str, Any]) -> None:
+    a = client.post("/api/analysis", json={"position": {"record": record, "upto": 3}}).json()
+    body = {"position": {"record": record, "upto": 3}, "line": [a["candidates"][0]["move"]]}
+    r = client.post("/api/positions", json=body)
+    assert r.status_code == 201, r.text
+    link = r.json()
+    assert link["path"] == f"/analysis/{link['id']}"
+    assert client.post("/api/positions", json=body).json()["id"] == link["id"]
+    got = client.get(f"/api/positions/{link['id']}").json()
+    assert got["position"] == body["position"] and got["line"] == body["line"]
+    assert client.get(link["path"]).status_code == 200  # the page itself
+    bad = client.post("/api/positions", json={**body, "line": ["keep", "keep", "swap"]})
+    assert bad.status_code == 422
+
+
+def test_a_finished_games_position_and_its_review_open_on_the_board(client: TestClient, record: dict[str, Any]) -> None:
+    game_id = load(client, record)
+    r = client.post("/api/analysis", json={"position": {"game": game_id, "upto": 5}})
+    assert r.status_code == 200 and r.json()["candidates"]
+    rid = client.post("/api/reviews", json={"record": record}).json()["id"]
+    wait_review(client, rid)
+    r = client.post("/api/analysis", json={"position": {"review": rid, "upto": len(record["moves"])}})
+    assert r.status_code == 200 and r.json()["over"] and r.json()["candidates"] == []
+
+
+def test_reviews_and_analyses_are_paced_per_client(tmp_path: Path, record: dict[str, Any]) -> None:
+    from genial.web.edge import EdgeRules
+
+    rules = EdgeRules(max_body=1_100_000, new_games_per_minute=1)
+    with TestClient(create_app(tmp_path / "g.sqlite3", edge=rules, review_iterations=4), base_url=BASE) as client:
+        position = {"position": {"record": record, "upto": 2}}
+        assert all(client.post("/api/analysis", json=position).status_code == 200 for _ in range(3))
+        r = client.post("/api/analysis", json=position)
+        assert r.status_code == 429 and "too many analyses" in r.json()["error"]
+        assert client.post("/api/positions", json=position).status_code == 429
+        assert client.post("/api/reviews", json={"record": record}).status_code == 202
+        r = client.post("/api/reviews", json={"record": record})
+        assert r.status_code == 429 and "too many reviews" in r.json()["error"]
+
+
+def test_old_reviews_and_positions_are_pruned_with_the_games(tmp_path: Path, record: dict[str, Any]) -> None:
+    from genial.web.store import Store
+
+    store = Store(tmp_path / "g.sqlite3")
+    store.put_review("r1", {"payload": {}, "record": record})
+    store.put_position("p1", {"position": {}, "line": []})
+    store.delete_untouched_since(time.time() - 3600)
+    assert store.get_review("r1") is not None and store.get_position("p1") is not None
+    store.delete_untouched_since(time.time() + 1)
+    assert store.get_review("r1") is None and store.get_position("p1") is None
+    store.close()
+
+
+def test_the_review_of_a_record_keeps_its_names_for_the_analysis_board(client: TestClient) -> None:
+    record = {**finished_record(6), "names": ["Ada", "Bo"]}
+    rid = client.post("/api/reviews", json={"record": record}).json()["id"]
+    rv = wait_review(client, rid)
+    assert rv["names"] == ["Ada", "Bo"] and rv["summary"][0]["who"] == "Ada"
+    a = client.post("/api/analysis", json={"position": {"review": rid, "upto": 1}}).json()
+    assert a["names"] == ["Ada", "Bo"] and a["who"] == "Bo"
