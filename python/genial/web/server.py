@@ -5,7 +5,8 @@ header, never in the URL, so tokens stay out of access logs):
 
 - ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
   the board's drawing (every payload the page receives is built in `genial.web.views`),
-  and what the operator allows bots (``bot_limits``)
+  what the operator allows bots (``bot_limits``), and from how many people the server draws
+  the seed (``fair_seed``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat
@@ -64,7 +65,7 @@ from .errors import ApiError
 from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import Hub, Listener, bot_catalogue, replay_frames, replay_record
+from .tables import FAIR_SEED_HUMANS, Hub, Listener, bot_catalogue, replay_frames, replay_record
 
 __all__ = ["STATIC", "create_app"]
 
@@ -129,7 +130,7 @@ def create_app(
     # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
-    meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta()}
+    meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta(), "fair_seed": views.fair_seed(FAIR_SEED_HUMANS)}
     index = STATIC / "index.html"
 
     async def page(request: Request) -> Response:

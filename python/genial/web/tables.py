@@ -38,6 +38,8 @@ log = logging.getLogger("genial.web")
 
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
+#: From this many people at the table the server draws the seed itself and refuses one sent.
+FAIR_SEED_HUMANS = 2
 MAX_GAMES_LISTED = 200
 
 
@@ -371,7 +373,7 @@ class Hub:
                 trimmed = {**record, "moves": record["moves"][:upto]}
                 game, entries, _ = replay_record(trimmed)
             seats = check_seats(body.get("seats"), game.players, self.limits)
-            if _humans(seats) >= 2 and not game.is_over:
+            if _humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
                 raise ApiError(
                     400,
                     "a game between two or more people cannot start from a record: whoever has the file "
@@ -391,7 +393,7 @@ class Hub:
                 raise ApiError(400, f"players must be a number of players, not {players!r}")
             seats = check_seats(body.get("seats"), players, self.limits)
             seed = body.get("seed")
-            if seed is not None and _humans(seats) >= 2:
+            if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
                 raise ApiError(
                     400,
                     "a game between two or more people gets its seed from the server's secure random "

@@ -36,6 +36,7 @@ __all__ = [
     "SWAP_TIMINGS",
     "board_geometry",
     "entry",
+    "fair_seed",
     "frame",
     "hint",
     "meta",
@@ -184,6 +185,16 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
             for c in Color
         ],
         "board": _GEOMETRY,
+    }
+
+
+def fair_seed(humans: int) -> dict[str, Any]:
+    """``meta.fair_seed``: from how many people at the table the server draws the seed (the
+    lobby then offers no seed field), and what the lobby says instead."""
+    return {
+        "humans": humans,
+        "text": f"With {humans} or more people at the table the server draws the seed, so that "
+        "nobody knows the bag in advance.",
     }
 
 
