@@ -138,8 +138,10 @@ def test_sigterm_stops_the_server_while_an_expert_thinks_and_the_game_goes_on(tm
             srv.proc.send_signal(signal.SIGTERM)
             srv.proc.wait(timeout=10)
             stopped_in = time.monotonic() - t0
-    # The bound for the shutdown; the search alone would take minutes.
+    # The bound for the shutdown; the search alone would take minutes. A stop asked
+    # for is a success: status 0, not death by the signal.
     assert stopped_in < 2.0, f"the server took {stopped_in:.2f} s to stop"
+    assert srv.proc.returncode == 0, srv.proc.returncode
     # A restart with a thinking-time cap: the expert's turn is thought again (stopped at the
     # cap), nothing before it is lost, and the person plays on.
     with serve(db, "--max-think-ms", "300") as srv:
@@ -148,6 +150,19 @@ def test_sigterm_stops_the_server_while_an_expert_thinks_and_the_game_goes_on(tm
         r = srv.post(f"/api/games/{gid}/move", {"version": s["version"], "move": srv.first_placement(s, token)}, token)
         assert r.status_code == 200
         srv.wait_turn(gid, token, moves=4)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals are POSIX")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_asked_for_exits_with_status_0(tmp_path: Path, sig: signal.Signals) -> None:
+    with serve(tmp_path / "games.sqlite3") as srv:
+        assert srv.http.get("/api/games").status_code == 200
+        srv.proc.send_signal(sig)
+        srv.proc.wait(timeout=10)
+        assert srv.proc.stdout is not None and srv.proc.stderr is not None
+        out, err = srv.proc.stdout.read(), srv.proc.stderr.read()
+    assert srv.proc.returncode == 0, (srv.proc.returncode, err)
+    assert "genial serve: stopped" in out and "Traceback" not in err
 
 
 def _post_big(base: str, path: str, size: int, with_length: bool) -> int:
