@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,3 +24,17 @@ def load_fixture_games() -> list[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def fixture_games() -> list[dict[str, Any]]:
     return load_fixture_games()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The stderr logs of the engines the tests start (those that fail are kept) go to the
+    session's temporary folder, which pytest cleans up, not to the system's."""
+    folder = tmp_path_factory.mktemp("engine-logs")
+    before = os.environ.get("GENIAL_ENGINE_LOG_DIR")
+    os.environ["GENIAL_ENGINE_LOG_DIR"] = str(folder)  # subprocesses (genial tournament, ...) too
+    yield folder
+    if before is None:
+        os.environ.pop("GENIAL_ENGINE_LOG_DIR", None)
+    else:
+        os.environ["GENIAL_ENGINE_LOG_DIR"] = before

@@ -343,6 +343,40 @@ def test_a_failing_engine_forfeits_and_the_run_goes_on(mode: str, caplog: pytest
     assert t.summary.end_counts()["forfeit"] == 4
 
 
+def test_logs_are_kept_only_for_engines_that_failed(tmp_path: Path) -> None:
+    assert genial.Forfeit is Forfeit and "Forfeit" in genial.__all__
+    clean = EngineBot(GENIAL_ENGINE + " --bot greedy", log_dir=tmp_path)
+    play_game([clean, "random"], seed=3)
+    assert clean.log_path is not None and clean.log_path.exists()  # while it runs
+    clean.close()
+    assert not list(tmp_path.iterdir())  # ended cleanly: nothing to read
+    kept = EngineBot(GENIAL_ENGINE + " --bot greedy", log_dir=tmp_path, keep_logs=True)
+    play_game([kept, "random"], seed=3)
+    kept.close()
+    assert kept.log_path is not None and kept.log_path.exists()
+    kept.log_path.unlink()
+    # A bot dropped without close: reaped, and its clean log deleted, by the finalizer.
+    dropped = EngineBot(GENIAL_ENGINE + " --bot greedy", log_dir=tmp_path)
+    play_game([dropped, "random"], seed=3)
+    pid = dropped.pid
+    del dropped
+    gc.collect()
+    assert pid is not None and not list(tmp_path.iterdir())
+    failing = EngineBot(f"{FAULTY} crash", log_dir=tmp_path, movetime_ms=100, margin_ms=400)
+    with pytest.raises(Forfeit) as info:
+        play_game(["greedy", failing], seed=1)
+    failing.close()
+    assert failing.log_path is not None and failing.log_path.exists()
+    assert str(failing.log_path) in info.value.reason  # the forfeit names the log it kept
+    assert list(tmp_path.iterdir()) == [failing.log_path]
+
+
+def test_engine_logs_of_the_test_run_stay_in_its_own_folder(_engine_logs: Path) -> None:
+    from genial.engine.host import default_log_dir
+
+    assert default_log_dir() == _engine_logs
+
+
 def test_forfeit_ranks_keep_the_others_order_and_sink_a_team() -> None:
     game = _positions("standard", 3, "after_placement", seed=5)[40]
     ranks = game.ranks()

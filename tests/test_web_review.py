@@ -56,12 +56,16 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def load(client: TestClient, record: dict[str, Any], upto: int | None = None) -> str:
+def load(client: TestClient, record: dict[str, Any], upto: int | None = None, token: list[str] | None = None) -> str:
+    """A game of the server from ``record`` (after ``upto`` moves), a person in seat 0 (its
+    token appended to ``token``) against the greedy bot."""
     body: dict[str, Any] = {"record": record, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
     if upto is not None:
         body["upto"] = upto
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
+    if token is not None:
+        token.append(r.json()["token"])
     return str(r.json()["id"])
 
 
@@ -117,6 +121,8 @@ def test_an_unfinished_game_is_neither_reviewed_nor_analysed(client: TestClient,
     game_id = load(client, record, upto=10)
     r = client.post("/api/reviews", json={"game": game_id})
     assert r.status_code == 409 and "over" in r.json()["error"]
+    r = client.post("/api/reviews", json={"game": game_id}, headers={"X-Seat-Token": "not-a-token"})
+    assert r.status_code == 403
     r = client.post("/api/analysis", json={"position": {"game": game_id, "upto": 4}})
     assert r.status_code == 409 and "hidden racks" in r.json()["error"]
     r = client.post("/api/positions", json={"position": {"game": game_id, "upto": 4}})
@@ -161,7 +167,7 @@ def test_a_recorded_position_is_analysed_with_variations(client: TestClient, rec
     assert moves and all(genial.Move.parse(m) in game.legal_moves() for m in moves)
     assert a["expected"] == a["candidates"][0]["line"]
     first = a["candidates"][0]
-    if first["explained"] is not None:
+    if first["explained"]["cells"] is not None:
         assert tuple(first["explained"]["points"]) == game.explain(first["move"]).points
     # A variation: the best move, then the analysis of the reply.
     r = client.post("/api/analysis", json={"position": position, "line": [moves[0]]})
@@ -274,3 +280,55 @@ def test_the_review_of_a_record_keeps_its_names_for_the_analysis_board(client: T
     assert rv["names"] == ["Ada", "Bo"] and rv["summary"][0]["who"] == "Ada"
     a = client.post("/api/analysis", json={"position": {"review": rid, "upto": 1}}).json()
     assert a["names"] == ["Ada", "Bo"] and a["who"] == "Bo"
+
+
+def test_a_review_under_way_stops_at_shutdown_and_starts_again(tmp_path: Path, record: dict[str, Any]) -> None:
+    db = tmp_path / "g.sqlite3"
+    start = time.monotonic()
+    with TestClient(create_app(db, review_iterations=3000), base_url=BASE) as client:
+        rid = client.post("/api/reviews", json={"record": record}).json()["id"]
+        assert client.get(f"/api/reviews/{rid}").json()["status"] == "running"
+    # Shutting down did not wait for the review (dozens of decisions at 3000 iterations).
+    assert time.monotonic() - start < 30
+    with TestClient(create_app(db, review_iterations=3000), base_url=BASE) as client:
+        assert client.get(f"/api/reviews/{rid}").status_code == 404  # nothing half-made was kept
+        st = client.post("/api/reviews", json={"record": record}).json()
+        assert st["id"] == rid and st["status"] == "running"
+
+
+def test_a_swap_or_keep_is_named_where_a_placement_is_explained() -> None:
+    from genial.web import views
+
+    game = genial.Game(players=2, seed=3)
+    keep = views.explained(game, genial.Move.keep())
+    assert keep["cells"] is None and keep["text"] == "keep the rack" and keep["rules"] == []
+    move = game.legal_moves()[0]
+    placed = views.explained(game, move)
+    assert tuple(placed["points"]) == game.explain(move).points and placed["cells"] == [list(c) for c in move.cells]
+
+
+def test_a_player_reviews_only_their_own_moves_of_a_game_still_on(client: TestClient, record: dict[str, Any]) -> None:
+    tokens: list[str] = []
+    game_id = load(client, record, upto=11, token=tokens)
+    end = time.monotonic() + 30
+    while client.get(f"/api/games/{game_id}").json()["current"] != 0:  # the bot answers first
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    game = client.app.state.hub.tables[game_id].game.clone()  # type: ignore[attr-defined]
+    moves = [str(m) for m in game.moves]
+    r = client.post("/api/reviews", json={"game": game_id}, headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 202, r.text
+    rv = wait_review(client, r.json()["id"])
+    mine = [i for i, p in enumerate(genial.game.core_state(game).movers[: len(moves)]) if p == 0]
+    assert [d["ply"] for d in rv["decisions"]] == mine and rv["total"] == len(mine)
+    assert all(d["player"] == 0 for d in rv["decisions"])
+    # No estimate of the position now (that would be the next mover's view): one row per decision.
+    assert len(rv["series"]) == len(mine) and not rv["analysable"]
+    assert "decisions only" in rv["note"]
+    expected = genial.review(game, "expert", iterations=ITERATIONS, plies=mine)
+    assert [d["class"] for d in rv["decisions"]] == [
+        "forced" if d.forced else d.classification for d in expected.decisions
+    ]
+    r = client.post("/api/analysis", json={"position": {"review": rv["id"], "upto": 1}})
+    assert r.status_code == 403 and "stays closed" in r.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json()["over"] is False

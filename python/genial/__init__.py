@@ -14,7 +14,7 @@ from . import actions as actions  # submodules for learning agents
 from . import observation as observation
 from ._core import Board, BusyError, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Tile
 from .analysis import Analysis, CandidateMove, analyse, evaluate
-from .bots import BotOptionError, GameView, HiddenInformationError, NotYourTurnError, play_game
+from .bots import BotOptionError, Forfeit, GameView, HiddenInformationError, NotYourTurnError, play_game
 from .colors import Color
 from .envs import registration as _registration
 from .game import Game, Outcome
@@ -50,6 +50,7 @@ __all__ = [
     "HiddenInformationError",
     "BotOptionError",
     "NotYourTurnError",
+    "Forfeit",
     "play_game",
     "SimulationResult",
     "Summary",

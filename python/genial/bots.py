@@ -320,13 +320,19 @@ class GameView:
 class Forfeit(Exception):
     """A seat lost the game by forfeit: its engine hung, crashed, wrote garbage or chose an
     illegal move. `genial.play_game` raises it with ``game`` (the game as it stood) and
-    ``seat`` set; tournaments record the game with the forfeiting side ranked last."""
+    ``seat`` set; tournaments record the game with the forfeiting side ranked last.
+    ``reason`` is for the operator (it may name the engine's command and log); ``public``
+    says the same for anyone ("did not answer in time")."""
 
-    def __init__(self, reason: str, *, seat: int | None = None, game: Game | None = None) -> None:
+    def __init__(
+        self, reason: str, *, seat: int | None = None, game: Game | None = None, public: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seat = seat
         self.game = game
+        # What may be shown to anyone (a web page): the reason without commands or paths.
+        self.public = public or "it failed"
 
     def __str__(self) -> str:
         who = f"seat {self.seat} forfeits: " if self.seat is not None else "forfeit: "

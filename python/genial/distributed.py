@@ -2,6 +2,11 @@
 gives exactly the single-machine result once merged (`SimulationResult.concat`), wherever
 each range was played. `simulate_ray` fans the ranges out as Ray tasks and merges them.
 
+`run_tasks` is what the command line's ``--ray auto|ADDRESS`` uses (``genial simulate``
+writing a dataset folder shard by shard, ``genial ladder`` playing its matches): it sends
+work to a cluster and hands each result back to the caller as it arrives, with the node
+that computed it, so that finished work is written at once and a stopped run resumes.
+
 Ray is optional and imported only here: ``pip install ray``. Connect to a cluster with
 ``ray.init(address=...)`` before calling, or let `simulate_ray` start a local one.
 """
@@ -9,8 +14,8 @@ Ray is optional and imported only here: ``pip install ray``. Connect to a cluste
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ._core import Rules
 from .arguments import LIMITS, int_in
@@ -18,7 +23,10 @@ from .results import SimulationResult
 from .simulation import MAX_SHARDS, BotSpecLike, resolve_bots, shards, simulate, simulation_run
 from .variants import as_rules
 
-__all__ = ["simulate_ray", "ray_available"]
+__all__ = ["simulate_ray", "ray_available", "connect", "run_tasks", "play_shard"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _import_ray() -> Any:
@@ -102,3 +110,58 @@ def simulate_ray(
 
 
 _shards = shards
+
+
+def connect(address: str | None) -> Any:
+    """The ``ray`` module, connected: to the cluster at ``address`` (``"auto"``: the one
+    this machine belongs to, as ``ray start`` left it or ``RAY_ADDRESS`` says), or, with
+    ``None``, to the one already initialised or a new local one."""
+    ray = _import_ray()
+    if not ray.is_initialized():
+        # The workers' own output (engines' stderr, warnings) stays in Ray's logs, not on
+        # the command line's progress bar.
+        ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+    return ray
+
+
+def _on_node(fn: Callable[[Any], Any], item: Any) -> tuple[Any, str]:
+    """Runs on a worker: the result, and the node it was computed on."""
+    import ray
+
+    return fn(item), ray.get_runtime_context().get_node_id()
+
+
+def run_tasks(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    on_result: Callable[[T, R, str], None],
+    *,
+    address: str | None = None,
+    cpus: int = 1,
+) -> None:
+    """Runs ``fn(item)`` for every item as a Ray task of ``cpus`` CPUs, and calls
+    ``on_result(item, result, node_id)`` on this machine as each one finishes (in the order
+    they finish). ``fn`` must be importable on the workers (a module-level function).
+
+    A task whose node dies is run again elsewhere (Ray's retries); a task that fails for
+    good raises here, after the results that came before it were handed over. On any
+    exception (Ctrl-C included) the tasks still running are cancelled."""
+    ray = connect(address)
+    task = ray.remote(num_cpus=cpus, max_retries=3)(_on_node)
+    pending = {task.remote(fn, item): item for item in items}
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
+            for ref in ready:
+                item = pending.pop(ref)
+                result, node = ray.get(ref)
+                on_result(item, result, node)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
+def play_shard(job: dict[str, Any]) -> SimulationResult:
+    """One shard of ``genial simulate --ray``: games ``first_game .. + games`` of the run
+    ``job`` describes (bots by their text forms), played on the worker's threads."""
+    return simulate(**job)

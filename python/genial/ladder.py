@@ -45,6 +45,7 @@ __all__ = [
     "fit",
     "FORMAT",
     "VERSION",
+    "play_match",
 ]
 
 FORMAT = "genial.ladder"
@@ -180,8 +181,20 @@ class LadderRun:
     def remaining(self) -> list[Match]:
         return [m for m in self.matches if m.key not in self.done]
 
-    def play(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Plays every match not yet in the file, appending each as it finishes."""
+    def play(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        ray: str | None = None,
+        nodes: Callable[[int], None] | None = None,
+    ) -> None:
+        """Plays every match not yet in the file, appending each as it finishes.
+
+        ``ray``: play the matches as tasks on the Ray cluster at that address (``"auto"``:
+        the one this machine belongs to; `genial.distributed`); they arrive, and are
+        appended, in the order they finish, and ``nodes(count)`` hears how many nodes have
+        played so far. The ratings do not depend on that order (`ratings` reads the
+        matches in schedule order), so the result is the same as here."""
         new = not self.path.exists() or self.path.stat().st_size == 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
         total = len(self.matches)
@@ -190,38 +203,74 @@ class LadderRun:
                 if new:
                     f.write(json.dumps(self.header) + "\n")
                     f.flush()
-                for m in self.remaining:
-                    row = self._play(m)
+
+                def finished(m: Match, row: dict[str, Any]) -> None:
                     f.write(json.dumps(row) + "\n")
                     f.flush()
                     self.done[m.key] = row
                     if progress is not None:
                         progress(len(self.done), total)
+
+                if ray is None:
+                    for m in self.remaining:
+                        finished(m, _match_row(self.bots, self.names, self.seed, m))
+                else:
+                    from .distributed import run_tasks
+
+                    seen: set[str] = set()
+                    jobs = [
+                        {"pool": self.pool, "names": self.names, "seed": self.seed, "match": m} for m in self.remaining
+                    ]
+
+                    def arrived(job: dict[str, Any], row: dict[str, Any], node: str) -> None:
+                        finished(job["match"], row)
+                        seen.add(node)
+                        if nodes is not None:
+                            nodes(len(seen))
+
+                    run_tasks(play_match, jobs, arrived, address=ray)
         finally:
             for b in self.bots:
                 if not isinstance(b, BuiltinBot):
                     b.close()
 
-    def _play(self, m: Match) -> dict[str, Any]:
-        kept = [self.bots[b] for b in m.bots]
-        labels = [self.names[b] for b in m.bots]
-        local = [tuple(range(m.players))[r:] + tuple(range(m.players))[:r] for r in range(m.players)]
-        seed = derive_seed(self.seed, m.players)  # one stream of deals per format
-        run = Run(Rules("standard", m.players), kept, local, seed, paired=True, labels=labels)
-        res = run.play(m.index * m.players, m.players, threads=1)
-        games = []
-        for g in range(len(res)):
-            games.append(
-                {
-                    "seats": [self.names[m.bots[int(i)]] for i in res.bots[g]],
-                    "ranks": [int(r) for r in res.ranks[g]],
-                    "end": str(res.end_reasons()[g]),
-                }
-            )
-        return {"match": m.key, "players": m.players, "games": games}
-
     def ratings(self, bootstrap: int = 200) -> Ratings:
-        return fit(self.names, list(self.done.values()), bootstrap=bootstrap, seed=self.seed)
+        """The fit of the matches played so far, taken in schedule order (not the order
+        they finished in), so that the intervals do not depend on where they were played."""
+        rows = [self.done[m.key] for m in self.matches if m.key in self.done]
+        return fit(self.names, rows, bootstrap=bootstrap, seed=self.seed)
+
+
+def _match_row(bots: Sequence[Any], names: Sequence[str], seed: int, m: Match) -> dict[str, Any]:
+    """Plays match ``m`` (its deal in every rotation of its bots): its line of the results file."""
+    kept = [bots[b] for b in m.bots]
+    labels = [names[b] for b in m.bots]
+    local = [tuple(range(m.players))[r:] + tuple(range(m.players))[:r] for r in range(m.players)]
+    deals = derive_seed(seed, m.players)  # one stream of deals per format
+    run = Run(Rules("standard", m.players), kept, local, deals, paired=True, labels=labels)
+    res = run.play(m.index * m.players, m.players, threads=1)
+    games = []
+    for g in range(len(res)):
+        games.append(
+            {
+                "seats": [names[m.bots[int(i)]] for i in res.bots[g]],
+                "ranks": [int(r) for r in res.ranks[g]],
+                "end": str(res.end_reasons()[g]),
+            }
+        )
+    return {"match": m.key, "players": m.players, "games": games}
+
+
+def play_match(job: dict[str, Any]) -> dict[str, Any]:
+    """One match of ``genial ladder --ray``, on a worker: the pool's bots built from their
+    text forms there (engines started there, and stopped after the match)."""
+    bots = [parse_bot(spec) for spec in job["pool"]]
+    try:
+        return _match_row(bots, job["names"], job["seed"], job["match"])
+    finally:
+        for b in bots:
+            if not isinstance(b, BuiltinBot):
+                b.close()
 
 
 # ----- the fit ---------------------------------------------------------------------------------

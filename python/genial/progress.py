@@ -52,6 +52,10 @@ class ProgressBar:
             self._bar.update(done - self.done)
             self.done = done
 
+    def note(self, text: str) -> None:
+        """A short remark after the counts (``2 nodes``), shown with the next update."""
+        self._bar.set_postfix_str(text, refresh=False)
+
     def close(self) -> None:
         self._bar.close()
 

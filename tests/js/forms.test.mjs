@@ -23,6 +23,8 @@ test("a seat's request: a human's name, a bot's changed options only", () => {
     { key: "mode", value: "x", type: "string" },
   ];
   assert.deepEqual(seatRequest("bot", "", bot, inputs), { kind: "bot", bot: "b", options: { iterations: 250 } });
+  // An engine seat names the operator's engine, nothing else.
+  assert.deepEqual(seatRequest("engine", "x", { name: "mine" }, inputs), { kind: "bot", engine: "mine" });
 });
 
 test("the creator keeps their own token and the others' invite codes, never their tokens", () => {

@@ -1,5 +1,6 @@
 """``genial ladder``: the rating ladder of a pool of bots (`genial.ladder`), resumable,
-written as a Markdown report, a head-to-head matrix and a plot."""
+written as a Markdown report, a head-to-head matrix and a plot; ``--ray auto|ADDRESS`` plays
+the matches on a Ray cluster (`genial.distributed`) with the same report as a result."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import split_bot_specs
+from .common import error, examples, split_bot_specs
 
 __all__ = ["register"]
 
@@ -25,11 +26,16 @@ def _ladder(args: argparse.Namespace) -> int:
     total = len(run.matches)
     if run.done:
         print(f"resuming {out / 'results.jsonl'}: {len(run.done)} of {total} matches done", file=sys.stderr)
+    if args.ray:
+        from ..distributed import ray_available
+
+        if not ray_available():
+            return error("--ray needs the ray package: pip install ray")
     start = time.perf_counter()
     try:
         with ProgressBar(total, "ladder", enabled=args.progress, unit="matches") as progress:
             progress(len(run.done))
-            run.play(progress)
+            run.play(progress, ray=args.ray, nodes=lambda n: progress.note(f"{n} node{'s' if n > 1 else ''}"))
     except KeyboardInterrupt:
         print(
             f"\ngenial ladder: interrupted after {len(run.done)} of {total} matches; "
@@ -37,6 +43,15 @@ def _ladder(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
+        if not args.ray:
+            raise
+        print(
+            f"\ngenial ladder: the Ray run stopped: {type(e).__name__}: {e}\n{len(run.done)} of {total} "
+            "matches are kept: run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 1
     ratings = run.ratings(bootstrap=args.bootstrap)
     games = ", ".join(f"{n} {p}-player games" for p, n in sorted(ratings.games.items()))
     report = [
@@ -67,6 +82,11 @@ def register(sub: Any) -> None:
         "deal in every rotation of the seats, and fits Bradley-Terry ratings anchored at random = 0 with "
         "bootstrap intervals. Every finished match is appended to OUT/results.jsonl: the same command "
         "resumes a stopped run. Writes OUT/ladder.md and OUT/ladder.png (with matplotlib).",
+        epilog=examples(
+            "genial ladder --out ladder --rounds 2 --rounds4 1",
+            "genial ladder --pool random,greedy,easy,medium --add 'engine:./my_engine' --out mine",
+            "genial ladder --out big --rounds 40 --rounds4 20 --ray auto   # the matches on a Ray cluster",
+        ),
     )
     p.add_argument("--out", default="ladder", help="folder of the results and the report (default: ladder)")
     p.add_argument(
@@ -80,6 +100,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--rounds4", type=int, default=1, help="4-player rounds: one match per bot of the pool (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument(
+        "--ray",
+        metavar="auto|ADDRESS",
+        default=None,
+        help="play the matches on the Ray cluster at ADDRESS (auto: the one this machine belongs to); "
+        "same results as here, and the same command resumes",
+    )
     p.add_argument("--bootstrap", type=int, default=200, help="bootstrap resamplings for the intervals (default 200)")
     bar = p.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None, help="always show progress")

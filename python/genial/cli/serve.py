@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import signal
 import socket
 import sys
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "genial serve                                  # http://127.0.0.1:8000/ on this machine",
             "genial serve --host 0.0.0.0 --port 8080       # friends on your network join",
             "genial serve --db games.sqlite3 --bot-delay 0",
+            "genial serve --engine rand=./random_engine --engine mine=/opt/engines/mine   # engines in bot seats",
         ),
     )
     p.add_argument(
@@ -121,6 +123,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="FILE",
         help="where each request is logged, one line each (default -: standard error)",
     )
+    p.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="offer an engine (genial's engine protocol) for bot seats under NAME (repeatable); games "
+        "name it, never a command. It is started for each of its moves in the bots' threads, within "
+        "--max-think-ms; one that fails forfeits the game",
+    )
     p.add_argument("--quiet", action="store_true", help="no access log")
     p.set_defaults(func=run_serve)
 
@@ -131,6 +142,40 @@ def _origin(url: str) -> tuple[str, str]:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"--public-url must be an http(s) address like https://games.example.org, not {url!r}")
     return f"{parts.scheme}://{parts.netloc.lower()}", parts.hostname.lower()
+
+
+_ENGINE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+
+
+def _engines(specs: list[str]) -> dict[str, str]:
+    """``--engine NAME=COMMAND`` options as NAME -> COMMAND, each engine started once and
+    handshaken now, so that a wrong command stops the server before anyone plays."""
+    from ..bots import BUILTIN_BOTS
+    from ..engine.host import EngineBot, EngineError
+
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, eq, command = spec.partition("=")
+        name, command = name.strip(), command.strip()
+        if not eq or not command:
+            raise ValueError(f"--engine takes NAME=COMMAND, e.g. mine='./my_engine --fast', not {spec!r}")
+        if not _ENGINE_NAME.fullmatch(name):
+            raise ValueError(f"--engine name {name!r}: 1-32 letters, digits, '-', '_' or '.', starting with one")
+        if name in out or name in BUILTIN_BOTS:
+            raise ValueError(f"--engine name {name!r} is taken (by another engine or a built-in bot)")
+        engine = EngineBot(command)
+        try:
+            engine.start()
+        except (EngineError, ValueError) as e:
+            raise ValueError(f"--engine {name}: {e}") from None
+        finally:
+            engine.close()
+        about = " ".join(
+            x for x in (engine.engine_name, f"by {engine.engine_author}" if engine.engine_author else "") if x
+        )
+        print(f"  engine {name}: {about or command}", flush=True)
+        out[name] = command
+    return out
 
 
 def _access_log(target: str) -> None:
@@ -173,6 +218,7 @@ def run_serve(args: argparse.Namespace) -> int:
         public, name = _origin(args.public_url)
         origins.add(public)
         hosts.add(name)
+    engines = _engines(args.engine)
     db = args.db or default_db_path()
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -204,6 +250,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ),
         access_log=not args.quiet,
         keep_days=args.keep_days,
+        engines=engines,
         review_iterations=args.review_iterations,
     )
     print(f"genial serve: open http://{shown}:{port}/ in your browser", flush=True)

@@ -1,7 +1,10 @@
 """``genial simulate`` and ``genial tournament``: many games from the command line, played by
 the core's run loop (`genial.simulation.Run`) with a progress bar on stderr (tqdm), result
 tables on stdout (rich), and ``--out FILE`` writing every game as plain CSV or Parquet with
-its metadata in ``FILE.meta.json``."""
+its metadata in ``FILE.meta.json``. ``genial simulate --out DIR`` writes a partitioned
+Parquet dataset instead (`genial.dataset`: one file per shard, ``--resume`` continues a
+stopped run), played here or, with ``--ray auto|ADDRESS``, on a Ray cluster
+(`genial.distributed`) with the same files as a result."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich.console import Console
@@ -28,6 +31,9 @@ from ..stats import Summary
 from ..tournament import DEFAULT_GAMES, TournamentResult, tournament, tournament_run
 from ..variants import Rules, as_rules
 from .common import bots_help, closed_pipe_safe, error, examples, split_bot_specs
+
+if TYPE_CHECKING:
+    from ..dataset import Dataset, Shard
 
 __all__ = ["register"]
 
@@ -86,7 +92,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out",
         default=None,
-        help="write every game to FILE: .csv, or .parquet (needs pyarrow); metadata in FILE.meta.json (default: none)",
+        help="write every game to FILE: .csv, or .parquet (needs pyarrow); metadata in FILE.meta.json. "
+        "genial simulate also takes a folder (DIR/, or a name without a suffix): a Parquet dataset, one "
+        "file per shard (default: none)",
     )
     bar = p.add_mutually_exclusive_group()
     bar.add_argument(
@@ -289,9 +297,20 @@ def _simulate(args: argparse.Namespace) -> int:
     # Bots rotate through the seats unless told not to, so that seat 0's edge is the first
     # player's, not a bot's.
     rotate = args.rotate is not False
+    from ..dataset import is_dataset_path
+
+    folder = args.out is not None and is_dataset_path(args.out)
+    for flag, given in (("--ray", args.ray), ("--resume", args.resume), ("--shard-games", args.shard_games)):
+        if given and not folder:
+            return error(f"{flag} writes a dataset folder: give --out DIR (a folder, not a .csv or .parquet file)")
     run, games, first_game = simulation_run(
         args.games, bots, args.seed, rules=_rules(args), first_game=args.first_game, rotate=rotate
     )
+    if folder:
+        try:
+            return _simulate_dataset(args, run, games, first_game, rotate, bots)
+        finally:
+            run.close()
     # No game is played before every argument is checked and the output file is open.
     try:
         out = _open_output("simulate", args.out, run)
@@ -342,6 +361,136 @@ def _simulate(args: argparse.Namespace) -> int:
         console.print(f"wrote {args.out} (metadata: {args.out}.meta.json)")
     sys.stdout.flush()
     return 0
+
+
+def _simulate_dataset(
+    args: argparse.Namespace, run: Run, games: int, first_game: int, rotate: bool, bots: list[str]
+) -> int:
+    """``--out DIR``: the run as a dataset folder, shard by shard, here or on a Ray cluster;
+    a shard is written as soon as it is finished, so that ``--resume`` loses nothing."""
+    from ..dataset import Dataset, DatasetError
+
+    if args.ray:
+        from ..distributed import ray_available
+
+        if not ray_available():
+            return error("--ray needs the ray package: pip install ray")
+    try:
+        ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
+    except (DatasetError, ValueError, ImportError) as e:
+        return error(str(e))
+    except OSError as e:
+        return error(f"cannot write {args.out}: {e.strerror or e}")
+    pending = ds.pending()
+    if ds.done:
+        _note(
+            args,
+            f"resuming {args.out}: {len(ds.done)} of {len(ds.shards)} shards done, {len(pending)} to play",
+        )
+    log.info(
+        "%d games of %s in %d shards of %d, seed %d%s",
+        games,
+        run.rules,
+        len(ds.shards),
+        ds.shard_games,
+        run.seed,
+        f", on the Ray cluster at {args.ray}" if args.ray else "",
+    )
+    start = time.perf_counter()
+    bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
+    bar(ds.games_done)
+    try:
+        if args.ray:
+            _play_on_ray(args, ds, pending, bots, rotate, bar)
+        else:
+            for shard in pending:
+                base = ds.games_done
+                part = run.play(shard.first_game, shard.games, args.threads, progress=lambda d, _t, b=base: bar(b + d))
+                with _interrupts_held():
+                    ds.write(shard, part)
+                    bar(ds.games_done)
+                    log.info(
+                        "wrote %s (games %d..%d)", shard.name, shard.first_game, shard.first_game + shard.games - 1
+                    )
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"genial simulate: interrupted after {time.perf_counter() - start:.1f} s; {len(ds.done)} of "
+            f"{len(ds.shards)} shards ({ds.games_done} games) are in {args.out}: add --resume to the same "
+            "command to play the rest"
+        )
+        sys.stdout.flush()
+        return 130
+    except OSError as e:
+        bar.close()
+        print(f"genial simulate: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
+        if not args.ray:
+            raise
+        bar.close()
+        print(
+            f"genial simulate: the Ray run stopped: {type(e).__name__}: {e}\n{len(ds.done)} of {len(ds.shards)} "
+            f"shards ({ds.games_done} games) are in {args.out}: add --resume to the same command to play the rest",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - start
+    summary = ds.summary()
+    if summary is None:
+        print("no games played")
+        sys.stdout.flush()
+        return 0
+    console = _print_summary(run, summary, rotate)
+    played = sum(s.games for s in pending)
+    console.print(
+        f"\n{played} games played in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} games/s), "
+        f"{summary.games} in the dataset, seed {args.seed}"
+    )
+    shards = f"{len(ds.shards)} shard{'s' if len(ds.shards) != 1 else ''}"
+    console.print(f"wrote {args.out}: {shards} (metadata: {ds.path / '_meta.json'})")
+    sys.stdout.flush()
+    return 0
+
+
+def _play_on_ray(
+    args: argparse.Namespace, ds: Dataset, pending: list[Shard], bots: list[str], rotate: bool, bar: ProgressBar
+) -> None:
+    """The pending shards as Ray tasks of ``--threads`` threads (default 1); each is written
+    here as it arrives, and the bar counts the nodes that played."""
+    from ..distributed import play_shard, run_tasks
+
+    threads = args.threads or 1
+    jobs = [
+        (
+            shard,
+            dict(
+                games=shard.games,
+                bots=bots,
+                seed=args.seed,
+                threads=threads,
+                rules=ds.run.rules,
+                first_game=shard.first_game,
+                rotate=rotate,
+            ),
+        )
+        for shard in pending
+    ]
+    shard_of = {id(job): shard for shard, job in jobs}
+    nodes: set[str] = set()
+
+    def arrived(job: dict[str, Any], part: SimulationResult, node: str) -> None:
+        shard = shard_of[id(job)]
+        with _interrupts_held():
+            ds.write(shard, part)
+        nodes.add(node)
+        bar.note(f"{len(nodes)} node{'s' if len(nodes) > 1 else ''}")
+        bar(ds.games_done)
+        log.info("wrote %s from node %s", shard.name, node[:8])
+
+    run_tasks(play_shard, [job for _, job in jobs], arrived, address=args.ray, cpus=threads)
 
 
 @closed_pipe_safe
@@ -416,6 +565,8 @@ def register(subparsers: Any) -> None:
             "genial simulate --games 1000 --bots mcts:iterations=300 --threads 2",
             "genial simulate --variant team --players 4 --games 10000 --seed 7",
             "genial simulate --games 500000 --first-game 500000 --out part2.csv   # a second machine's half",
+            "genial simulate --games 10000000 --bots greedy,random --out games/ --ray auto   # a Ray cluster",
+            "genial simulate --games 10000000 --bots greedy,random --out games/ --ray auto --resume",
         ),
     )
     sim.add_argument(
@@ -433,6 +584,24 @@ def register(subparsers: Any) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="shift the bots one seat per game, so that seat figures are the seats' (default: rotate)",
+    )
+    sim.add_argument(
+        "--shard-games",
+        type=_number("--shard-games", 1, LIMITS["games"]),
+        default=None,
+        help="with --out DIR: games per shard file (default: by bot speed; part of the run's layout)",
+    )
+    sim.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --out DIR: continue the run that folder holds, playing only the shards not yet written",
+    )
+    sim.add_argument(
+        "--ray",
+        metavar="auto|ADDRESS",
+        default=None,
+        help="with --out DIR: play the shards on the Ray cluster at ADDRESS (auto: the one this machine "
+        "belongs to); --threads is then per task (default 1). Same files as a run here",
     )
     _common(sim)
     sim.set_defaults(func=_simulate)

@@ -145,10 +145,10 @@ def _answer(bot: EngineBot, view: GameView, within_ms: int) -> str:
             bot._send("legalmoves " + " ".join(str(m) for m in view.legal_moves()))
         elif word == "bestmove":
             if not view.is_legal(rest.strip()):
-                raise bot._fail(f"bestmove {rest.strip()!r} is not legal")
+                raise bot._fail(f"bestmove {rest.strip()!r} is not legal", "chose an illegal move")
             return rest.strip()
         elif word != "info" and line:
-            raise bot._fail(f"unexpected line {line[:100]!r}")
+            raise bot._fail(f"unexpected line {line[:100]!r}", "broke the engine protocol")
 
 
 def _unknown(bot: EngineBot) -> str:

@@ -7,6 +7,11 @@ engine that hangs, crashes, writes garbage or answers an illegal move forfeits t
 (`Forfeit`, logged on the ``genial.engine`` logger with the path of its stderr log). A
 forfeited engine is stopped and starts afresh for the next game. The process is always
 reaped: on `close`, at a forfeit, when the bot is garbage collected and at exit.
+
+Every start writes the engine's stderr to a log of its own (in `log_dir`). The log of an
+engine that fails is kept, and the forfeit names it; that of an engine that ends cleanly
+is deleted, so that the folder holds only what someone needs to read (``keep_logs=True``
+keeps every one).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ __all__ = [
     "MARGIN_MS",
     "MOVETIME_MS",
     "HANDSHAKE_S",
+    "default_log_dir",
 ]
 
 log = logging.getLogger("genial.engine")
@@ -88,6 +94,21 @@ class _Lines:
             raise TimeoutError from None
 
 
+def default_log_dir() -> Path:
+    """Where engines' stderr logs go by default: ``$GENIAL_ENGINE_LOG_DIR``, else
+    ``genial-engines`` in the system's temporary folder."""
+    return Path(os.environ.get("GENIAL_ENGINE_LOG_DIR") or Path(tempfile.gettempdir()) / "genial-engines")
+
+
+def _reap_and_tidy(proc: subprocess.Popen[bytes], log: Path, kept: list[bool]) -> None:
+    """`_reap`, then the stderr log deleted unless it is to be kept (``kept[0]``): what a
+    bot that was never closed leaves when it is garbage collected or at exit."""
+    _reap(proc)
+    if not kept[0]:
+        with contextlib.suppress(OSError):
+            log.unlink(missing_ok=True)
+
+
 def _reap(proc: subprocess.Popen[bytes]) -> None:
     """Stops the process and waits for it (it cannot remain a zombie)."""
     if proc.poll() is None:
@@ -119,7 +140,8 @@ class EngineBot:
     (``iterations`` only when set). The host waits ``movetime_ms + margin_ms`` for the
     answer. ``options``: ``setoption`` values sent after the handshake (checked against the
     engine's declared types and bounds). ``log_dir``: where the engine's stderr is kept
-    (default: ``genial-engines`` in the system's temporary folder).
+    (default: `default_log_dir`, ``genial-engines`` in the system's temporary folder); the log of a
+    start that ends cleanly is deleted unless ``keep_logs``.
 
     Use it as any bot (``choose(view)``); `close` (or ``with EngineBot(...) as bot``) stops
     the process. Every decision the engine gets wrong raises `Forfeit`.
@@ -137,6 +159,7 @@ class EngineBot:
         options: dict[str, Any] | None = None,
         log_dir: str | os.PathLike[str] | None = None,
         handshake_timeout: float = HANDSHAKE_S,
+        keep_logs: bool = False,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
@@ -155,7 +178,9 @@ class EngineBot:
         self.margin_ms = margin_ms
         self.handshake_timeout = handshake_timeout
         self.options = {str(k): v for k, v in (options or {}).items()}
-        self.log_dir = Path(log_dir) if log_dir is not None else Path(tempfile.gettempdir()) / "genial-engines"
+        self.log_dir = Path(log_dir) if log_dir is not None else default_log_dir()
+        self.keep_logs = keep_logs
+        self._keep_log = [False]  # this start's log is kept (it failed); shared with the finalizer
         self.engine_name: str | None = None
         self.engine_author: str | None = None
         self.engine_options: dict[str, EngineOption] = {}
@@ -166,6 +191,7 @@ class EngineBot:
         self._log: IO[bytes] | None = None
         self._game_key: tuple[str, int] | None = None
         self._seen_moves = 0
+        self._killed: str | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # ----- what a table shows ------------------------------------------------------------
@@ -193,6 +219,7 @@ class EngineBot:
         if self._proc is not None and self._proc.poll() is None:
             return
         self.close()
+        self._killed = None
         self.log_dir.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)[:40] or "engine"
         fd, path = tempfile.mkstemp(prefix=f"{stem}-", suffix=".log", dir=self.log_dir)
@@ -208,10 +235,11 @@ class EngineBot:
                 start_new_session=True,
             )
         except OSError as e:
-            self.close()
+            self.close()  # the log is empty: deleted
             raise EngineError(f"cannot start engine {self.command!r}: {e.strerror or e}") from None
         self._lines = _Lines(self._proc.stdout)  # type: ignore[arg-type]
-        self._finalizer = weakref.finalize(self, _reap, self._proc)
+        self._keep_log = [self.keep_logs]
+        self._finalizer = weakref.finalize(self, _reap_and_tidy, self._proc, self.log_path, self._keep_log)
         self._game_key = None
         try:
             self._handshake()
@@ -237,14 +265,19 @@ class EngineBot:
                 try:
                     opt = EngineOption.parse(" ".join(words))
                 except ProtocolError as e:
-                    raise self._fail(str(e)) from None
+                    raise self._fail(str(e), "broke the engine protocol") from None
                 self.engine_options[opt.name] = opt
             elif words[0] == "protocolok":
                 if words[1:] != [str(VERSION)]:
-                    raise self._fail(f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {VERSION}")
+                    raise self._fail(
+                        f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {VERSION}",
+                        "speaks another protocol version",
+                    )
                 break
             elif words[0] != "info":
-                raise self._fail(f"unexpected line in the handshake: {' '.join(words)[:200]!r}")
+                raise self._fail(
+                    f"unexpected line in the handshake: {' '.join(words)[:200]!r}", "broke the engine protocol"
+                )
         for key, value in self.options.items():
             if key not in self.engine_options:
                 known = ", ".join(self.engine_options) or "none"
@@ -260,7 +293,8 @@ class EngineBot:
             pass
 
     def close(self) -> None:
-        """Stops the engine (``quit``, then a kill if it lingers) and waits for it."""
+        """Stops the engine (``quit``, then a kill if it lingers) and waits for it; its log
+        is deleted unless the engine failed (or ``keep_logs``)."""
         proc, self._proc = self._proc, None
         if self._finalizer is not None:
             self._finalizer.detach()
@@ -273,6 +307,9 @@ class EngineBot:
         if self._log is not None:
             self._log.close()
             self._log = None
+            if self.log_path is not None and not self._keep_log[0]:
+                with contextlib.suppress(OSError):
+                    self.log_path.unlink(missing_ok=True)
         self._game_key = None
 
     def __enter__(self) -> EngineBot:
@@ -290,27 +327,41 @@ class EngineBot:
             proc.stdin.write(line.encode("ascii") + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            raise self._fail("the engine is gone (its input is closed)") from None
+            raise self._fail("the engine is gone (its input is closed)", self._gone()) from None
 
     def _read(self, deadline: float, waiting_for: str) -> str:
         assert self._lines is not None
         try:
             raw = self._lines.get(deadline)
         except TimeoutError:
-            raise self._fail(f"no {waiting_for} in time") from None
+            raise self._fail(f"no {waiting_for} in time", "did not answer in time") from None
         if raw is None:
             code = self._proc.wait(timeout=5) if self._proc is not None else None
-            raise self._fail(f"the engine exited (status {code}) before {waiting_for}")
+            why = f" ({self._killed})" if self._killed else ""
+            raise self._fail(f"the engine exited (status {code}){why} before {waiting_for}", self._gone())
         if len(raw) > MAX_LINE or not raw.endswith(b"\n"):
-            raise self._fail(f"a line longer than {MAX_LINE} bytes")
+            raise self._fail(f"a line longer than {MAX_LINE} bytes", "broke the engine protocol")
         try:
             return raw.decode("ascii").strip()
         except UnicodeDecodeError:
-            raise self._fail(f"a line that is not ASCII text: {raw[:80]!r}") from None
+            raise self._fail(f"a line that is not ASCII text: {raw[:80]!r}", "broke the engine protocol") from None
 
-    def _fail(self, reason: str) -> Forfeit:
+    def _fail(self, reason: str, public: str) -> Forfeit:
+        self._keep_log[0] = True  # someone will want to read it
         where = f"; its stderr is in {self.log_path}" if self.log_path is not None else ""
-        return Forfeit(f"engine {self.command!r}: {reason}{where}")
+        return Forfeit(f"engine {self.command!r}: {reason}{where}", public=public)
+
+    def _gone(self) -> str:
+        return self._killed or "stopped running"
+
+    def kill(self, reason: str) -> None:
+        """Ends a decision from another thread: the engine is killed at once, and the thread
+        in `choose` forfeits (``reason`` is the public reason) and reaps it."""
+        self._killed = reason
+        proc = self._proc
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
 
     # ----- playing -----------------------------------------------------------------------
 
@@ -361,9 +412,9 @@ class EngineBot:
                 try:
                     move = Move.parse(rest.strip())
                 except (IllegalMoveError, ValueError):
-                    raise self._fail(f"bestmove {rest.strip()[:80]!r} is not a move") from None
+                    raise self._fail(f"bestmove {rest.strip()[:80]!r} is not a move", "chose an illegal move") from None
                 if not view.is_legal(move):
-                    raise self._fail(f"bestmove {move} is illegal here")
+                    raise self._fail(f"bestmove {move} is illegal here", "chose an illegal move")
                 return move
             else:
-                raise self._fail(f"unexpected line while thinking: {line[:200]!r}")
+                raise self._fail(f"unexpected line while thinking: {line[:200]!r}", "broke the engine protocol")

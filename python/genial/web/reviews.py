@@ -2,9 +2,11 @@
 decision at a time, and kept in SQLite once finished.
 
 A review is asked for a game of this server once it is over, or for a record the asker
-holds (the record already shows every rack to whoever has it). It is never made of a game
-still being played: its record holds the bag, and the review's candidate moves would show
-what the racks hold. Each decision is searched from the mover's information set only
+holds (the record already shows every rack to whoever has it). Of a game still being
+played, a seat may review its own decisions only (``seat``): each is searched from that
+seat's information set, the win chances are the ones that seat saw before its moves (no
+estimate of the position now, which would be the next mover's view), and the analysis
+board cannot open such a review's game (its record holds the bag). Each decision is searched from the mover's information set only
 (`genial.review`), so a review says nothing about tiles the mover could not see.
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
@@ -22,7 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game import Game
+from ..game import Game, core_state
 from ..records import start_record, to_record
 from ..reviews import Decision, Review, review
 from . import views
@@ -44,6 +46,8 @@ class _Job:
     game: Game
     names: list[str]
     source: dict[str, Any]
+    #: A seat reviewing its own decisions of an unfinished game (None: every decision).
+    seat: int | None = None
     done: int = 0
     total: int = 0
     decisions: list[Decision] = field(default_factory=list)
@@ -51,9 +55,12 @@ class _Job:
     task: asyncio.Task[None] | None = None
 
 
-def review_key(record: dict[str, Any], level: str, iterations: int | None) -> str:
-    """The id of a review: the hash of the game's start and moves, the level and the budget."""
+def review_key(record: dict[str, Any], level: str, iterations: int | None, seat: int | None = None) -> str:
+    """The id of a review: the hash of the game's start and moves, the level, the budget and
+    the seat whose own decisions it holds (if not every one)."""
     what = {"start": start_record(record), "moves": record["moves"], "level": level, "iterations": iterations}
+    if seat is not None:
+        what["seat"] = seat
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -67,17 +74,19 @@ class Reviews:
         self.iterations = iterations
         self.jobs: dict[str, _Job] = {}
 
-    def start(self, game: Game, names: list[str], source: dict[str, Any]) -> dict[str, Any]:
-        """Starts the review of ``game`` (over, or a record the asker holds) unless it is
-        finished or under way; its status. ``source``: where the analysis board finds the
-        game again (``{"game": id}``, or ``{}`` for an uploaded record)."""
+    def start(self, game: Game, names: list[str], source: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """Starts the review of ``game`` (over, or a record the asker holds; with ``seat``,
+        that seat's own decisions only) unless it is finished or under way; its status.
+        ``source``: where the analysis board finds the game again (``{"game": id}``, or
+        ``{}``)."""
         record = to_record(game)
-        key = review_key(record, self.level, self.iterations)
+        key = review_key(record, self.level, self.iterations, seat)
         if key in self.jobs or self.store.get_review(key) is not None:
             return self.status(key)
         if sum(j.task is not None and not j.task.done() for j in self.jobs.values()) >= MAX_RUNNING:
             raise ApiError(503, f"{MAX_RUNNING} reviews are being computed: ask again in a minute")
-        job = _Job(key, game.clone(), names, source, total=len(game.moves))
+        plies = [i for i, p in enumerate(core_state(game).movers) if seat is None or p == seat]
+        job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies))
         self.jobs[key] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))
         return self.status(key)
@@ -102,27 +111,43 @@ class Reviews:
         found = self.store.get_review(key)
         if found is None:
             raise ApiError(404, "no finished review with this id on this server")
+        if found.get("seat") is not None:
+            raise ApiError(
+                403, "this review is of one seat's decisions in a game then unfinished: its game stays closed"
+            )
         return dict(found["record"])
 
     async def _run(self, job: _Job) -> None:
         game, level, its = job.game, self.level, self.iterations
+        plies = [i for i, p in enumerate(core_state(game).movers) if job.seat is None or p == job.seat]
         try:
-            for ply in range(job.total):
+            for n, ply in enumerate(plies):
 
                 def one(ply: int = ply) -> Review:
                     return review(game, level, iterations=its, plies=range(ply, ply + 1))
 
                 part = await self.workers.run(f"review:{job.key}", "review", one)
                 job.decisions.extend(part.decisions)
-                job.done = ply + 1
+                job.done = n + 1
             resume = Review.partial(game, level, its, 0, job.decisions)
-            full = await self.workers.run(
-                f"review:{job.key}", "review", lambda: review(game, level, iterations=its, resume=resume)
-            )
+            if job.seat is None:
+                full = await self.workers.run(
+                    f"review:{job.key}", "review", lambda: review(game, level, iterations=its, resume=resume)
+                )
+            else:
+                # No row for the position now: it would be estimated from the next mover's view.
+                full = resume
             payload = await asyncio.to_thread(views.review, game, full, job.names, job.source)
             payload["id"] = job.key
+            payload["total"] = job.total
+            payload["analysable"] = job.seat is None
+            if job.seat is not None:
+                payload["note"] += (
+                    f" The game was not over: this review holds {job.names[job.seat]}'s decisions only, "
+                    "as that seat saw them."
+                )
             record = {**to_record(game), "names": job.names}
-            self.store.put_review(job.key, {"payload": payload, "record": record})
+            self.store.put_review(job.key, {"payload": payload, "record": record, "seat": job.seat})
             del self.jobs[job.key]
         except Stopped:
             self.jobs.pop(job.key, None)  # the server is stopping: asked again, it starts anew

@@ -10,6 +10,7 @@ SHA-256 hashes of tokens and open invites, never the secrets themselves.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,9 +63,11 @@ class BotLimits:
                 raise ApiError(400, f"seat {i}: {key}={value} is above this server's cap of {cap} ({flag})")
 
 
-def check_seats(raw: Any, players: int, limits: BotLimits) -> list[dict[str, Any]]:
-    """The seats of a new game, checked: ``{"kind": "human", "name": ...}`` or ``{"kind":
-    "bot", "bot": name, "options": {...}}``, one per player."""
+def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The seats of a new game, checked: ``{"kind": "human", "name": ...}``, ``{"kind":
+    "bot", "bot": name, "options": {...}}`` or ``{"kind": "bot", "engine": NAME}`` (one of
+    the ``engines`` the operator listed with ``--engine NAME=COMMAND``: a request names an
+    engine, never a command), one per player."""
     if not isinstance(raw, list):
         raise ApiError(400, "seats must be a list with one entry per player")
     if len(raw) != players:
@@ -80,6 +83,16 @@ def check_seats(raw: Any, players: int, limits: BotLimits) -> list[dict[str, Any
         name = (name or "").strip()[:MAX_NAME]
         if kind == "human":
             seats.append({"kind": "human", "name": name or f"Player {i + 1}"})
+        elif kind == "bot" and "engine" in s:
+            engine = s.get("engine")
+            if "bot" in s or s.get("options"):
+                raise ApiError(400, f"seat {i}: an engine seat names its engine only (no bot, no options)")
+            if not isinstance(engine, str) or engine not in engines:
+                offered = ", ".join(sorted(engines)) or "none on this server"
+                shown = repr(engine[:40]) if isinstance(engine, str) else "?"
+                raise ApiError(400, f"seat {i}: unknown engine {shown}: this server offers {offered}")
+            label = f"engine {engine}"
+            seats.append({"kind": "bot", "engine": engine, "options": {}, "name": name or engine, "label": label})
         elif kind == "bot":
             bot = s.get("bot")
             options = s.get("options") or {}

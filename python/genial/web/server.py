@@ -5,8 +5,9 @@ header, never in the URL, so tokens stay out of access logs):
 
 - ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
   the board's drawing (every payload the page receives is built in `genial.web.views`),
-  what the operator allows bots (``bot_limits``), and from how many people the server draws
-  the seed (``fair_seed``)
+  what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
+  NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
+  from how many people the server draws the seed (``fair_seed``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat
@@ -25,7 +26,8 @@ header, never in the URL, so tokens stay out of access logs):
 - ``GET  /api/games/{id}/record``      the JSON record (once over, or against bots only)
 - ``POST /api/replay``                 a record's moves and tracks, for the replay view
 - ``POST /api/reviews``                ``{"game": id}`` (once over) or ``{"record": {...}}``:
-  starts the game's review on the bots' pool (or finds it); its id and progress
+  starts the game's review on the bots' pool (or finds it); its id and progress. Of a game
+  still being played, a seat's token asks for the review of that seat's own decisions
 - ``GET  /api/reviews/{id}``           its progress, and the review once done (kept in SQLite)
 - ``POST /api/analysis``               ``{"position": {...}, "line": [moves]}``: the position
   after the variation, with the mover's ranked candidate moves (`genial.web.analysis`)
@@ -112,15 +114,17 @@ def create_app(
     access_log: bool = False,
     keep_days: float = 0.0,
     review_iterations: int | None = None,
+    engines: dict[str, str] | None = None,
 ) -> Edge:
     """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
     the `Edge` (``app.hub`` is the games). Reviews and the analysis board search like the
     expert level, with ``review_iterations`` iterations a decision instead of its own
-    (never more than the operator's ``limits.max_iterations``)."""
+    (never more than the operator's ``limits.max_iterations``). ``engines``: the operator's
+    engines, NAME -> COMMAND; pages see the names only."""
     limits = limits or BotLimits()
     edge = edge or EdgeRules(max_body=MAX_BODY)
     store = Store(db)
-    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days)
+    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days, engines=engines)
     if review_iterations is not None:
         review_iterations = max(1, min(review_iterations, limits.max_iterations))
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
@@ -130,7 +134,12 @@ def create_app(
     # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
-    meta = {**views.meta(bot_catalogue()), "bot_limits": limits.meta(), "fair_seed": views.fair_seed(FAIR_SEED_HUMANS)}
+    meta = {
+        **views.meta(bot_catalogue()),
+        "bot_limits": limits.meta(),
+        "engines": [{"name": name} for name in sorted(hub.engines)],
+        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+    }
     index = STATIC / "index.html"
 
     async def page(request: Request) -> Response:
@@ -197,14 +206,17 @@ def create_app(
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
         if "game" in body:
             table = hub.table(body["game"])
+            names = [s["name"] for s in table.seats]
             if not table.game.is_over:
-                raise ApiError(
-                    409,
-                    "a game is reviewed once it is over: until then the review would tell what the hidden racks hold",
-                )
-            return JSONResponse(
-                reviews.start(table.game, [s["name"] for s in table.seats], {"game": table.id}), status_code=202
-            )
+                seat = table.seat_of(_token(request))
+                if seat is None:
+                    raise ApiError(
+                        409,
+                        "a game is reviewed once it is over: until then the review would tell what the hidden "
+                        "racks hold (a player may review their own moves with their seat's token)",
+                    )
+                return JSONResponse(reviews.start(table.game, names, {}, seat=seat), status_code=202)
+            return JSONResponse(reviews.start(table.game, names, {"game": table.id}), status_code=202)
         record = body["record"]
         if not isinstance(record, dict):
             raise ApiError(400, "record must be a game record object (Game.to_json)")
@@ -212,8 +224,10 @@ def create_app(
             game, _, _ = replay_record(record)
         except RecordError as e:
             raise ApiError(400, f"record cannot be reviewed: {e}") from None
-        names = record.get("names")
-        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+        given = record.get("names")
+        if isinstance(given, list) and len(given) == game.players and all(isinstance(n, str) for n in given):
+            names = list(given)
+        else:
             names = [f"Seat {i + 1}" for i in range(game.players)]
         return JSONResponse(reviews.start(game, names, {}), status_code=202)
 

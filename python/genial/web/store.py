@@ -4,7 +4,8 @@ One row per game: the record (`Game.to_json`, which replays exactly), the seats 
 where: a human or a bot with its options), a version counter that grows with every change
 (moves, undos, seats claimed or replaced), the SHA-256 of each claimed seat's secret token
 and of each open invite (tokens and invite codes themselves are never stored), the bag's
-commitment salt, and the game's public events (seats joined and replaced). Beside the
+commitment salt, the game's public events (seats joined and replaced), and the forfeit that
+ended it, if one did (a seat whose engine failed: the seat and the public reason). Beside the
 games: finished reviews, and the positions shared from the analysis board, each under the
 hash of what it is made from.
 
@@ -54,9 +55,9 @@ CREATE TABLE IF NOT EXISTS positions (
 """
 # Columns added after the first release, with their value in older rows: open invites (none:
 # the creator was given every token), the commitment's salt (none: no commitment) and the
-# public events.
-_ADDED = {"invites": "'[]'", "salt": "''", "events": "'[]'"}
-_COLUMNS = "id, created, updated, version, seats, tokens, record, over, summary, invites, salt, events"
+# public events, the forfeit (none).
+_ADDED = {"invites": "'[]'", "salt": "''", "events": "'[]'", "forfeit": "''"}
+_COLUMNS = "id, created, updated, version, seats, tokens, record, over, summary, invites, salt, events, forfeit"
 
 
 def default_db_path() -> Path:
@@ -93,6 +94,8 @@ class GameRow:
     invites: list[str | None] = field(default_factory=list)  # SHA-256 of each open invite
     salt: str = ""  # hex; the bag's commitment is SHA-256(salt + bag), see `commitment`
     events: list[dict[str, Any]] = field(default_factory=list)
+    # The forfeit that ended the game: {"seat": s, "reason": public text, "move": moves played}.
+    forfeit: dict[str, Any] | None = None
 
 
 def _private_file(path: Path) -> None:
@@ -135,7 +138,7 @@ class Store:
     def insert(self, row: GameRow) -> None:
         with self._db:
             self._db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -149,15 +152,27 @@ class Store:
                     json.dumps(row.invites),
                     row.salt,
                     json.dumps(row.events),
+                    json.dumps(row.forfeit) if row.forfeit else "",
                 ),
             )
 
-    def update(self, game_id: str, *, version: int, record: str, over: bool, summary: dict[str, Any]) -> float:
+    def update(
+        self,
+        game_id: str,
+        *,
+        version: int,
+        record: str,
+        over: bool,
+        summary: dict[str, Any],
+        forfeit: dict[str, Any] | None = None,
+    ) -> float:
+        """A move, an undo or the end: the record, and the forfeit when one ended the game."""
         now = time.time()
         with self._db:
             self._db.execute(
-                "UPDATE games SET version = ?, record = ?, over = ?, summary = ?, updated = ? WHERE id = ?",
-                (version, record, int(over), json.dumps(summary), now, game_id),
+                "UPDATE games SET version = ?, record = ?, over = ?, summary = ?, forfeit = ?, updated = ? "
+                "WHERE id = ?",
+                (version, record, int(over), json.dumps(summary), json.dumps(forfeit) if forfeit else "", now, game_id),
             )
         return now
 
@@ -259,4 +274,5 @@ def _row(r: tuple[Any, ...]) -> GameRow:
         invites=json.loads(r[9]),
         salt=r[10],
         events=json.loads(r[11]),
+        forfeit=json.loads(r[12]) if r[12] else None,
     )

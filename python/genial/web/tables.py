@@ -4,6 +4,12 @@ thinking in worker threads, and what each seat is shown.
 Every rule stays in the core: legal placements come from ``Game.legal_moves()``, the points
 a candidate would score from playing it on a clone, the ranking from ``Game.ranks()``. A
 seat's view is built from a `GameView` of that seat, so it cannot hold another seat's rack.
+
+Engines (``genial serve --engine NAME=COMMAND``) sit in bot seats by the operator's NAME. An
+engine is started for each of its decisions in the bots' pool (`workers`), so it runs only
+while it thinks, within the operator's thinking-time cap, and is reaped when it answers,
+fails or the server stops. An engine that hangs, crashes, breaks the protocol or chooses an
+illegal move forfeits: the game ends there, stored with the forfeit, its side ranked last.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from typing import Any
 
 from .. import _core
 from .._core import IllegalMoveError, Move
-from ..bots import BuiltinBot, GameView, catalogue, make
+from ..bots import BuiltinBot, Forfeit, GameView, catalogue, forfeit_ranks, make
 from ..choices import ordered_choices
+from ..engine.host import MARGIN_MS, MOVETIME_MS, EngineBot, EngineError
 from ..game import Game
 from ..records import RecordError, from_record, start_record, to_record
 from ..variants import variants
@@ -118,6 +125,7 @@ class Table:
         # Rows from before invites have none open: their creator was given every token.
         self.invites: list[str | None] = row.invites if len(row.invites) == len(row.seats) else [None] * len(row.seats)
         self.events = row.events
+        self.forfeit: dict[str, Any] | None = row.forfeit
         self.salt = row.salt
         self.version = row.version
         self.created = row.created
@@ -134,6 +142,18 @@ class Table:
         self._options: dict[tuple[int, int], bytes] = {}  # (version, rack slot) -> placements, encoded
         self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by the rules, or by a forfeit."""
+        return self.game.is_over or self.forfeit is not None
+
+    def ranks(self) -> list[int]:
+        """Each seat's place (0 = first): the game's, or with a forfeit the forfeiting side
+        last and the others in their order as the game stood (the core's `forfeit_ranks`)."""
+        if self.forfeit is not None:
+            return list(forfeit_ranks(self.game, self.forfeit["seat"]))
+        return list(self.game.ranks())
 
     # ----- who is who ----------------------------------------------------------------
 
@@ -170,7 +190,7 @@ class Table:
             raise ApiError(400, f"seat {seat} is a bot's")
         if seat == by:
             raise ApiError(400, "you cannot replace yourself: another player can give your seat a new invite")
-        if self.game.is_over:
+        if self.over:
             raise ApiError(409, "the game is over")
         code = new_invite()
         self.tokens[seat] = None
@@ -188,12 +208,17 @@ class Table:
         return all(s["kind"] == "bot" for i, s in enumerate(self.seats) if i != seat)
 
     def can_undo(self, seat: int | None) -> bool:
-        return seat is not None and self.others_are_bots(seat) and any(e["seat"] == seat for e in self.log)
+        return (
+            seat is not None
+            and self.forfeit is None  # a forfeit is final
+            and self.others_are_bots(seat)
+            and any(e["seat"] == seat for e in self.log)
+        )
 
     def can_download(self, seat: int | None) -> bool:
         """The record holds the bag's order and so every rack: it is public once the game is
         over, and open to a seat whose opponents are all bots."""
-        return self.game.is_over or (seat is not None and self.others_are_bots(seat))
+        return self.over or (seat is not None and self.others_are_bots(seat))
 
     # ----- what a seat sees ------------------------------------------------------------
 
@@ -208,7 +233,7 @@ class Table:
     def reveal(self) -> dict[str, Any]:
         """What the commitment was made of (see `genial.web.commitment`): only once the game
         is over. The seed travels as text (JavaScript numbers lose 63-bit integers)."""
-        assert self.game.is_over and self.game.seed is not None
+        assert self.over and self.game.seed is not None
         return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag)}
 
     def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> bytes:
@@ -219,7 +244,7 @@ class Table:
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
         g = self.game
-        if g.is_over:
+        if self.over:
             raise ApiError(409, "the game is over")
         if g.current_player != seat:
             raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
@@ -240,7 +265,7 @@ class Table:
         """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
         if seat is None:
             raise ApiError(401, f"send your seat's token (header X-Seat-Token) to {what}")
-        if self.game.is_over:
+        if self.over:
             raise ApiError(409, "the game is over")
         if self.game.current_player != seat:
             raise ApiError(403, f"it is seat {self.game.current_player}'s turn, and your token holds seat {seat}")
@@ -260,8 +285,12 @@ class Hub:
         bot_delay: float = 0.0,
         limits: BotLimits | None = None,
         keep_days: float = 0.0,
+        engines: dict[str, str] | None = None,
     ) -> None:
         self.store = store
+        # The operator's engines, NAME -> COMMAND: a request names one, never a command.
+        self.engines = dict(engines or {})
+        self._thinking: set[EngineBot] = set()  # engines running a decision now
         self.keep_days = keep_days
         self._pruner: asyncio.Task[None] | None = None
         self.tables: dict[str, Table] = {}
@@ -293,6 +322,8 @@ class Hub:
         self._closing = True
         if self._pruner is not None:
             self._pruner.cancel()
+        for engine in list(self._thinking):
+            engine.kill("the server stopped")  # its worker thread reaps it at once
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
@@ -372,7 +403,7 @@ class Hub:
                     raise ApiError(400, f"upto must be a move number 0..{len(entries)}")
                 trimmed = {**record, "moves": record["moves"][:upto]}
                 game, entries, _ = replay_record(trimmed)
-            seats = check_seats(body.get("seats"), game.players, self.limits)
+            seats = check_seats(body.get("seats"), game.players, self.limits, self.engines)
             if _humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
                 raise ApiError(
                     400,
@@ -391,7 +422,7 @@ class Hub:
                 players = known[variant].player_counts[0]
             if isinstance(players, bool) or not isinstance(players, int):
                 raise ApiError(400, f"players must be a number of players, not {players!r}")
-            seats = check_seats(body.get("seats"), players, self.limits)
+            seats = check_seats(body.get("seats"), players, self.limits, self.engines)
             seed = body.get("seed")
             if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
                 raise ApiError(
@@ -491,7 +522,12 @@ class Hub:
     def _persist(self, table: Table) -> None:
         g = table.game
         table.updated = self.store.update(
-            table.id, version=table.version, record=g.to_json(), over=g.is_over, summary=table.summary()
+            table.id,
+            version=table.version,
+            record=g.to_json(),
+            over=table.over,
+            summary=table.summary(),
+            forfeit=table.forfeit,
         )
         for lis in table.listeners:
             lis.wake.set()
@@ -521,7 +557,7 @@ class Hub:
                 raise ApiError(
                     409, f"stale action: you answered version {version}, the game is at version {table.version}"
                 )
-            if g.is_over:
+            if table.over:
                 raise ApiError(409, "the game is over")
             if g.current_player != seat:
                 raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
@@ -557,6 +593,8 @@ class Hub:
                 )
             if not table.others_are_bots(seat):
                 raise ApiError(403, "undo is only allowed when every other seat is a bot")
+            if table.forfeit is not None:
+                raise ApiError(409, "the game ended by forfeit: it cannot be taken back")
             if not any(e["seat"] == seat for e in table.log):
                 raise ApiError(409, "nothing to undo: you have not moved yet")
             g = table.game
@@ -591,7 +629,7 @@ class Hub:
     # ----- bots ----------------------------------------------------------------------------
 
     def _kick_bots(self, table: Table) -> None:
-        if self._closing or table.game.is_over:
+        if self._closing or table.over:
             return
         if table.seats[table.game.current_player]["kind"] != "bot":
             return
@@ -602,7 +640,7 @@ class Hub:
     async def _bot_turns(self, table: Table) -> None:
         while not self._closing:
             g = table.game
-            if g.is_over:
+            if table.over:
                 self.workers.forget(table.id)
                 return
             seat = g.current_player
@@ -610,15 +648,21 @@ class Hub:
             if cfg["kind"] != "bot":
                 return
             version = table.version
-            bot = _make_bot(cfg, g, seat)
-            view = GameView(g, seat)
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             try:
-                # The built-in bots release the GIL while they think.
-                move = await self.workers.choose(table.id, bot, view)
+                if "engine" in cfg:
+                    move = await self._engine_move(table, seat, cfg["engine"])
+                else:
+                    # The built-in bots release the GIL while they think.
+                    move = await self.workers.choose(table.id, _make_bot(cfg, g, seat), GameView(g, seat))
             except Stopped:
                 return  # the server is stopping: the bot thinks again after a restart
+            except Forfeit as e:
+                if self._closing:
+                    return  # stopped by the shutdown, not the engine's fault: it plays again after a restart
+                await self._forfeit(table, seat, version, e.public)
+                return
             async with table.lock:
                 if table.version != version:
                     continue  # the game changed meanwhile (undo): think again
@@ -630,6 +674,52 @@ class Hub:
                 table.log.append(views.entry(len(table.log), seat, result))
                 table.version += 1
                 self._persist(table)
+
+    async def _engine_move(self, table: Table, seat: int, name: str) -> Move:
+        """The move of the operator's engine ``name`` for ``seat``: a process started for
+        this decision in the bots' pool, on a copy of the game, reaped when it answers or
+        fails; `Forfeit` when it fails (or is no longer offered)."""
+        command = self.engines.get(name)
+        if command is None:
+            raise Forfeit(f"engine {name!r} is not offered by this server any more", public="is no longer offered")
+        cap = self.limits.max_think_ms
+        # The engine's own deadline (move time + margin) falls within the operator's cap,
+        # which the pool enforces too (by killing the engine).
+        movetime = max(1, min(MOVETIME_MS, cap // 2))
+        engine = EngineBot(
+            command, movetime_ms=movetime, margin_ms=min(MARGIN_MS, cap - movetime), handshake_timeout=cap / 1000
+        )
+        view = GameView(table.game.clone(), seat)  # the live game may change while it thinks
+
+        def decide() -> Move:
+            self._thinking.add(engine)
+            try:
+                return engine.choose(view)
+            except EngineError as e:  # it does not start, or fails its handshake
+                log.warning("game %s: seat %d: %s", table.id, seat, e)
+                raise Forfeit(str(e), seat=seat, public="did not start") from None
+            finally:
+                engine.close()
+                self._thinking.discard(engine)
+
+        return await self.workers.run(
+            table.id,
+            f"engine:{name}",
+            decide,
+            lambda: engine.kill("did not answer in time"),  # the cap: the same to a player
+        )
+
+    async def _forfeit(self, table: Table, seat: int, version: int, why: str) -> None:
+        """Ends the game by ``seat``'s forfeit, stored before anyone is told."""
+        async with table.lock:
+            if table.over or table.version != version:
+                return  # the game changed meanwhile (an undo): its bot plays again
+            name = table.seats[seat]["name"]
+            table.forfeit = {"seat": seat, "reason": f"{name}'s engine {why}", "move": len(table.log)}
+            table.version += 1
+            self._persist(table)
+        log.warning("game %s: seat %d forfeits: %s", table.id, seat, table.forfeit["reason"])
+        self.workers.forget(table.id)
 
     # ----- records ------------------------------------------------------------------------------
 
@@ -645,6 +735,8 @@ class Hub:
         record = to_record(table.game)
         record["seats"] = [s.get("label", "human") if s["kind"] == "bot" else "human" for s in table.seats]
         record["names"] = [s["name"] for s in table.seats]
+        if table.forfeit is not None:
+            record["forfeit"] = table.forfeit  # the game ended here, by this seat's forfeit
         if table.commitment is not None:
             record["commitment"] = table.commitment
             record["salt"] = table.salt

@@ -480,12 +480,48 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def _forfeit_ending(table: Table, names: Sequence[str]) -> dict[str, Any]:
+    """The end of a game a seat forfeited: the reason, and the ranking with that seat's side
+    last (`Table.ranks`)."""
+    forfeit = table.forfeit
+    assert forfeit is not None
+    rules = table.game.rules
+    ranks = table.ranks()
+    reason = f"The game ended by forfeit: {forfeit['reason']}."
+    if rules.scored_alone:
+        return {"title": "Game over", "reason": reason, "summary": "The game was lost.", "ranking": [], "steps": []}
+    sides: dict[int, list[int]] = {}
+    for p, r in enumerate(ranks):
+        side = rules.side_of(p)
+        if side not in sides.setdefault(r, []):
+            sides[r].append(side)
+    places = []
+    for place, (_, group) in enumerate(sorted(sides.items()), start=1):
+        label = " = ".join(_side_label(rules, s, names) for s in sorted(group))
+        places.append({"place": place, "label": label, "shared": len(group) > 1})
+    first = places[0]
+    summary = f"First place shared: {first['label']}" if first["shared"] else f"Winner: {first['label']}"
+    return {"title": "Game over", "reason": reason, "summary": summary, "ranking": places, "steps": []}
+
+
+def ending(table: Table) -> dict[str, Any]:
+    """How a finished game of the server ended: by the rules (`_ending`) or by a forfeit."""
+    names = _names_of(table)
+    return _forfeit_ending(table, names) if table.forfeit is not None else _ending(table.game, names)
+
+
+def _ranking(ranks: Sequence[int]) -> list[list[int]]:
+    """Seats grouped by place, first place first (as `Game.ranking`)."""
+    return [[p for p, r in enumerate(ranks) if r == place] for place in sorted(set(ranks))]
+
+
 # ----- what a seat sees ----------------------------------------------------------------------------
 
 
-def _status(game: Game, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
-    if game.is_over:
-        return {"kind": "over", "text": f"Game over. {_ending(game, names)['summary']}"}
+def _status(table: Table, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
+    game = table.game
+    if table.over:
+        return {"kind": "over", "text": f"Game over. {ending(table)['summary']}"}
     current = game.current_player
     phase = game.phase
     if viewer is not None and viewer == current:
@@ -530,7 +566,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
     board = gv.board
     names = _names_of(table)
     seats = [seat_public(table, i) for i in range(gv.players)]
-    ranks = list(gv.ranks())
+    over = table.over
+    ranks = table.ranks() if over else list(gv.ranks())
     out: dict[str, Any] = {
         "type": "state",
         "id": table.id,
@@ -541,12 +578,12 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "swap_timing": gv.swap_timing,
         "require_contact": gv.require_contact,
         # Seeds are 63-bit: text, which JavaScript does not round.
-        "seed": str(g.seed) if g.is_over and g.seed is not None else None,
+        "seed": str(g.seed) if over and g.seed is not None else None,
         "radius": board.radius,
         "cells": [[q, r, int(c)] for (q, r), c in sorted(board.occupied().items())],
         "tiles": [e["cells"] for e in table.log if "cells" in e],
         "tracks": [list(t) for t in gv.tracks],
-        "track_views": _track_views(g, names, seat, over=g.is_over, ranks=ranks if g.is_over else None),
+        "track_views": _track_views(g, names, seat, over=over, ranks=ranks if over else None),
         "scoring": _scoring(g.rules, names),
         "track_max": gv.track_max,
         "scores": [list(s) for s in gv.scores],
@@ -556,13 +593,14 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "phase": gv.phase,
         "current": gv.current_player,
         "pending_bonuses": gv.pending_bonuses,
-        "over": gv.is_over,
-        "end": g.end,
+        "over": over,
+        "end": "forfeit" if table.forfeit is not None else g.end,
+        "forfeit": table.forfeit,
         "ranks": ranks,
         "moves": len(table.log),
         "log": [_log_entry(e, names) for e in table.log[-table.log_tail :]],
         "seats": seats,
-        "status": _status(g, names, seats, seat),
+        "status": _status(table, names, seats, seat),
         "you": seat,
         "can_undo": table.can_undo(seat),
         "can_download": table.can_download(seat),
@@ -570,7 +608,15 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "events": table.events[-table.log_tail :],
         "commitment": table.commitment,
     }
-    if g.is_over:
+    if table.forfeit is not None:
+        out["ranking"] = _ranking(ranks)
+        first = _ranking(ranks)[0]
+        out["winner"] = first[0] if len(first) == 1 and not g.rules.scored_alone else None
+        out["explanation"] = []
+        out["ending"] = ending(table)
+        if table.commitment is not None:
+            out["reveal"] = table.reveal()
+    elif g.is_over:
         out["ranking"] = g.ranking()
         out["winner"] = g.winner
         out["explanation"] = explain_ranking(g)
@@ -581,7 +627,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         rack = gv.rack()
         out["rack"] = [[int(c) for c in t.colors] for t in rack]
         out["rack_labels"] = [f"{t.colors[0]} and {t.colors[1]}" for t in rack]
-        if not gv.is_over and gv.current_player == seat:
+        if not over and gv.current_player == seat:
             # Placements are fetched per tile (`placements`), with their points; here only
             # the other moves (swap, keep) and how many placements there are.
             legal = gv.legal_moves()
@@ -603,8 +649,8 @@ def summary(table: Table) -> dict[str, Any]:
         tags.append("contact")
     if g.swap_timing != "after_placement":
         tags.append("swap instead")
-    if g.is_over:
-        status = f"finished · {_ending(g, names)['summary']}"
+    if table.over:
+        status = f"finished · {ending(table)['summary']}"
     else:
         phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "swap offer"}.get(g.phase, g.phase)
         status = f"move {len(table.log) + 1} · {names[g.current_player]} {phase}"
@@ -617,11 +663,11 @@ def summary(table: Table) -> dict[str, Any]:
         "require_contact": g.require_contact,
         "tags": tags,
         "moves": len(table.log),
-        "current": None if g.is_over else g.current_player,
+        "current": None if table.over else g.current_player,
         "phase": g.phase,
-        "over": g.is_over,
-        "end": g.end,
-        "ranking": g.ranking() if g.is_over else None,
+        "over": table.over,
+        "end": "forfeit" if table.forfeit is not None else g.end,
+        "ranking": _ranking(table.ranks()) if table.over else None,
         "status": status,
         "seats": seats,
         "created": table.created,
@@ -733,12 +779,24 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def explained(game: Game, move: Move) -> dict[str, Any] | None:
+def explained(game: Game, move: Move) -> dict[str, Any]:
     """A placement on ``game`` with its score explained (`Game.explain`) in words: each
     half's lines per direction, each marker's move with the 18 cap and "Ingenious!", and
-    the rulebooks' sentences behind them. ``None`` for a swap or keep."""
+    the rulebooks' sentences behind them. A swap or keep has no cells and no points."""
     if move.cells is None or move.colors is None:
-        return None
+        text = "swap the rack" if move == Move.swap() else "keep the rack"
+        return {
+            "move": str(move),
+            "cells": None,
+            "colors": None,
+            "points": None,
+            "total": 0,
+            "text": text,
+            "lines": [],
+            "steps": [],
+            "wins": False,
+            "rules": [],
+        }
     e = game.explain(move)
     return {
         "move": str(move),
@@ -828,6 +886,7 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
         "graph": r.to_svg(width=640, height=220),
         "summary": summary,
         "source": source,
+        "analysable": True,
     }
 
 
@@ -888,7 +947,7 @@ def analysis(
                     "win_text": _pct(c.win_probability),
                     "visits": c.visits,
                     "explained": e,
-                    "text": e["text"] if e else ("swap the rack" if c.move == Move.swap() else "keep the rack"),
+                    "text": e["text"],
                     "line": [str(m) for m in c.line[:8]],
                 }
             )

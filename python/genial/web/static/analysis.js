@@ -156,7 +156,7 @@ class AnalysisBoard {
     );
     const c = d.candidates[i];
     const e = c?.explained;
-    if (e) this.board.setGhost(e.cells[0], e.cells[1], e.colors, true, e.points);
+    if (e?.cells) this.board.setGhost(e.cells[0], e.cells[1], e.colors, true, e.points);
     else this.board.setGhost(null);
     this.detail.replaceChildren(
       c ? explanationView(`Candidate ${i + 1} (${c.win_text})`, e, "analysis-explained") : "",

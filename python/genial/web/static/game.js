@@ -368,6 +368,17 @@ class GamePage {
         ),
       );
     }
+    if (st.you !== null && !st.over && st.moves > 0) {
+      // A seat may review its own decisions while the game goes on (from its view alone).
+      const token = this.held.mine[st.you];
+      btns.push(
+        h(
+          "button",
+          { type: "button", id: "review-mine", class: "ghost", onclick: () => startReview({ game: this.id }, token) },
+          "Review my moves",
+        ),
+      );
+    }
     this.buttonsEl.replaceChildren(...btns);
   }
 

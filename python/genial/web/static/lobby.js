@@ -8,6 +8,8 @@ import { claimInvite, claimSeats, saveSeats, seatsFor } from "./seats.js";
 // A seat's choice as the request sends it. Pure: tested under node.
 export function seatRequest(kind, name, bot, inputs) {
   if (kind === "human") return { kind: "human", name: name.trim() || undefined };
+  // An engine the operator offers, by its name (the server never takes a command).
+  if (kind === "engine") return { kind: "bot", engine: bot.name };
   const options = {};
   for (const { key, value, type } of inputs) {
     const raw = value.trim();
@@ -33,6 +35,7 @@ function seatEditor(meta, index, initial) {
     { "aria-label": `Seat ${index + 1} player`, name: `seat-${index}`, class: "seat-kind" },
     h("option", { value: "human" }, "Human"),
     meta.bots.map((b) => h("option", { value: `bot:${b.name}` }, `Bot: ${b.name}`)),
+    (meta.engines || []).map((e) => h("option", { value: `engine:${e.name}` }, `Engine: ${e.name}`)),
   );
   kind.value = initial;
   const name = h("input", {
@@ -45,11 +48,13 @@ function seatEditor(meta, index, initial) {
   const opts = h("div", { class: "bot-options" });
   const about = h("p", { class: "bot-about muted" });
   const chosen = () => meta.bots.find((b) => `bot:${b.name}` === kind.value) || null;
+  const engine = () => (meta.engines || []).find((e) => `engine:${e.name}` === kind.value) || null;
   const refresh = () => {
     opts.replaceChildren();
     const bot = chosen();
-    name.hidden = !!bot;
-    about.textContent = bot?.description || ""; // from the core's bot catalogue
+    name.hidden = !!bot || !!engine();
+    // From the core's bot catalogue; an engine is the operator's.
+    about.textContent = bot?.description || (engine() ? "An engine offered by this server's operator." : "");
     // The bots as they come (levels), unless the operator lets games set bot options.
     if (!bot || !meta.bot_limits?.options) return;
     for (const [k, v] of Object.entries(bot.options)) {
@@ -85,6 +90,7 @@ function seatEditor(meta, index, initial) {
       value: i.value,
       type: i.dataset.type,
     }));
+    if (engine()) return seatRequest("engine", name.value, engine(), []);
     return seatRequest(kind.value === "human" ? "human" : "bot", name.value, chosen(), inputs);
   };
   return row;

@@ -10,10 +10,11 @@ import { cellKey } from "./placements.js";
 
 const pct = (x) => `${Math.round(100 * x)}%`;
 
-// Asks the server for a review (of {game: id} or {record}) and opens its page.
-export async function startReview(body) {
+// Asks the server for a review (of {game: id} or {record}) and opens its page; with a
+// seat's token, of a game still being played, that seat's own decisions.
+export async function startReview(body, token) {
   try {
-    const st = await api("/api/reviews", { method: "POST", body });
+    const st = await api("/api/reviews", { method: "POST", body, token });
     location.assign(`/review/${encodeURIComponent(st.id)}`);
   } catch (e) {
     toast(e.message, "error");
@@ -61,7 +62,6 @@ export async function showReview(root, meta, id) {
 // One placement explained: its points per half, its lines per direction, the markers'
 // moves (the 18 cap, "Ingenious!"), and the rulebooks' sentences behind them.
 export function explanationView(title, e, id) {
-  if (!e) return h("div", { class: "explained", id }, h("h4", {}, title), h("p", {}, "no placement"));
   return h(
     "div",
     { class: "explained", id },
@@ -73,12 +73,14 @@ export function explanationView(title, e, id) {
       e.lines.map((t) => h("li", {}, t)),
       e.steps.map((t) => h("li", {}, t)),
     ),
-    h(
-      "details",
-      {},
-      h("summary", {}, "The rule"),
-      e.rules.map((t) => h("p", { class: "muted" }, t)),
-    ),
+    e.rules.length
+      ? h(
+          "details",
+          {},
+          h("summary", {}, "The rule"),
+          e.rules.map((t) => h("p", { class: "muted" }, t)),
+        )
+      : null,
   );
 }
 
@@ -192,7 +194,7 @@ class ReviewView {
       colours.set(cellKey(...e.cells[0]), e.colors[0]);
       colours.set(cellKey(...e.cells[1]), e.colors[1]);
     }
-    const played = x.played;
+    const played = x.played.cells ? x.played : null;
     if (played) {
       tiles.push(played.cells);
       colours.set(cellKey(...played.cells[0]), played.colors[0]);
@@ -200,7 +202,7 @@ class ReviewView {
     }
     this.board.setTiles(tiles, colours, played ? [played.cells] : [], played ? played.cells : null);
     const alt = x.alternative;
-    if (alt) this.board.setGhost(alt.cells[0], alt.cells[1], alt.colors, true, alt.points);
+    if (alt?.cells) this.board.setGhost(alt.cells[0], alt.cells[1], alt.colors, true, alt.points);
     else this.board.setGhost(null);
     this.detail.replaceChildren(
       h(
@@ -211,20 +213,22 @@ class ReviewView {
         h(
           "div",
           { class: "review-pair" },
-          explanationView("Played", played, "review-played"),
+          explanationView("Played", x.played, "review-played"),
           alt
             ? explanationView(`Best alternative (${pct(x.best_win)})`, alt, "review-best")
             : h("p", { id: "review-best" }, "The move played was the best."),
         ),
-        h(
-          "button",
-          {
-            type: "button",
-            id: "review-analyse",
-            onclick: () => openAnalysis({ review: this.id, upto: ply }),
-          },
-          "Analyse this position",
-        ),
+        d.analysable
+          ? h(
+              "button",
+              {
+                type: "button",
+                id: "review-analyse",
+                onclick: () => openAnalysis({ review: this.id, upto: ply }),
+              },
+              "Analyse this position",
+            )
+          : null,
       ),
     );
   }

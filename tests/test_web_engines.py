@@ -1,0 +1,214 @@
+"""``genial serve --engine NAME=COMMAND``: the operator's engines in bot seats, by name only;
+an engine that hangs, crashes or breaks the rules forfeits the web game, durably, and no
+engine process outlives its decision or the server."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+import uuid
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
+pytest.importorskip("httpx", reason="the API tests need httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from genial.cli import main
+from genial.web.seats import BotLimits
+from genial.web.server import create_app
+from genial.web.store import Store
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = shlex.quote(sys.executable)
+EXAMPLE = f"{PY} {shlex.quote(str(ROOT / 'examples' / 'engines' / 'random_engine.py'))}"
+FAULTY = f"{PY} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'faulty_engine.py'))}"
+BASE = "http://127.0.0.1"
+HUMAN = {"kind": "human"}
+
+
+def _faulty(mode: str) -> tuple[str, str]:
+    """A failing engine's command, with a marker to find its processes by."""
+    marker = f"genial-test-{uuid.uuid4().hex}"
+    return f"{FAULTY} {mode} {marker}", marker
+
+
+def _running(marker: str) -> list[int]:
+    """Processes (zombies included) whose command line holds ``marker``."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                out.append(int(pid))
+    return out
+
+
+def _app(db: Path, engines: dict[str, str], think_ms: int = 1500) -> Any:
+    return create_app(db, bot_delay=0.0, limits=BotLimits(max_think_ms=think_ms), engines=engines)
+
+
+def _create(client: TestClient, seats: list[dict[str, Any]]) -> Any:
+    return client.post("/api/games", json={"variant": "standard", "players": len(seats), "seats": seats, "seed": 7})
+
+
+def _state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token} if token else {})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def _wait(client: TestClient, game_id: str, token: str | None, cond: Any, timeout: float = 30.0) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        s = _state(client, game_id, token)
+        if cond(s):
+            return s
+        assert time.monotonic() < end, f"timed out at version {s['version']}"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(_app(db, {"rand": EXAMPLE}), base_url=BASE) as c:
+        yield c
+
+
+def test_the_lobby_offers_engines_by_name_and_a_request_can_name_no_command(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert meta["engines"] == [{"name": "rand"}]
+    assert "random_engine" not in client.get("/api/meta").text  # the command is the operator's
+    for seat in (
+        {"kind": "bot", "engine": EXAMPLE},  # a command instead of a name
+        {"kind": "bot", "engine": "other"},  # a name the operator did not list
+        {"kind": "bot", "bot": f"engine:{EXAMPLE}"},  # the command line's spec
+        {"kind": "bot", "bot": "engine:rand"},
+        {"kind": "bot", "engine": "rand", "options": {"movetime": 99999}},
+        {"kind": "bot", "engine": "rand", "bot": "greedy"},
+        {"kind": "bot", "engine": ["rand"]},
+        {"kind": "engine", "command": EXAMPLE},
+    ):
+        r = _create(client, [HUMAN, seat])
+        assert r.status_code == 400, (seat, r.text)
+        assert "error" in r.json()
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_an_engine_plays_a_web_game(client: TestClient) -> None:
+    made = _create(client, [{"kind": "bot", "engine": "rand", "name": "Randy"}, HUMAN]).json()
+    token = made["token"]
+    s = _wait(client, made["id"], token, lambda s: s["current"] == 1)  # the engine moved first
+    assert s["version"] >= 1 and s["seats"][0]["role"] == "bot · engine rand" and s["seats"][0]["name"] == "Randy"
+    assert not s["over"] and s["forfeit"] is None
+    # The human moves; the engine answers again.
+    move = s["others"][0] if s["phase"] == "swap_offer" else None
+    if move is None:
+        slot_rows = client.get(
+            f"/api/games/{made['id']}/options", params={"slot": "0"}, headers={"X-Seat-Token": token}
+        ).json()["placements"]
+        move = slot_rows[0]["move"]
+    r = client.post(
+        f"/api/games/{made['id']}/move", json={"version": s["version"], "move": move}, headers={"X-Seat-Token": token}
+    )
+    assert r.status_code == 200, r.text
+    _wait(client, made["id"], token, lambda t: t["current"] == 1 and t["version"] > r.json()["version"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [
+        ("hang", "did not answer in time"),
+        ("crash", "stopped running"),
+        ("illegal", "chose an illegal move"),
+        ("garbage", "broke the engine protocol"),
+    ],
+)
+def test_a_failing_engine_forfeits_the_web_game_durably(db: Path, mode: str, why: str) -> None:
+    command, marker = _faulty(mode)
+    with TestClient(_app(db, {"bad": command}), base_url=BASE) as c:
+        made = _create(c, [{"kind": "bot", "engine": "bad", "name": "Bad"}, HUMAN]).json()
+        s = _wait(c, made["id"], made["token"], lambda s: s["over"])
+        assert s["end"] == "forfeit" and s["forfeit"]["seat"] == 0 and s["forfeit"]["move"] == 0
+        assert s["forfeit"]["reason"] == f"Bad's engine {why}"
+        assert s["ending"]["reason"] == f"The game ended by forfeit: Bad's engine {why}."
+        assert s["ending"]["summary"] == "Winner: " + s["seats"][1]["name"]
+        assert s["ranks"] == [1, 0] and s["ranking"] == [[1], [0]] and s["winner"] == 1
+        assert s["status"]["kind"] == "over" and "reveal" in s and s["can_download"]
+        text = str(s)
+        assert "faulty_engine" not in text and marker not in text and "genial-engines" not in text
+        r = c.post(f"/api/games/{made['id']}/move", json={"version": s["version"], "move": "keep"},
+                   headers={"X-Seat-Token": made["token"]})  # fmt: skip
+        assert r.status_code == 409
+        lobby = c.get("/api/games").json()["games"][0]
+        assert lobby["over"] and lobby["end"] == "forfeit" and lobby["ranking"] == [[1], [0]]
+        assert lobby["status"].startswith("finished · Winner")
+        assert not _running(marker)  # reaped at once, no zombie
+    # A restart keeps the forfeit: the game stays over, the engine is not started again.
+    with TestClient(_app(db, {"bad": command}), base_url=BASE) as c:
+        again = _state(c, made["id"], made["token"])
+        assert again["over"] and again["forfeit"] == s["forfeit"] and again["version"] == s["version"]
+        time.sleep(0.3)
+        assert not _running(marker)
+    row = Store(db).get(made["id"])
+    assert row is not None and row.over and row.forfeit == s["forfeit"]
+
+
+def test_shutdown_reaps_a_thinking_engine_and_does_not_count_it_as_a_forfeit(db: Path) -> None:
+    command, marker = _faulty("hang")
+    with TestClient(_app(db, {"slow": command}, think_ms=20_000), base_url=BASE) as c:
+        made = _create(c, [{"kind": "bot", "engine": "slow"}, HUMAN]).json()
+        end = time.monotonic() + 30
+        while not _running(marker):  # the engine is thinking (it never answers)
+            assert time.monotonic() < end
+            time.sleep(0.02)
+    end = time.monotonic() + 10
+    while _running(marker):
+        assert time.monotonic() < end, "the engine outlived the server"
+        time.sleep(0.02)
+    row = Store(db).get(made["id"])
+    assert row is not None and not row.over and row.forfeit is None  # it thinks again after a restart
+
+
+def test_an_engine_no_longer_offered_forfeits_after_a_restart(db: Path) -> None:
+    command, _ = _faulty("hang")
+    with TestClient(_app(db, {"gone": command}, think_ms=20_000), base_url=BASE) as c:
+        made = _create(c, [{"kind": "bot", "engine": "gone"}, HUMAN]).json()
+    with TestClient(_app(db, {}), base_url=BASE) as c:
+        s = _wait(c, made["id"], made["token"], lambda s: s["over"])
+        assert s["forfeit"]["reason"].endswith("engine is no longer offered")
+
+
+def test_serve_checks_its_engines_before_it_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    for spec, said in (
+        ("rand", "NAME=COMMAND"),
+        ("rand=", "NAME=COMMAND"),
+        ("=python x", "letters"),
+        ("a b=" + EXAMPLE, "letters"),
+        ("greedy=" + EXAMPLE, "taken"),
+        ("x=/nonexistent/engine", "cannot start"),
+        (f"x={PY} -c pass", "handshake"),  # exits at once
+    ):
+        assert main(["serve", "--port", "0", "--engine", spec]) == 2, spec
+        err = capsys.readouterr().err
+        assert said in err, (spec, err)
+    assert main(["serve", "--port", "0", "--engine", "a=" + EXAMPLE, "--engine", "a=" + EXAMPLE]) == 2
+    assert "taken" in capsys.readouterr().err
