@@ -218,3 +218,24 @@ def test_four_50_mb_bodies_do_not_grow_the_server(tmp_path: Path) -> None:
         assert sorted(statuses) == [413] * 4, statuses
         assert grown < 10_000, f"the server's peak memory grew by {grown} kB"
         assert srv.http.get("/api/meta").status_code == 200
+
+
+BENCHES = Path(__file__).resolve().parent.parent / "benches"
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "says"),
+    [
+        ("web_load.py", ["--games", "3", "--actions", "6", "--seconds", "30", "--think-max", "0"], "p95"),
+        ("web_bots.py", ["--busy", "1", "--seconds", "4", "--bot-threads", "1"], "greedy's answer"),
+    ],
+    ids=["web_load", "web_bots"],
+)
+def test_the_server_benches_run(script: str, args: list[str], says: str) -> None:
+    """The load benches BENCHMARKS.md quotes still play against the server as it is (a tiny
+    run: the figures are measured by hand, never asserted here)."""
+    run = subprocess.run(
+        [sys.executable, str(BENCHES / script), *args], capture_output=True, text=True, timeout=120, cwd=BENCHES
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert says in run.stdout and "error" not in run.stdout.replace(" 0 errors", ""), run.stdout
