@@ -1,7 +1,7 @@
 //! The `master` level against the others, and its ablations (BENCHMARKS.md, "The master
 //! level"). Not a criterion bench: matches with 95 % Wilson intervals, and time per decision.
 //!
-//!     cargo bench --bench master -- match master expert 2 400 [seed] [threads]
+//!     cargo bench --bench master -- match master expert 2 400 [seed] [threads] [first game]
 //!     cargo bench --bench master -- time expert,master 2 4 [seed]
 //!
 //! `time` prints a table row per bot: decisions, wall median and p90, CPU median, p90 and
@@ -9,7 +9,8 @@
 //!
 //! Bots: the level names, `scarcity`, and the ablations of `master`: `master-fitted` (the
 //! fitted 22-feature evaluation instead of the learned one), `master-noexact` (no
-//! exhaustive endgame), `master-flat` (no time management: exactly the budget).
+//! exhaustive endgame), `master-flat` (no time management: exactly the budget), and
+//! `master-infer` (with rack inference).
 //! Two players: paired deals, seats alternated, a tie counts half. Four players: one bot
 //! against three of the other, each deal played with the one in every seat, first places
 //! (a shared first split). Seeds: 2026 and up for reports; tuning used 999.
@@ -44,6 +45,10 @@ fn spec(name: &str) -> BotSpec {
             "expert-learned",
             LevelKind::Search(genial::bots::SearchConfig { evaluation: Evaluation::Learned, ..search("expert") }),
         ),
+        "master-infer" => BotSpec::Level(
+            "master-infer",
+            LevelKind::Search(genial::bots::SearchConfig { infer: true, ..search("master") }),
+        ),
         "master-flat" => BotSpec::Level(
             "master-flat",
             LevelKind::Search(genial::bots::SearchConfig { extend: 0.0, ..search("master") }),
@@ -62,7 +67,7 @@ fn wilson(wins: f64, n: f64) -> (f64, f64) {
     (c - h, c + h)
 }
 
-fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads: usize) {
+fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads: usize, first: u64) {
     let lineups: Vec<[u8; 4]> = if players == 2 {
         vec![[0, 1, 0, 0], [1, 0, 0, 0]]
     } else {
@@ -83,7 +88,7 @@ fn play_match(a: &str, b: &str, players: usize, games: usize, seed: u64, threads
     let chunk = 2 * players;
     while n < games {
         let count = chunk.min(games - n);
-        let res = run.simulate(n as u64, count, threads).unwrap();
+        let res = run.simulate(first + n as u64, count, threads).unwrap();
         for r in &res {
             let firsts: Vec<usize> = (0..players).filter(|&p| r.ranks[p] == 0).collect();
             let mine = firsts.iter().filter(|&&p| r.lineup[p] == 0).count();
@@ -122,17 +127,19 @@ fn time(names: &str, players: usize, games: usize, seed: u64) {
             let s = spec(name);
             let mut game = Game::new(Config::standard(players).unwrap(), seed + g);
             let mut bots: Vec<_> = (0..players).map(|p| s.build(seed * 31 + g * 7 + p as u64)).collect();
+            let (mut history, mut movers) = (Vec::new(), Vec::new());
             while !game.is_over() {
-                game.legal_moves(&mut moves);
-                let bot = &mut bots[game.current_player()];
+                let seat = game.current_player();
+                let bot = &mut bots[seat];
                 let (t, c) = (Instant::now(), thread_cpu_ms());
-                let i = bot.choose(&game, &moves);
+                let mv = bot.choose_move_seen(&game, &history, &movers, &mut moves);
                 wall[k].push(t.elapsed().as_secs_f64() * 1e3);
                 if let (Some(a), Some(b)) = (c, thread_cpu_ms()) {
                     cpu[k].push(b - a);
                 }
-                let mv = moves[i];
                 game.play_unchecked(&mv);
+                history.push(mv);
+                movers.push(seat as u8);
             }
         }
     }
@@ -158,11 +165,12 @@ fn main() {
     let num = |i: usize, d: u64| args.get(i).map_or(d, |x| x.parse().expect("a number"));
     match args.first().map(String::as_str) {
         Some("match") => {
-            play_match(&args[1], &args[2], num(3, 2) as usize, num(4, 100) as usize, num(5, 2026), num(6, 1) as usize)
+            let (games, seed, threads) = (num(4, 100) as usize, num(5, 2026), num(6, 1) as usize);
+            play_match(&args[1], &args[2], num(3, 2) as usize, games, seed, threads, num(7, 0))
         }
         Some("time") => time(&args[1], num(2, 2) as usize, num(3, 2) as usize, num(4, 100)),
         _ => eprintln!(
-            "usage: master match A B PLAYERS GAMES [SEED] [THREADS] | master time BOT[,BOT...] PLAYERS GAMES [SEED]"
+            "usage: master match A B PLAYERS GAMES [SEED] [THREADS] [FIRST] | master time BOT[,BOT...] PLAYERS GAMES [SEED]"
         ),
     }
 }

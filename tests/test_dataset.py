@@ -73,6 +73,11 @@ def test_opening_refuses_another_run_and_resumes_this_one(tmp_path: Path) -> Non
         Dataset(tmp_path, other, games, first, 200, resume=True)
     with pytest.raises(DatasetError, match="layout"):
         Dataset(tmp_path, run, games, first, 100, resume=True)
+    meta = json.loads((tmp_path / "_meta.json").read_text())
+    (tmp_path / "_meta.json").write_text(json.dumps({**meta, "genial_version": "0.0.1"}))
+    with pytest.raises(DatasetError, match="genial_version"):
+        Dataset(tmp_path, run, games, first, 200, resume=True)
+    (tmp_path / "_meta.json").write_text(json.dumps(meta))
     # A shard a killed run was writing is not a shard.
     (tmp_path / ".part-00000.parquet.x1.partial").write_bytes(b"PAR1 half")
     again = Dataset(tmp_path, run, games, first, 200, resume=True)

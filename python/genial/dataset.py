@@ -40,8 +40,9 @@ __all__ = ["Shard", "Dataset", "DatasetError", "read_dataset", "is_dataset_path"
 META_NAME = "_meta.json"
 _FORMAT = "genial-dataset"
 # Keys of the metadata that change as the run goes on, left out when a resumed run is
-# compared with the one that wrote the folder.
-_PROGRESS_KEYS = ("written", "games", "shards_done", "genial_version")
+# compared with the one that wrote the folder (the genial version is compared: another
+# version may play other games).
+_PROGRESS_KEYS = ("written", "games", "shards_done")
 
 
 class DatasetError(ValueError):

@@ -207,13 +207,18 @@ impl Run {
             }
             *slot = Some(bot);
         }
+        // The public moves so far, for the bots that read them (rack inference).
+        let (mut history, mut movers) = (Vec::new(), Vec::new());
         while !game.is_over() {
             if stop.is_some_and(|s| s.is_set()) {
                 return None;
             }
-            let bot = bots[game.current_player()].as_mut().expect("every seat has a bot");
-            let mv = bot.choose_move(&game, moves);
+            let seat = game.current_player();
+            let bot = bots[seat].as_mut().expect("every seat has a bot");
+            let mv = bot.choose_move_seen(&game, &history, &movers, moves);
             game.play_unchecked(&mv);
+            history.push(mv);
+            movers.push(seat as u8);
         }
         Some(GameResult::of(g, seed, &game, &lineup))
     }

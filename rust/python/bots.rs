@@ -251,7 +251,10 @@ impl PyBuiltinBot {
     fn choose(&self, py: Python<'_>, state: &Bound<'_, PyGameState>, seat: Option<usize>) -> PyResult<PyMove> {
         // Copy the position and let go of the state before releasing the GIL, so that other
         // threads may use the game while the bot thinks.
-        let game = *state.borrow().game();
+        let (game, history, movers) = {
+            let s = state.borrow();
+            (*s.game(), s.record.history().to_vec(), s.record.movers().to_vec())
+        };
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));
         }
@@ -259,9 +262,11 @@ impl PyBuiltinBot {
         let mut guard = self.lock()?;
         let bot = &mut *guard;
         let mv = if bot.searches() {
-            interrupt::here(py, &self.stop, &self.raised, || bot.choose_move(&game, &mut Vec::new()))?
+            interrupt::here(py, &self.stop, &self.raised, || {
+                bot.choose_move_seen(&game, &history, &movers, &mut Vec::new())
+            })?
         } else {
-            py.detach(|| bot.choose_move(&game, &mut Vec::new()))
+            py.detach(|| bot.choose_move_seen(&game, &history, &movers, &mut Vec::new()))
         };
         Ok(PyMove(mv))
     }

@@ -890,6 +890,32 @@ impl Game {
         g
     }
 
+    /// Like [`Game::determinize`], but the other seats' racks are the ones given (`racks[p]`
+    /// for every `p != observer`, each as long as that seat's rack, together a part of the
+    /// tiles `observer` cannot see); the rest of the unseen tiles make the bag, shuffled from
+    /// `seed`. For a search that deals racks by how likely they are (`bots::inference`).
+    /// `None` when the racks do not fit the unseen tiles.
+    pub fn determinize_with(&self, observer: usize, racks: &[Rack; 4], seed: u64) -> Option<Game> {
+        let mut g = *self;
+        let mut rng = Rng::new(seed);
+        let mut unseen = self.unseen_tiles(observer);
+        unseen.sort_unstable();
+        for p in (0..self.config.players()).filter(|&p| p != observer) {
+            if racks[p].len() != self.racks[p].len() {
+                return None;
+            }
+            for &t in racks[p].tiles() {
+                let i = unseen.iter().position(|&x| x == t)?;
+                unseen.remove(i);
+            }
+            g.racks[p] = racks[p];
+        }
+        rng.shuffle(&mut unseen);
+        g.bag.refill(&unseen);
+        g.rng = rng;
+        Some(g)
+    }
+
     /// A position set up by hand (the analysis board's editor): the tiles on the board, the
     /// markers of every track, the rack of `seat` (the seat to move, which places next) and
     /// the seed that deals the tiles nobody listed to the other racks (full, as far as the

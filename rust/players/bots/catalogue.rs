@@ -281,7 +281,7 @@ const MEDIUM_OPTIONS: &[OptionSpec] = &[
 ];
 
 macro_rules! search_options {
-    ($by_players:literal) => {
+    ($by_players:literal, $infer:literal) => {
         &[
             OptionSpec {
                 default: Default::Auto,
@@ -317,6 +317,13 @@ macro_rules! search_options {
                 0,
                 MAX_ENDGAME,
                 "free pairs at or below which playouts run to the end of the game",
+            ),
+            OptionSpec::choice(
+                "infer",
+                $infer,
+                &["on", "off"],
+                "on: deal the other seats' hidden racks by how likely their public moves make them; \
+                 off: uniformly from the unseen tiles",
             ),
             SWAP,
         ]
@@ -382,7 +389,7 @@ pub const CATALOGUE: &[BotEntry] = &[
         strength: 7,
         level: true,
         searches: true,
-        options: search_options!("200/140/100"),
+        options: search_options!("200/140/100", "off"),
     },
     BotEntry {
         name: "expert",
@@ -390,7 +397,7 @@ pub const CATALOGUE: &[BotEntry] = &[
         strength: 8,
         level: true,
         searches: true,
-        options: search_options!("800/560/400"),
+        options: search_options!("800/560/400", "off"),
     },
     BotEntry {
         name: "master",
@@ -399,7 +406,7 @@ pub const CATALOGUE: &[BotEntry] = &[
         strength: 9,
         level: true,
         searches: true,
-        options: search_options!("1000/750/600"),
+        options: search_options!("1000/750/600", "off"),
     },
 ];
 
@@ -572,6 +579,9 @@ pub fn build(name: &str, options: &[(&str, Value)]) -> Result<BotSpec, SpecError
                 if let Some(x) = int("endgame") {
                     c.endgame = x;
                 }
+                if let Some(x) = text("infer") {
+                    c.infer = x == "on";
+                }
                 c.never_swap = never;
                 BotSpec::Level(e.name, LevelKind::Search(c))
             }
@@ -656,6 +666,7 @@ pub fn options_of(spec: &BotSpec) -> Options {
             out.push(("depth", int(c.depth)));
             out.push(("widen", Value::Float(c.widen)));
             out.push(("endgame", int(c.endgame)));
+            out.push(("infer", Value::Text(if c.infer { "on" } else { "off" }.into())));
         }
         _ => {}
     }
@@ -743,5 +754,8 @@ mod tests {
         assert!(parse("mcts:iterations").unwrap_err().to_string().contains("not key=value"));
         assert!(parse("mcts:iterations=many").unwrap_err().to_string().contains("not an int"));
         assert!(parse("hard:iterations=30,endgame=4").is_ok());
+        let Ok(BotSpec::Level(_, LevelKind::Search(c))) = parse("master:infer=on") else { panic!() };
+        assert!(c.infer && !matches!(parse("master").unwrap(), BotSpec::Level(_, LevelKind::Search(c)) if c.infer));
+        assert!(parse("expert:infer=maybe").unwrap_err().to_string().contains("on or off"));
     }
 }

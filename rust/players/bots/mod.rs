@@ -7,6 +7,7 @@ mod endgame;
 pub mod eval;
 pub mod evaluator;
 mod greedy;
+pub mod inference;
 pub mod learned;
 pub mod levels;
 mod mcts;
@@ -39,6 +40,13 @@ pub trait Bot: Send + Sync {
     fn choose_move(&mut self, game: &Game, moves: &mut Vec<Move>) -> Move {
         game.legal_moves(moves);
         moves[self.choose(game, moves)]
+    }
+    /// The same choice, told the public moves of the game so far (`history[i]` played by
+    /// seat `movers[i]`, from the start): a bot that infers the hidden racks from them
+    /// (`inference`) reads them; the others ignore them.
+    fn choose_move_seen(&mut self, game: &Game, history: &[Move], movers: &[u8], moves: &mut Vec<Move>) -> Move {
+        let _ = (history, movers);
+        self.choose_move(game, moves)
     }
     /// Short name for tables (`random`, `greedy`, ...).
     fn name(&self) -> &'static str;

@@ -20,6 +20,7 @@
 use super::endgame;
 use super::eval::MoveScorer;
 use super::evaluator::{Evaluator, Levels};
+use super::inference::Inference;
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
@@ -62,6 +63,10 @@ pub struct SearchConfig {
     /// the most visited one, and when the two most visited are close at the end of the
     /// budget it goes on for up to `extend` × the budget more.
     pub extend: f64,
+    /// Deal the other seats' racks by how likely they are given their public moves
+    /// (`inference`), when the bot is told the moves (`Bot::choose_move_seen`); otherwise
+    /// uniformly from the unseen tiles.
+    pub infer: bool,
 }
 
 /// The evaluation at the leaves of the search.
@@ -88,6 +93,7 @@ impl Default for SearchConfig {
             evaluation: Evaluation::Fitted,
             exact: 0,
             extend: 0.0,
+            infer: false,
         }
     }
 }
@@ -164,6 +170,8 @@ pub struct SearchBot<E: Evaluator = Levels> {
     last: Option<Analysis>,
     /// Set by another thread to end the search early (Ctrl-C): the best move so far is played.
     stop: Option<Arc<Stop>>,
+    /// The public moves and their seats, while a decision told them is made (`infer`).
+    seen: Option<(Vec<Move>, Vec<u8>)>,
 }
 
 impl SearchBot {
@@ -189,6 +197,7 @@ impl<E: Evaluator> SearchBot<E> {
             name: "search",
             last: None,
             stop: None,
+            seen: None,
         }
     }
 
@@ -253,6 +262,10 @@ impl<E: Evaluator> SearchBot<E> {
             }
         }
         self.evaluator.start(root, me);
+        let inference = match (&self.seen, cfg.infer) {
+            (Some((history, movers)), true) => Inference::new(root, me, history, movers, &mut self.rng),
+            _ => None,
+        };
 
         self.nodes.clear();
         self.nodes.push(Node {
@@ -281,7 +294,10 @@ impl<E: Evaluator> SearchBot<E> {
                 break;
             }
             iterations += 1;
-            let mut game = root.determinize(me, self.rng.next_u64());
+            let mut game = match &inference {
+                Some(deals) => deals.deal(root, me, &mut self.rng),
+                None => root.determinize(me, self.rng.next_u64()),
+            };
             let mut node = 0u32;
             self.path.clear();
             self.path.push(0);
@@ -406,6 +422,24 @@ impl<E: Evaluator> Bot for SearchBot<E> {
         moves.iter().position(|m| *m == mv).expect("the search returns a root move")
     }
 
+    fn choose_move_seen(&mut self, game: &Game, history: &[Move], movers: &[u8], moves: &mut Vec<Move>) -> Move {
+        if self.config.infer {
+            let (mut h, mut m) = self.seen.take().unwrap_or_default();
+            h.clear();
+            h.extend_from_slice(history);
+            m.clear();
+            m.extend_from_slice(movers);
+            self.seen = Some((h, m));
+        }
+        let mv = self.choose_move(game, moves);
+        if let Some((h, m)) = &mut self.seen {
+            // Kept for their buffers; an empty history tells nothing.
+            h.clear();
+            m.clear();
+        }
+        mv
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }
@@ -458,6 +492,46 @@ mod tests {
             let b = SearchBot::new(small(), seed).analyse(&other, &other_moves);
             assert_eq!(a, b, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn rack_inference_reads_only_public_facts() {
+        use crate::record::Record;
+        let mut buf = Vec::new();
+        let cfg = SearchConfig { infer: true, ..small() };
+        let mut used = 0;
+        for (seed, players) in [(0u64, 2usize), (1, 3), (2, 4), (3, 2), (4, 2), (5, 4)] {
+            let mut r = Record::new(Config::standard(players).unwrap(), seed);
+            let mut rng = Rng::new(seed);
+            for _ in 0..(10 + seed as usize * 4) {
+                r.game().legal_moves(&mut buf);
+                r.play(&buf[rng.below(buf.len() as u32) as usize]).unwrap();
+            }
+            let me = r.game().current_player();
+            // The same public history, other hidden racks and bag.
+            let other = r.determinize(me, 900 + seed);
+            assert_ne!(other.game(), r.game());
+            assert_eq!((other.history(), other.movers()), (r.history(), r.movers()));
+            if Inference::new(r.game(), me, r.history(), r.movers(), &mut Rng::new(0)).is_some() {
+                used += 1;
+            }
+            let decide = |rec: &Record| {
+                let mut bot = SearchBot::new(cfg, seed);
+                let mv = bot.choose_move_seen(rec.game(), rec.history(), rec.movers(), &mut Vec::new());
+                (mv, bot.last_search().cloned())
+            };
+            let a = decide(&r);
+            assert_eq!(a, decide(&other), "seed {seed}");
+            // The inference is in play: told nothing, the same bot searches otherwise.
+            let mut blind = SearchBot::new(cfg, seed);
+            r.game().legal_moves(&mut buf);
+            let i = blind.choose(r.game(), &buf);
+            if a.1.is_some() && Inference::new(r.game(), me, r.history(), r.movers(), &mut Rng::new(0)).is_some() {
+                assert_ne!(blind.last_search().cloned(), a.1, "seed {seed}");
+            }
+            let _ = i;
+        }
+        assert!(used >= 4, "the inference found evidence in {used} positions only");
     }
 
     #[test]

@@ -156,6 +156,13 @@ impl Bot for AnyBot {
         }
     }
 
+    fn choose_move_seen(&mut self, game: &Game, history: &[Move], movers: &[u8], moves: &mut Vec<Move>) -> Move {
+        match self {
+            AnyBot::Search(b) => b.choose_move_seen(game, history, movers, moves),
+            other => other.choose_move(game, moves),
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             AnyBot::Random(b) => b.name(),
