@@ -32,8 +32,8 @@ from web_load import local_server
 LETTERS = "ROYGBP"
 
 
-def placement(rows: list[dict[str, Any]]) -> str:
-    return str(rows[0]["move"])  # the server's text of its best placement
+def placement(moves: list[str]) -> str:
+    return str(moves[0])  # the server's text of its best placement
 
 
 async def person(base: str, bot: str, seconds: float, answers: list[float], errors: list[str]) -> None:
@@ -67,8 +67,8 @@ async def person(base: str, bot: str, seconds: float, answers: list[float], erro
                     r = await http.get(
                         f"/api/games/{gid}/options", params={"tile": LETTERS[a] + LETTERS[b]}, headers=headers
                     )
-                    if r.status_code == 200 and r.json()["placements"]:
-                        move = placement(r.json()["placements"])
+                    if r.status_code == 200 and r.json()["moves"]:
+                        move = placement(r.json()["moves"])
                         break
                 if move is None:
                     move = state["others"][0]

@@ -150,9 +150,9 @@ class Run:
                     status, raw = await http.request(
                         "GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token
                     )
-                    rows = json.loads(raw)["placements"] if status == 200 else []
-                    if rows:
-                        move = rows[0]["move"]  # the server's text of its best placement
+                    moves = json.loads(raw)["moves"] if status == 200 else []
+                    if moves:
+                        move = moves[0]  # the server's text of its best placement
                         break
                 if move is None:
                     self.errors.append(f"game {gid}: no placement found for any rack tile")

@@ -144,3 +144,32 @@ def test_previews_say_what_playing_does(rules: Rules) -> None:
         if tile is not None and game.phase in ("place", "bonus"):
             assert all(p.move.tile == tile for p in game.previews(tile))
         game.play(bot.choose(GameView(game)))
+
+
+@pytest.mark.parametrize("rules", ALL, ids=_id)
+def test_the_preview_table_is_the_previews_as_columns(rules: Rules) -> None:
+    game = Game(rules.players, 5, **_kwargs(rules))  # type: ignore[arg-type]
+    bot = make("random", seed=5)
+    for _ in range(30):
+        tiles = [None, *game.rack()] if game.phase in ("place", "bonus") else [None]
+        for tile in tiles:
+            texts, table = game.preview_table(tile)
+            previews = game.previews(tile)
+            assert table.dtype == np.int64 and table.shape == (len(previews), 16)
+            rows = [
+                [
+                    *(x for cell in p.move.cells for x in cell),
+                    *map(int, p.move.colors),
+                    *p.points,
+                    p.bonuses_earned,
+                    int(p.wins),
+                    *p.scores_after,
+                ]
+                for p in previews
+            ]
+            assert texts == [str(p.move) for p in previews] and table.tolist() == rows
+        game.play(bot.choose(GameView(game)))
+    while not game.is_over:
+        game.play(bot.choose(GameView(game)))
+    texts, table = game.preview_table()
+    assert texts == [] and table.shape == (0, 16)

@@ -107,15 +107,35 @@ def options(client: TestClient, game_id: str, token: str, tile: str | int) -> An
     return client.get(f"/api/games/{game_id}/options", params=query, headers={"X-Seat-Token": token})
 
 
+def placement_rows(got: dict[str, Any]) -> list[dict[str, Any]]:
+    """The placements of an options reply, one dict each (the columns read as the page reads
+    them, static/placements.js's decodePlacements)."""
+    rows = []
+    for i, move in enumerate(got["moves"]):
+        c = got["cells"][4 * i : 4 * i + 4]
+        anchors = [[c[0], c[1], got["toward"][i]]] + ([[c[2], c[3], got["back"][i]]] if got["back"] else [])
+        rows.append(
+            {
+                "move": move,
+                "cells": [c[0:2], c[2:4]],
+                "points": got["points"][2 * i : 2 * i + 2],
+                "bonus": got["bonus"][i],
+                "notes": got["note_texts"][got["notes"][i]],
+                "anchors": anchors,
+            }
+        )
+    return rows
+
+
 def best_move(client: TestClient, s: dict[str, Any], token: str) -> str:
     """The first rack tile that fits, at its best placement (the server's first); keep
     when offered a swap. The move's text is the one the server sent."""
     if s["phase"] == "swap_offer":
         return "keep"
     for slot in range(len(s["rack"])):
-        rows = options(client, s["id"], token, slot).json()["placements"]
-        if rows:
-            return str(rows[0]["move"])
+        moves = options(client, s["id"], token, slot).json()["moves"]
+        if moves:
+            return str(moves[0])
     return str(s["others"][0])
 
 
@@ -151,20 +171,29 @@ def test_create_and_play_against_a_bot(client: TestClient) -> None:
     game = genial.Game(2, 7)
     legal = {m for m in game.legal_moves()}
     assert s["placement_count"] == len(legal) and s["others"] == []
+    directions = [d["delta"] for d in client.get("/api/meta").json()["board"]["directions"]]
     offered = set()
     for slot, (a, b) in enumerate(s["rack"]):
         tile = LETTERS[a] + LETTERS[b]
-        rows = options(client, gid, token, slot).json()["placements"]
-        assert rows == options(client, gid, token, tile).json()["placements"]
-        for row in rows:
+        got = options(client, gid, token, slot).json()
+        by_text = options(client, gid, token, tile).json()
+        assert got == by_text and got["slot"] == slot and got["tile"] == tile and got["version"] == 0
+        assert got["colors"] == [a, b] and (got["back"] is not None) == (a == b)
+        for row in placement_rows(got):
             move = genial.Move.parse(row["move"])
             assert move in legal and str(move.tile) == str(genial.Tile.parse(tile))
             result = game.clone().play(move)
             # The tile's first colour on the first cell, its points aligned with the cells.
-            assert row["colors"][0] == a and row["slot"] == slot
+            colour_at = dict(zip(map(tuple, move.cells), map(int, move.colors)))
+            assert [colour_at[tuple(c)] for c in row["cells"]] == [a, b]
             by_cell = dict(zip(map(tuple, move.cells), result.points))
             assert [by_cell[tuple(c)] for c in row["cells"]] == row["points"]
-            assert row["bonus"] == result.bonuses_earned and row["total"] == sum(result.points)
+            assert row["bonus"] == result.bonuses_earned
+            # Each way to lay it puts a half on (q, r) and the other in that direction.
+            for q, r, d in row["anchors"]:
+                dq, dr = directions[d]
+                assert {(q, r), (q + dq, r + dr)} == set(map(tuple, move.cells))
+            assert len(row["anchors"]) == (2 if a == b else 1)
             offered.add(move)
     assert offered == legal
     r = options(client, gid, token, "RR" if [0, 0] not in s["rack"] else "PP")
@@ -816,9 +845,44 @@ def test_placements_are_ordered_as_the_terminal_lists_them(client: TestClient) -
     s = state(client, gid, token)
     game = genial.Game(2, 7)
     for slot, tile in enumerate(game.rack(0)):
-        sent = [p["move"] for p in options(client, gid, token, slot).json()["placements"]]
+        sent = options(client, gid, token, slot).json()["moves"]
         assert sent == [str(c.move) for c in rank_choices(game, tile)]
     assert s["rack_labels"][0] == " and ".join(str(c) for c in game.rack(0)[0].colors)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("standard", 2), ("standard", 3), ("team", 4), ("solo", 1), ("duel", 2)]
+)
+def test_placement_columns_are_the_cores_previews_ranked_through_whole_games(variant: str, players: int) -> None:
+    """Every tile's placements through a game (bonus placements, wins and doubles come up):
+    the terminal's order, and per placement the points, bonuses and notes of the preview."""
+    from genial.choices import placement_key, rank_choices
+    from genial.web.views import placements
+
+    game = genial.Game(variant=variant, players=players, seed=11)
+    seen = {"bonus": 0, "double": 0, "wins": 0}
+    while not game.is_over:
+        if game.phase in ("place", "bonus"):
+            for slot, tile in enumerate(game.rack(game.current_player)):
+                previews = {str(p.move): p for p in game.previews(tile)}
+                got = placements(game, tile, slot)
+                expected = [str(p.move) for p in sorted(previews.values(), key=placement_key)]
+                assert got["moves"] == expected == [str(c.move) for c in rank_choices(game, tile)]
+                assert got["colors"] == [int(c) for c in tile.colors] and (got["back"] is None) == (not tile.is_double)
+                for row in placement_rows(got):
+                    p = previews[row["move"]]
+                    assert sorted(row["points"]) == sorted(p.points) and row["bonus"] == p.bonuses_earned
+                    notes = (["wins the game at once"] if p.wins else []) + (
+                        [f"Ingenious! {p.bonuses_earned} bonus tile{'s' if p.bonuses_earned > 1 else ''}"]
+                        if p.bonuses_earned
+                        else []
+                    )
+                    assert row["notes"] == notes
+                    seen["bonus"] += p.bonuses_earned > 0
+                    seen["wins"] += p.wins
+                seen["double"] += tile.is_double
+        game.play(genial.choices.rank_choices(game)[0].move)
+    assert seen["double"] and (seen["bonus"] or variant not in ("standard", "team")), seen
 
 
 def test_the_board_is_drawn_where_genial_geometry_puts_it(client: TestClient) -> None:
@@ -951,7 +1015,7 @@ def test_the_hint_is_the_terminals(client: TestClient) -> None:
     hint = r.json()
     assert hint["move"] == str(expected.move) and hint["version"] == 0 and hint["text"].startswith("Hint: ")
     # The slot and the way to lay it name the same placement the options list has.
-    rows = options(client, gid, t0, hint["slot"]).json()["placements"]
+    rows = placement_rows(options(client, gid, t0, hint["slot"]).json())
     (row,) = [p for p in rows if p["move"] == hint["move"]]
     assert hint["anchor"] in row["anchors"]
     assert client.get(f"/api/games/{gid}/hint").status_code == 401

@@ -408,6 +408,25 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
         [game_of(link), token_b],
     )
     assert gone == 403
+    # The friend's page drops the dead token from its storage and says what happened.
+    b.wait_for_selector('.seat-lost[data-seats="1"]')
+    assert "new invite" in b.inner_text(".seat-lost") and "watching" in b.inner_text(".seat-lost")
+    key = f"genial.seats.{game_of(link)}"
+    assert b.evaluate(f"JSON.parse(localStorage.getItem('{key}')).mine['1']") is None
+    # A page opened later with the dead token still stored (another tab kept it) is refused
+    # by the server: it drops it too and shows the game to watch, not an error.
+    b.evaluate(
+        f"""(() => {{ const s = JSON.parse(localStorage.getItem('{key}'));
+             s.mine['1'] = '{token_b}'; localStorage.setItem('{key}', JSON.stringify(s)); }})()"""
+    )
+    b.reload()
+    b.wait_for_selector('.seat-lost[data-seats="1"]')
+    b.wait_for_function("document.querySelector('.game').dataset.you === ''")
+    assert b.locator(".error-card").count() == 0
+    assert b.evaluate(f"JSON.parse(localStorage.getItem('{key}')).mine['1']") is None
+    b.reload()  # nothing is left to refuse: the page simply watches
+    b.wait_for_function("document.querySelector('.game')?.dataset.version !== undefined")
+    assert b.locator(".seat-lost").count() == 0 and b.locator(".error-card").count() == 0
     assert wa.errors == [] and wb.errors == []
     host.close()
     friend.close()
@@ -550,11 +569,11 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
         s = httpx.get(f"{server}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
         move = "keep" if s["phase"] == "swap_offer" else None
         for slot in range(len(s["rack"])) if move is None else []:
-            rows = httpx.get(
+            moves = httpx.get(
                 f"{server}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
-            ).json()["placements"]
-            if rows:
-                move = rows[0]["move"]
+            ).json()["moves"]
+            if moves:
+                move = moves[0]
                 break
         move = move or s["others"][0]
         ack = httpx.post(
@@ -665,6 +684,36 @@ def test_a_big_seed_from_the_lobby_is_not_rounded(server: str, browser: Browser)
     page.click("#create")
     page.wait_for_selector(".toast.error")
     assert page.url.rstrip("/") == server
+    assert wire.errors == []
+    ctx.close()
+
+
+def test_the_lobby_offers_a_seed_only_to_a_table_with_one_person(server: str, browser: Browser) -> None:
+    """With two or more people the server draws the seed (and refuses one sent): the lobby
+    hides the field and says why, and a seed typed before is not sent."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    page.click(".options summary")
+    assert page.is_visible('input[name="seed"]') and not page.is_visible(".seed-note")
+    page.fill('input[name="seed"]', "42")
+    page.select_option('.seat-row[data-seat="1"] .seat-kind', "human")
+    assert not page.is_visible('input[name="seed"]') and page.is_disabled('input[name="seed"]')
+    assert "server draws the seed" in page.inner_text(".seed-note")
+    # Back to one person: the field returns; three seats with two people: hidden again.
+    page.select_option('.seat-row[data-seat="1"] .seat-kind', "bot:greedy")
+    assert page.is_visible('input[name="seed"]') and not page.is_visible(".seed-note")
+    page.select_option('select[name="players"]', "3")
+    page.select_option('.seat-row[data-seat="2"] .seat-kind', "human")
+    assert not page.is_visible('input[name="seed"]')
+    with page.expect_request("**/api/games") as req:
+        page.click("#create")
+    sent = json.loads(req.value.post_data or "{}")
+    assert "seed" not in sent and [s["kind"] for s in sent["seats"]] == ["human", "bot", "human"]
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector(".game")
     assert wire.errors == []
     ctx.close()
 

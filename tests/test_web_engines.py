@@ -122,10 +122,10 @@ def test_an_engine_plays_a_web_game(client: TestClient) -> None:
     # The human moves; the engine answers again.
     move = s["others"][0] if s["phase"] == "swap_offer" else None
     if move is None:
-        slot_rows = client.get(
+        moves = client.get(
             f"/api/games/{made['id']}/options", params={"slot": "0"}, headers={"X-Seat-Token": token}
-        ).json()["placements"]
-        move = slot_rows[0]["move"]
+        ).json()["moves"]
+        move = moves[0]
     r = client.post(
         f"/api/games/{made['id']}/move", json={"version": s["version"], "move": move}, headers={"X-Seat-Token": token}
     )

@@ -273,6 +273,10 @@ class GameState:
     def previews(self, tile: Tile | str | None = None) -> list[Preview]:
         """What each legal placement of the player to move would score (optionally only those
         of one rack tile), in the order of ``legal_moves()``, without playing any."""
+    def preview_table(self, tile: Tile | str | None = None) -> tuple[list[str], npt.NDArray[np.int64]]:
+        """``previews()`` as columns: the moves' texts and one int64 row per placement,
+        ``qa, ra, qb, rb, colour_a, colour_b, points_a, points_b, bonuses, wins,
+        scores_after[0..6]`` (halves in ``move.cells`` order), in the same order."""
     def explain(
         self, mv: Move | str
     ) -> tuple[

@@ -9,15 +9,28 @@ from the expert level's search (`ordered_choices`) or, without a search, from
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from ._core import Move, Preview, Tile
 from .analysis import analyse
 from .colors import Color
 from .game import Game
 
-__all__ = ["Choice", "hint_seed", "placement_key", "rank_choices", "ordered_choices"]
+__all__ = [
+    "Choice",
+    "Placements",
+    "hint_seed",
+    "placement_key",
+    "placement_order",
+    "rank_choices",
+    "ranked_placements",
+    "ordered_choices",
+]
 
 
 @dataclass(frozen=True)
@@ -52,8 +65,10 @@ def rank_choices(game: Game, tile: Tile | None = None) -> list[Choice]:
     then the move's text, so the order is fully determined. Swap and keep come after the
     placements, in the rules' order.
     """
+    previews = game.previews(tile)
     choices = []
-    for preview in game.previews(tile):
+    for i in placement_order(previews):
+        preview = previews[i]
         move = preview.move
         assert move.colors is not None
         gains: dict[Color, int] = {}
@@ -65,7 +80,6 @@ def rank_choices(game: Game, tile: Tile | None = None) -> list[Choice]:
         for index, move in enumerate(game.legal_moves()):
             if not move.is_placement:
                 choices.append(Choice(move, {}, 0, (1, (), 0, 0, f"{index:06d}")))
-    choices.sort(key=lambda c: c.key)
     return choices
 
 
@@ -76,6 +90,65 @@ def placement_key(preview: Preview) -> tuple[Any, ...]:
     first = 0 if not preview.wins else -1  # an immediate win beats everything
     neg = tuple(sorted([-v for v in preview.scores_after], reverse=True))
     return (first, neg, -preview.bonuses_earned, -sum(preview.points), str(preview.move))
+
+
+def placement_order(previews: Sequence[Preview]) -> list[int]:
+    """The indices of ``previews`` best first: `placement_key`'s order, computed for the
+    whole list at once (the browser asks for a tile's few hundred placements on every pick)."""
+    order: list[int] = _order(
+        [p.wins for p in previews],
+        [p.scores_after for p in previews],
+        [p.bonuses_earned for p in previews],
+        [sum(p.points) for p in previews],
+        [str(p.move) for p in previews],
+    ).tolist()
+    return order
+
+
+def _order(wins: Any, scores_after: Any, bonuses: Any, points: Any, texts: Sequence[str]) -> npt.NDArray[np.intp]:
+    """`placement_key`'s order of columns (sequences or arrays, one entry per placement)."""
+    if not texts:
+        return np.zeros(0, dtype=np.intp)
+    lowest_first = np.sort(np.asarray(scores_after, dtype=np.int64), axis=1)
+    # np.lexsort sorts by its last key first: the keys of `placement_key`, reversed.
+    keys = [
+        np.asarray(texts),
+        -np.asarray(points, dtype=np.int64),
+        -np.asarray(bonuses, dtype=np.int64),
+        *(-lowest_first[:, k] for k in range(lowest_first.shape[1] - 1, -1, -1)),
+        -np.asarray(wins, dtype=np.int64),
+    ]
+    return np.lexsort(keys)
+
+
+@dataclass(frozen=True)
+class Placements:
+    """The placements of the player to move (`ranked_placements`) as columns, best first:
+    the moves' texts, their cells and colours (``move.cells`` / ``move.colors`` order),
+    the points of each half, the bonus placements each earns and whether it wins at once."""
+
+    moves: list[str]
+    cells: np.ndarray  # (n, 2, 2) int: q, r of each half
+    colors: np.ndarray  # (n, 2) int
+    points: np.ndarray  # (n, 2) int
+    bonuses: np.ndarray  # (n,) int
+    wins: np.ndarray  # (n,) bool
+
+
+def ranked_placements(game: Game, tile: Tile | None = None) -> Placements:
+    """`rank_choices`' placements (of ``tile`` only, if given) as columns, best first, from
+    the core's `Game.preview_table`: what the browser's placements list is built from."""
+    texts, rows = game.preview_table(tile)
+    order = _order(rows[:, 9], rows[:, 10:], rows[:, 8], rows[:, 6] + rows[:, 7], texts)
+    rows = rows[order]
+    return Placements(
+        moves=[texts[i] for i in order.tolist()],
+        cells=rows[:, 0:4].reshape(-1, 2, 2),
+        colors=rows[:, 4:6],
+        points=rows[:, 6:8],
+        bonuses=rows[:, 8],
+        wins=rows[:, 9].astype(bool),
+    )
 
 
 def hint_seed(game: Game) -> int:

@@ -17,6 +17,9 @@ from .variants import as_rules
 if TYPE_CHECKING:
     from typing import Self
 
+    import numpy as np
+    import numpy.typing as npt
+
     from .reviews import Review
     from .scoring import ScoreExplanation
 
@@ -247,6 +250,12 @@ class Game:
         computed by the core without playing anything. In the order of `legal_moves`;
         ``tile`` keeps only the placements of that rack tile. Empty while a swap is offered."""
         return self._state.previews(tile)
+
+    def preview_table(self, tile: Tile | str | None = None) -> tuple[list[str], npt.NDArray[np.int64]]:
+        """`previews` as columns, for a whole list at once: the moves' texts and one int64
+        row per placement, ``qa, ra, qb, rb, colour_a, colour_b, points_a, points_b,
+        bonuses, wins`` and the six ``scores_after`` (halves in ``move.cells`` order)."""
+        return self._state.preview_table(tile)
 
     def explain(self, move: MoveLike) -> ScoreExplanation:
         """Why a legal placement of the player to move scores what it does, without playing

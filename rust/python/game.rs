@@ -9,9 +9,13 @@ use crate::moves::Move;
 use crate::record::Record;
 use crate::tiles::COLORS;
 use crate::variants::{Config, NoBonus, SwapTiming, Variant};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString};
+
+/// The columns of `GameState.preview_table`.
+const PREVIEW_COLUMNS: usize = 10 + COLORS;
 
 /// A game with its start and history (`crate::record::Record`). `genial.Game` wraps one.
 #[pyclass(name = "GameState", module = "genial._core")]
@@ -232,6 +236,39 @@ impl PyGameState {
                 _ => None,
             })
             .collect())
+    }
+
+    /// `previews()` as columns, for a whole list at once: the moves' texts and one int64 row
+    /// per placement, `qa, ra, qb, rb, colour_a, colour_b, points_a, points_b, bonuses,
+    /// wins, scores_after[0..6]` (halves in `move.cells` order), in the same order.
+    #[pyo3(signature = (tile = None))]
+    fn preview_table<'py>(
+        &self,
+        py: Python<'py>,
+        tile: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Vec<String>, Bound<'py, PyAny>)> {
+        let only = tile.map(extract_tile).transpose()?;
+        let game = self.game();
+        let mut moves = Vec::new();
+        if matches!(game.phase(), Phase::Place | Phase::Bonus) {
+            game.legal_moves(&mut moves);
+        }
+        let mut texts = Vec::new();
+        let mut rows: Vec<i64> = Vec::new();
+        for m in &moves {
+            let Move::Place(p) = m else { continue };
+            if only.is_some_and(|t| p.tile() != t) {
+                continue;
+            }
+            let v = game.preview(p);
+            let ((qa, ra), (qb, rb)) = (p.a.axial(), p.b.axial());
+            rows.extend([qa, ra, qb, rb].map(i64::from));
+            rows.extend([p.ca, p.cb, v.points.0, v.points.1, v.bonuses, u8::from(v.wins)].map(i64::from));
+            rows.extend(v.scores_after.map(i64::from));
+            texts.push(m.to_string());
+        }
+        let n = texts.len();
+        Ok((texts, PyArray1::from_vec(py, rows).reshape([n, PREVIEW_COLUMNS])?.into_any()))
     }
 
     /// Why a legal placement of the player to move scores what it does, without playing it:

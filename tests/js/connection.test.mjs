@@ -29,7 +29,7 @@ function setup() {
   const conn = new Connection("ws://x/api/games/g/ws", "secret", {
     onState: (s) => seen.states.push(s),
     onStatus: (up) => seen.status.push(up),
-    onFatal: (m) => seen.fatal.push(m),
+    onFatal: (m, status) => seen.fatal.push([m, status]),
     open: (url) => {
       const s = new FakeSocket(url);
       sockets.push(s);
@@ -67,11 +67,11 @@ test("a lost connection is reported at once and retried with growing delays", ()
   assert.deepEqual(seen.status, [true, false, true]);
 });
 
-test("a refusal by the server is final", () => {
+test("a refusal by the server is final, with its status", () => {
   const { sockets, timers, seen } = setup();
-  sockets[0].fire("message", { data: JSON.stringify({ type: "error", error: "no such game" }) });
+  sockets[0].fire("message", { data: JSON.stringify({ type: "error", status: 404, error: "no such game" }) });
   sockets[0].fire("close", { code: 4404 });
-  assert.deepEqual(seen.fatal, ["no such game"]);
+  assert.deepEqual(seen.fatal, [["no such game", 404]]);
   assert.equal(timers.length, 0);
 });
 

@@ -7,8 +7,10 @@ import argparse
 import logging
 import os
 import re
+import signal
 import socket
 import sys
+from types import FrameType
 from urllib.parse import urlsplit
 
 from ..web.store import default_db_path
@@ -270,11 +272,24 @@ def run_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on SIGTERM, then raises the signal again for the handler
+    # found at start: this one turns it into an exception, so that a stop asked for exits
+    # with status 0 (as Ctrl-C does) instead of dying of the signal (-15).
+    previous = signal.signal(signal.SIGTERM, _stop_requested)
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _StopRequested):
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sock.close()
     print("genial serve: stopped", flush=True)
     return 0
+
+
+class _StopRequested(Exception):
+    """SIGTERM arrived: stop (uvicorn has already shut down when it raises it again)."""
+
+
+def _stop_requested(signum: int, frame: FrameType | None) -> None:
+    raise _StopRequested

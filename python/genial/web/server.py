@@ -5,8 +5,9 @@ header, never in the URL, so tokens stay out of access logs):
 
 - ``GET  /api/meta``                   variants, bots and their options, colours and symbols,
   the board's drawing (every payload the page receives is built in `genial.web.views`),
-  what the operator allows bots (``bot_limits``) and the engines offered (``engines``: the
-  NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``)
+  what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
+  NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
+  from how many people the server draws the seed (``fair_seed``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat
@@ -16,7 +17,8 @@ header, never in the URL, so tokens stay out of access logs):
   stops working and a new invite is returned; every seat sees it in ``events``
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
-  slot, or ``tile=RB``), best first, each with its move text and the points it would score
+  slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
+  ``cells``, ``points``, ``bonus``, ``toward``, ...; `genial.web.views.placements`)
 - ``GET  /api/games/{id}/hint``         what the expert level would play for the seat to move
   (the same hint as ``genial play``'s), with the rack slot and how to lay it
 - ``POST /api/games/{id}/move``        ``{"version": n, "move": "R0,-4+B1,-4" | "swap" | "keep"}``
@@ -65,7 +67,7 @@ from .errors import ApiError
 from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import Hub, Listener, bot_catalogue, replay_frames, replay_record
+from .tables import FAIR_SEED_HUMANS, Hub, Listener, bot_catalogue, replay_frames, replay_record
 
 __all__ = ["STATIC", "create_app"]
 
@@ -136,6 +138,7 @@ def create_app(
         **views.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
         "engines": [{"name": name} for name in sorted(hub.engines)],
+        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
     }
     index = STATIC / "index.html"
 
@@ -167,7 +170,8 @@ def create_app(
     async def options(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
         query = request.query_params
-        return JSONResponse(table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot")))
+        body = table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot"))
+        return Response(body, media_type="application/json")
 
     async def hint(request: Request) -> Response:
         return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))

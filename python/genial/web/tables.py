@@ -45,6 +45,8 @@ log = logging.getLogger("genial.web")
 
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
+#: From this many people at the table the server draws the seed itself and refuses one sent.
+FAIR_SEED_HUMANS = 2
 MAX_GAMES_LISTED = 200
 
 
@@ -137,7 +139,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self._options: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (version, tile) -> placements
+        self._options: dict[tuple[int, int], bytes] = {}  # (version, rack slot) -> placements, encoded
         self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
 
@@ -234,9 +236,11 @@ class Table:
         assert self.over and self.game.seed is not None
         return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag)}
 
-    def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> dict[str, Any]:
+    def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> bytes:
         """Where the seat to move may lay one tile of its rack (by ``slot`` or text), with
-        the points of each placement, best first."""
+        the points of each placement, best first (`views.placements`), as the JSON text
+        sent: encoded once per version and slot, as a page asks again when a tile is
+        picked again."""
         if seat is None:
             raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
         g = self.game
@@ -248,13 +252,14 @@ class Table:
             tile, index = views.tile_of(g, seat, tile=tile_text, slot=slot)
         except ValueError as e:
             raise ApiError(400, f"tile {tile_text or slot!r}: {e}") from None
-        cache_key = (self.version, str(tile))
-        rows = self._options.get(cache_key)
-        if rows is None:
+        cache_key = (self.version, index)
+        body = self._options.get(cache_key)
+        if body is None:
             if len(self._options) > 12:
                 self._options.clear()
-            rows = self._options[cache_key] = views.placements(g, tile, index)
-        return {"version": self.version, "tile": str(tile), "slot": index, "placements": rows}
+            payload = {"version": self.version, **views.placements(g, tile, index)}
+            body = self._options[cache_key] = json.dumps(payload, separators=(",", ":")).encode()
+        return body
 
     def check_turn(self, seat: int | None, what: str) -> None:
         """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
@@ -399,7 +404,7 @@ class Hub:
                 trimmed = {**record, "moves": record["moves"][:upto]}
                 game, entries, _ = replay_record(trimmed)
             seats = check_seats(body.get("seats"), game.players, self.limits, self.engines)
-            if _humans(seats) >= 2 and not game.is_over:
+            if _humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
                 raise ApiError(
                     400,
                     "a game between two or more people cannot start from a record: whoever has the file "
@@ -419,7 +424,7 @@ class Hub:
                 raise ApiError(400, f"players must be a number of players, not {players!r}")
             seats = check_seats(body.get("seats"), players, self.limits, self.engines)
             seed = body.get("seed")
-            if seed is not None and _humans(seats) >= 2:
+            if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
                 raise ApiError(
                     400,
                     "a game between two or more people gets its seed from the server's secure random "

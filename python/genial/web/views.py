@@ -15,9 +15,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import __version__, _core
 from .._core import Board, Move, PlayResult, Rules, Tile
-from ..choices import Choice, placement_key
+from ..choices import Choice, ranked_placements
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
@@ -34,6 +36,7 @@ __all__ = [
     "SWAP_TIMINGS",
     "board_geometry",
     "entry",
+    "fair_seed",
     "frame",
     "hint",
     "meta",
@@ -134,6 +137,10 @@ def _direction_index(geometry: dict[str, Any]) -> dict[tuple[int, int], int]:
 
 _GEOMETRY = board_geometry()
 _DIRECTION = _direction_index(_GEOMETRY)
+# The same as an array: the direction of the neighbour at (dq, dr), indexed [dq + 1, dr + 1].
+_DIRECTION_OF = np.full((3, 3), -1, dtype=np.int64)
+for (_dq, _dr), _d in _DIRECTION.items():
+    _DIRECTION_OF[_dq + 1, _dr + 1] = _d
 
 
 # ----- the server's facts ----------------------------------------------------------------------
@@ -178,6 +185,16 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
             for c in Color
         ],
         "board": _GEOMETRY,
+    }
+
+
+def fair_seed(humans: int) -> dict[str, Any]:
+    """``meta.fair_seed``: from how many people at the table the server draws the seed (the
+    lobby then offers no seed field), and what the lobby says instead."""
+    return {
+        "humans": humans,
+        "text": f"With {humans} or more people at the table the server draws the seed, so that "
+        "nobody knows the bag in advance.",
     }
 
 
@@ -248,54 +265,51 @@ def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
     return out
 
 
-def placements(game: Game, tile: Tile, slot: int) -> list[dict[str, Any]]:
+def placements(game: Game, tile: Tile, slot: int) -> dict[str, Any]:
     """The mover's placements of one rack tile, best first as the terminal lists them
-    (`genial.choices.placement_key`, `rank_choices`' order), each with the points the
-    core's preview gives it.
+    (`genial.choices.ranked_placements`), with the points the core's preview gives each,
+    as columns of integers: a tile has a few hundred placements, and one object each made
+    this the server's slowest request.
 
-    ``cells``/``colors``/``points`` are aligned, the tile's first colour on ``cells[0]``;
-    ``anchors`` are the ways to lay it as ``[q, r, direction]``: the tile's first half on
-    (q, r), its second half in ``board.directions[direction]`` (two ways for a double).
-    This runs for every rack tile a player picks, so it reads each preview once."""
-    first = int(tile.colors[0])
-    out = []
-    for rank, preview in enumerate(sorted(game.previews(tile), key=placement_key)):
-        move = preview.move
-        assert move.cells is not None and move.colors is not None
-        a, b = move.cells
-        ca, cb = (int(c) for c in move.colors)
-        pa, pb = preview.points
-        if ca != first:
-            a, b, ca, cb, pa, pb = b, a, cb, ca, pb, pa
-        cells = [list(a), list(b)]
-        colors = [ca, cb]
-        gains = [0] * len(_COLOR_NAMES)
-        gains[ca] += pa
-        gains[cb] += pb
-        total = pa + pb
-        notes = []
-        if preview.wins:
-            notes.append("wins the game at once")
-        bonuses = preview.bonuses_earned
-        if bonuses:
-            notes.append(f"Ingenious! {_plural(bonuses, 'bonus tile')}")
-        out.append(
-            {
-                "move": str(move),
-                "slot": slot,
-                "rank": rank,
-                "cells": cells,
-                "colors": colors,
-                "points": [pa, pb],
-                "gains": gains,
-                "total": total,
-                "bonus": bonuses,
-                "anchors": _anchors(cells, colors, first),
-                "text": f"{_COLOR_NAMES[ca]} +{pa}, {_COLOR_NAMES[cb]} +{pb} = {total}",
-                "notes": notes,
-            }
-        )
-    return out
+    Every placement lays the tile's colours ``colors`` (first, second). Placement ``i``
+    (its rank) is ``moves[i]``, the text to send back; it puts the first colour on
+    ``cells[4i], cells[4i+1]`` (q, r) and the second on ``cells[4i+2], cells[4i+3]``, in
+    ``board.directions[toward[i]]`` from the first; the halves score ``points[2i]`` and
+    ``points[2i+1]`` (raw points), the placement earns ``bonus[i]`` bonus placements, and
+    its notes are ``note_texts[notes[i]]``. A double lies the other way round as well: its
+    first colour on the second cell, toward ``back[i]`` (``back`` is null for other tiles).
+    """
+    table = ranked_placements(game, tile)
+    first, second = (int(c) for c in tile.colors)
+    cells, points = table.cells, table.points
+    # The tile's first colour on the first cell (for a double, the core's order).
+    flip = table.colors[:, 0] != first
+    cells = np.where(flip[:, None, None], cells[:, ::-1], cells)
+    points = np.where(flip[:, None], points[:, ::-1], points)
+    delta = cells[:, 1] - cells[:, 0]
+    back = _DIRECTION_OF[1 - delta[:, 0], 1 - delta[:, 1]].tolist() if first == second else None
+    # The notes: one list of texts per distinct (wins, bonus placements) pair.
+    kinds = table.wins.astype(np.int64) + 2 * table.bonuses
+    distinct, notes = np.unique(kinds, return_inverse=True)
+    note_texts = []
+    for kind in distinct.tolist():
+        texts = ["wins the game at once"] if kind & 1 else []
+        if kind >> 1:
+            texts.append(f"Ingenious! {_plural(kind >> 1, 'bonus tile')}")
+        note_texts.append(texts)
+    return {
+        "tile": str(tile),
+        "slot": slot,
+        "colors": [first, second],
+        "moves": table.moves,
+        "cells": cells.reshape(-1).tolist(),
+        "toward": _DIRECTION_OF[delta[:, 0] + 1, delta[:, 1] + 1].tolist(),
+        "back": back,
+        "points": points.reshape(-1).tolist(),
+        "bonus": table.bonuses.tolist(),
+        "notes": notes.reshape(-1).tolist(),
+        "note_texts": note_texts,
+    }
 
 
 # ----- seats and tracks -----------------------------------------------------------------------

@@ -1,7 +1,9 @@
 // The live connection of one seat (or a spectator): a WebSocket that says hello with the
 // seat's token, hands every state to `onState`, and reconnects with growing delays. While it
 // is down, `onStatus(false)` lets the page take back what it can no longer vouch for
-// ("online", "Your turn"). `open` makes the socket (a stand-in in the unit tests).
+// ("online", "Your turn"). A refusal ends it: `onFatal(message, status)`, with the HTTP
+// status the server gave (403: the token holds no seat). `open` makes the socket (a
+// stand-in in the unit tests).
 
 export class Connection {
   constructor(url, token, { onState, onStatus, onFatal, open, schedule } = {}) {
@@ -29,7 +31,7 @@ export class Connection {
       const msg = JSON.parse(ev.data);
       if (msg.type === "error") {
         this.closed = true;
-        this.onFatal(msg.error);
+        this.onFatal(msg.error, msg.status);
         return;
       }
       if (!this.up) {

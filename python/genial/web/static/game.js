@@ -61,6 +61,7 @@ class GamePage {
     this.lastVersion = -1;
     this.endShown = false;
     this.placer = new Placer(this);
+    this.lost = []; // seats whose token this browser held until the server refused it
   }
 
   get mySeats() {
@@ -89,11 +90,19 @@ class GamePage {
 
   start() {
     this.build();
+    this.connect();
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  // One live connection per seat this browser holds (or one to watch).
+  connect() {
     const seats = this.mySeats;
     const slots = seats.length ? seats.map((s) => [s, this.held.mine[s]]) : [["watch", null]];
     for (const [slot, token] of slots) {
       const conn = new Connection(liveUrl(location, this.id), token, {
         onState: (msg) => {
+          // A seat given to someone else: the server now sends this page what a spectator sees.
+          if (slot !== "watch" && msg.you === null) return this.seatLost(slot);
           this.views.set(slot, msg);
           this.render();
         },
@@ -102,12 +111,44 @@ class GamePage {
           else this.down.add(slot);
           this.render();
         },
-        onFatal: (message) => this.fatal(message),
+        onFatal: (message, status) => (status === 403 && slot !== "watch" ? this.seatLost(slot) : this.fatal(message)),
       });
       this.connections.push(conn);
       conn.start();
     }
-    document.addEventListener("keydown", (ev) => this.onKey(ev));
+  }
+
+  // The token this browser kept for `seat` holds it no more (another player gave the seat a
+  // new invite): it is dropped from this browser, the page says what happened and watches on.
+  seatLost(seat) {
+    if (!(seat in this.held.mine)) return;
+    delete this.held.mine[seat];
+    saveSeats(this.id, this.held);
+    this.lost.push(Number(seat));
+    for (const conn of this.connections) conn.stop();
+    this.connections = [];
+    this.views.clear();
+    this.down.clear();
+    this.placer.tile = null;
+    toast("Your seat in this game was given to someone else: you are watching now.", "error");
+    this.connect();
+  }
+
+  lostCard(st) {
+    if (!this.lost.length) return null;
+    const names = this.lost.map((s) => (st.seats[s] ? st.seats[s].name : `seat ${s + 1}`));
+    return h(
+      "div",
+      { class: "card seat-lost", role: "alert", "data-seats": this.lost.join(" ") },
+      h("h3", {}, "You no longer hold your seat"),
+      h(
+        "p",
+        {},
+        `Another player gave ${names.join(" and ")}'s seat a new invite, so the key this browser kept ` +
+          "for it stopped working and was removed. You are watching the game now; to play again, " +
+          "ask a player for a new invite link.",
+      ),
+    );
   }
 
   fatal(message) {
@@ -195,7 +236,7 @@ class GamePage {
     this.renderSeats(st);
     this.renderTracks(st, this.placer.previewGains());
     this.renderLog(st);
-    this.inviteEl.replaceChildren(...[inviteCard(this, st)].filter(Boolean));
+    this.inviteEl.replaceChildren(...[this.lostCard(st), inviteCard(this, st)].filter(Boolean));
     this.fairEl.replaceChildren(...[fairnessCard(this.id, st)].filter(Boolean));
     this.placer.highlight();
     if (st.over && !this.endShown) this.showEnd(st);

@@ -118,11 +118,21 @@ export async function showLobby(root, meta) {
     "aria-label": "Seed",
     autocomplete: "off",
   });
+  const seedLabel = h("label", { class: "seed" }, h("span", {}, "Seed"), seed);
+  // With this many people seated the server draws the seed itself (meta.fair_seed).
+  const seedNote = h("p", { class: "muted seed-note", hidden: true }, meta.fair_seed.text);
   const hotseat = h("input", { type: "checkbox", name: "hotseat" });
   const description = h("p", { class: "muted variant-text" });
   const seats = h("div", { class: "seats" });
   let editors = [];
 
+  const people = () => editors.filter((e) => e.querySelector(".seat-kind").value === "human").length;
+  const refreshSeed = () => {
+    const fair = people() >= meta.fair_seed.humans;
+    seedLabel.hidden = fair;
+    seed.disabled = fair;
+    seedNote.hidden = !fair;
+  };
   const rebuildSeats = () => {
     const n = Number(players.value);
     const old = editors.map((e) => e.querySelector(".seat-kind").value);
@@ -133,7 +143,9 @@ export async function showLobby(root, meta) {
       editors.push(e);
       seats.append(e);
     }
+    refreshSeed();
   };
+  seats.addEventListener("change", refreshSeed);
   const refreshVariant = () => {
     const v = meta.variants.find((x) => x.name === variant.value);
     const before = players.value;
@@ -166,7 +178,8 @@ export async function showLobby(root, meta) {
       h("summary", {}, "Edition options and seed"),
       h("label", {}, h("span", {}, "Swap"), swap),
       h("label", { class: "check" }, contact, h("span", {}, "Tiles must touch tiles already placed (older editions)")),
-      h("label", {}, h("span", {}, "Seed"), seed),
+      seedLabel,
+      seedNote,
       h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
@@ -174,7 +187,7 @@ export async function showLobby(root, meta) {
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const seedValue = seedField(seed.value);
+    const seedValue = seed.disabled ? { seed: undefined } : seedField(seed.value);
     if (seedValue.error) {
       toast(seedValue.error, "error");
       return;

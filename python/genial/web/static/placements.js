@@ -1,8 +1,42 @@
-// The placements of one rack tile as the server sends them (best first, each with its move
-// text, cells, points and the ways to lay it), indexed for the board: which placement lies
-// under the pointer in the tile's current direction. Pure functions, tested under node.
+// The placements of one rack tile as the server sends them (best first, as columns: move
+// texts, cells, points and the ways to lay each), indexed for the board: which placement
+// lies under the pointer in the tile's current direction. Pure functions, tested under node.
 
 export const cellKey = (q, r) => `${q},${r}`;
+
+// One object per placement from the columns of `GET /api/games/{id}/options`
+// (genial.web.views.placements): its rank, move text, cells and colours (the tile's first
+// colour on the first cell), the points of each half and their sum, the points per colour
+// (`gains`, keyed by colour index), the bonus placements it earns, its notes, and the ways
+// to lay it as [q, r, direction]: the first half on (q, r), the second in that direction.
+export function decodePlacements(got) {
+  const out = [];
+  const [first, second] = got.colors;
+  for (let i = 0; i < got.moves.length; i++) {
+    const c = got.cells.slice(4 * i, 4 * i + 4);
+    const points = [got.points[2 * i], got.points[2 * i + 1]];
+    const gains = { [first]: points[0] };
+    gains[second] = (gains[second] || 0) + points[1];
+    const anchors = [[c[0], c[1], got.toward[i]]];
+    if (got.back) anchors.push([c[2], c[3], got.back[i]]);
+    out.push({
+      rank: i,
+      move: got.moves[i],
+      cells: [
+        [c[0], c[1]],
+        [c[2], c[3]],
+      ],
+      colors: [first, second],
+      points,
+      total: points[0] + points[1],
+      gains,
+      bonus: got.bonus[i],
+      notes: got.note_texts[got.notes[i]],
+      anchors,
+    });
+  }
+  return out;
+}
 
 // Placements by "q,r,direction" of their first half (a double is found both ways round).
 export function indexPlacements(placements) {

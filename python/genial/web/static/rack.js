@@ -9,6 +9,7 @@ import {
   bestDirectionAt,
   cellKey,
   cycle,
+  decodePlacements,
   indexPlacements,
   neighbour,
   placementAt,
@@ -68,7 +69,7 @@ export class Placer {
       try {
         const got = await api(gamePath(page.id, `/options?slot=${slot}`), { token: page.held.mine[st.you] });
         if (got.version !== page.state.version) return;
-        placements = got.placements;
+        placements = decodePlacements(got);
         this.byTile.set(slot, placements);
       } catch (e) {
         if (e.status !== 403 && e.status !== 409) toast(e.message, "error");
@@ -161,7 +162,7 @@ export class Placer {
             "data-points": p.points.join(","),
             "data-bonus": p.bonus,
             "data-move": p.move,
-            title: p.text,
+            title: `${p.colors.map((c, i) => `${this.meta.colors[c].name} +${p.points[i]}`).join(", ")} = ${p.total}`,
           },
           ...parts,
           h("span", { class: "sum" }, `= ${p.total}`),
