@@ -269,6 +269,18 @@ impl fmt::Display for SetupError {
     }
 }
 
+/// Takes tile `t` out of `pool` (what is left of the game's tiles), for positions rebuilt
+/// from listed facts: a tile listed more often than the game has it is refused by `what`.
+fn take_from_set(pool: &mut Vec<Tile>, t: Tile, what: &str) -> Result<(), SetupError> {
+    match pool.iter().position(|&x| x == t) {
+        Some(i) => {
+            pool.swap_remove(i);
+            Ok(())
+        }
+        None => Err(SetupError(format!("{what}: the game has no further {t} tile"))),
+    }
+}
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Game {
     config: Config,
@@ -954,15 +966,7 @@ impl Game {
             }
         }
         let mut pool = full_set().to_vec();
-        let mut take = |t: Tile, what: &str| -> Result<(), SetupError> {
-            match pool.iter().position(|&x| x == t) {
-                Some(i) => {
-                    pool.swap_remove(i);
-                    Ok(())
-                }
-                None => Err(SetupError(format!("{what}: the game has no further {t} tile"))),
-            }
-        };
+        let mut take = |t: Tile, what: &str| take_from_set(&mut pool, t, what);
         let mut g = Game::start(config, Bag::from_draw_order(&[]), Rng::new(seed));
         for (i, p) in tiles.iter().enumerate() {
             let mv = Move::Place(*p);
@@ -1044,15 +1048,7 @@ impl Game {
             return err("a position to decide in is not over".to_string());
         }
         let mut pool = full_set().to_vec();
-        let mut take = |t: Tile, what: &str| -> Result<(), SetupError> {
-            match pool.iter().position(|&x| x == t) {
-                Some(i) => {
-                    pool.swap_remove(i);
-                    Ok(())
-                }
-                None => Err(SetupError(format!("{what}: the game has no further {t} tile"))),
-            }
-        };
+        let mut take = |t: Tile, what: &str| take_from_set(&mut pool, t, what);
         let mut g = Game::start(config, Bag::from_draw_order(&[]), Rng::new(seed));
         let mut last: Option<usize> = None;
         let mut last_placed = false;
