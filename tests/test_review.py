@@ -59,6 +59,14 @@ def test_a_review_is_deterministic_for_a_seed_and_its_best_moves_are_legal() -> 
     assert len(svg.findall(f"{ns}polyline")) == 2
     marked = sum(d.classification in ("inaccuracy", "mistake", "blunder") for d in a.decisions if not d.forced)
     assert len(svg.findall(f"{ns}circle")) == marked
+    legend = [t.text for t in svg.findall(f"{ns}text")]
+    assert "player 0" in legend and "player 1" in legend
+    # Named seats: the legend names them, escaped and cut to fit; a wrong count is refused.
+    named = ElementTree.fromstring(a.to_svg(names=["<Ada>", "a very long seat name"]))
+    legend = [t.text for t in named.findall(f"{ns}text")]
+    assert "<Ada>" in legend and "a very long…" in legend and "player 0" not in legend
+    with pytest.raises(ValueError, match="2 texts"):
+        a.to_svg(names=["Ada"])
 
 
 def test_the_summary_counts_every_decision_with_a_choice() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -315,11 +315,12 @@ class Review:
             )
         return pd.DataFrame(rows)
 
-    def to_svg(self, width: float = 640, height: float = 220) -> str:
-        """The win-chance graph of every seat (`genial.svg.win_chance_svg`)."""
+    def to_svg(self, width: float = 640, height: float = 220, names: Sequence[str] | None = None) -> str:
+        """The win-chance graph of every seat (`genial.svg.win_chance_svg`), its legend
+        naming the seats by ``names`` when given."""
         from .svg import win_chance_svg
 
-        return win_chance_svg(self, width, height)
+        return win_chance_svg(self, width, height, names)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

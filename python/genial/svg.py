@@ -458,16 +458,26 @@ def game_svg(
 
 #: Line colours of the seats in charts (not tile colours).
 SEAT_INK = ("#1f4e79", "#c0392b", "#2e7d32", "#6a1b9a")
+
+
 #: Marker colours of the classes worth a mark on a win-chance graph.
+def _legend(name: str, most: int = 12) -> str:
+    """A seat's name cut to fit the graph's legend."""
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
 _CLASS_INK = {"inaccuracy": "#e0a800", "mistake": "#e06c00", "blunder": "#c62828"}
 
 
-def win_chance_svg(review: Review, width: float = 640, height: float = 220) -> str:
+def win_chance_svg(review: Review, width: float = 640, height: float = 220, names: Sequence[str] | None = None) -> str:
     """A win-chance graph of a `genial.reviews.Review`: one line per seat over the
-    decisions (0 to 100%), inaccuracies, mistakes and blunders marked on the mover's line."""
+    decisions (0 to 100%), inaccuracies, mistakes and blunders marked on the mover's line.
+    ``names``: the seats' names for the legend (``player N`` without them)."""
     for name, v in (("width", width), ("height", height)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 100 <= v <= 4000:
             raise ValueError(f"{name} must be a number of pixels from 100 to 4000, not {v!r}")
+    if names is not None and (len(names) != review.players or not all(isinstance(x, str) for x in names)):
+        raise ValueError(f"names must be {review.players} texts, one per seat, not {names!r}")
     left, right, top, bottom = 40.0, 90.0, 14.0, 26.0
     rows = review.series
     n = max(len(rows) - 1, 1)
@@ -495,7 +505,7 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220) -> s
         body.append(f'<polyline points="{pts}" fill="none" stroke="{ink}" stroke-width="2"/>')
         body.append(
             f'<text x="{_n(left + w + 8)}" y="{_n(top + 14 + 16 * seat)}" font-size="12" fill="{ink}">'
-            f"player {seat}</text>"
+            f"{escape(_legend(names[seat]) if names else f'player {seat}')}</text>"
         )
     for i, d in enumerate(review.decisions):
         mark = _CLASS_INK.get(d.classification)

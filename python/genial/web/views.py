@@ -883,7 +883,7 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
         "decisions": decisions,
         "worst": None if worst is None else worst.ply,
         "series": [list(row) for row in r.series],
-        "graph": r.to_svg(width=640, height=220),
+        "graph": r.to_svg(width=640, height=220, names=names),
         "summary": summary,
         "source": source,
         "analysable": True,
