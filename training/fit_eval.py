@@ -23,7 +23,9 @@ The shipped weights come from one round started from the hand-set weights in
     cp training/start_weights.rs rust/players/bots/weights.rs && make develop
     python training/fit_eval.py --games 3000 && make develop
 
-(under a minute of fitting on 2 cores; the result does not depend on ``--threads``).
+in the development environment (``make test`` sets it up; the fit needs SciPy). Measured:
+8 min 52 s of self-play and fitting on 2 shared cores; the result does not depend on
+``--threads``, and the written ``weights.rs`` equals the shipped one byte for byte.
 """
 
 from __future__ import annotations
