@@ -162,6 +162,11 @@ def test_a_failing_engine_forfeits_the_web_game_durably(db: Path, mode: str, why
         assert lobby["over"] and lobby["end"] == "forfeit" and lobby["ranking"] == [[1], [0]]
         assert lobby["status"].startswith("finished · Winner")
         assert not _running(marker)  # reaped at once, no zombie
+        if mode == "illegal":  # over by forfeit: reviewed and analysed as any ended game
+            r = c.post("/api/reviews", json={"game": made["id"]})
+            assert r.status_code == 202 and r.json()["total"] == 0, r.text
+            r = c.post("/api/analysis", json={"position": {"game": made["id"], "upto": 0}})
+            assert r.status_code == 200, r.text
     # A restart keeps the forfeit: the game stays over, the engine is not started again.
     with TestClient(_app(db, {"bad": command}), base_url=BASE) as c:
         again = _state(c, made["id"], made["token"])

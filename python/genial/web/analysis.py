@@ -160,7 +160,7 @@ class Analyses:
             raise ApiError(400, 'a position is an object: {"game": id, "upto": n}, {"record": ...}, {"setup": ...}')
         if "game" in body:
             table = self.hub.table(body["game"])
-            if not table.game.is_over:
+            if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 raise ApiError(
                     409, "a game is analysed once it is over: until then its record would show the hidden racks"
                 )

@@ -207,7 +207,7 @@ def create_app(
         if "game" in body:
             table = hub.table(body["game"])
             names = [s["name"] for s in table.seats]
-            if not table.game.is_over:
+            if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 seat = table.seat_of(_token(request))
                 if seat is None:
                     raise ApiError(
