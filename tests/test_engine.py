@@ -16,6 +16,7 @@ import pytest
 from genial import _core
 from genial.bots import Forfeit, GameView, forfeit_ranks, parse_bot, play_game
 from genial.engine import EngineBot
+from genial.engine.check import RULE_SETS
 from genial.engine.protocol import (
     EngineOption,
     PositionReader,
@@ -32,16 +33,6 @@ PY = shlex.quote(sys.executable)
 GENIAL_ENGINE = f"{PY} -m genial engine"
 FAULTY = f"{PY} {shlex.quote(str(HERE / 'engines' / 'faulty_engine.py'))}"
 TEE = HERE / "engines" / "tee_engine.py"
-
-RULE_SETS = [
-    ("standard", 2, "after_placement"),
-    ("standard", 3, "after_placement"),
-    ("standard", 4, "after_placement"),
-    ("standard", 2, "instead_of_placement"),
-    ("team", 4, "after_placement"),
-    ("duel", 2, "after_placement"),
-    ("solo", 1, "after_placement"),
-]
 
 
 def _status(pid: int) -> tuple[int, str] | None:

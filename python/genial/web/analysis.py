@@ -27,7 +27,7 @@ from .._core import IllegalMoveError, Move, Tile
 from ..analysis import analyse
 from ..colors import Color
 from ..game import Game
-from ..records import RecordError, to_record
+from ..records import to_record
 from . import views
 from .errors import ApiError
 from .workers import Stopped
@@ -138,20 +138,12 @@ class Analyses:
         self._cache: dict[str, dict[str, Any]] = {}
 
     def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str]]:
-        from .tables import replay_record
+        from .tables import posted_record, record_names
 
-        if not isinstance(record, dict):
-            raise ApiError(400, "record must be a game record object (Game.to_json)")
-        try:
-            game, entries, _ = replay_record(record)
-            upto = _upto(body, len(entries))
-            game, _, _ = replay_record({**record, "moves": record["moves"][:upto]})
-        except RecordError as e:
-            raise ApiError(400, f"record cannot be loaded: {e}") from None
-        names = record.get("names")
-        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
-            names = [f"Seat {i + 1}" for i in range(game.players)]
-        return game, [n[:40] for n in names]
+        game, entries = posted_record(record, "loaded")
+        upto = _upto(body, len(entries))
+        game, _ = posted_record({**record, "moves": record["moves"][:upto]}, "loaded")
+        return game, [n[:40] for n in record_names(record, game.players)]
 
     def position(self, body: Any) -> tuple[Game, list[str], list[Move]]:
         """The game of a position (see the module), its seat names and the tiles it was set

@@ -59,7 +59,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..records import RecordError
 from . import views
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
@@ -67,7 +66,15 @@ from .errors import ApiError
 from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import FAIR_SEED_HUMANS, Hub, Listener, bot_catalogue, replay_frames, replay_record
+from .tables import (
+    FAIR_SEED_HUMANS,
+    Hub,
+    Listener,
+    bot_catalogue,
+    posted_record,
+    record_names,
+    replay_frames,
+)
 
 __all__ = ["STATIC", "create_app"]
 
@@ -217,19 +224,8 @@ def create_app(
                     )
                 return JSONResponse(reviews.start(table.game, names, {}, seat=seat), status_code=202)
             return JSONResponse(reviews.start(table.game, names, {"game": table.id}), status_code=202)
-        record = body["record"]
-        if not isinstance(record, dict):
-            raise ApiError(400, "record must be a game record object (Game.to_json)")
-        try:
-            game, _, _ = replay_record(record)
-        except RecordError as e:
-            raise ApiError(400, f"record cannot be reviewed: {e}") from None
-        given = record.get("names")
-        if isinstance(given, list) and len(given) == game.players and all(isinstance(n, str) for n in given):
-            names = list(given)
-        else:
-            names = [f"Seat {i + 1}" for i in range(game.players)]
-        return JSONResponse(reviews.start(game, names, {}), status_code=202)
+        game, _ = posted_record(body["record"], "reviewed")
+        return JSONResponse(reviews.start(game, record_names(body["record"], game.players), {}), status_code=202)
 
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]

@@ -107,6 +107,26 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
     return game, entries, frames
 
 
+def posted_record(record: Any, doing: str) -> tuple[Game, list[dict[str, Any]]]:
+    """A record a page sent, replayed (`replay_record`): the game and its move log; anything
+    else is a 400 saying why the record cannot be ``doing`` (loaded, reviewed)."""
+    if not isinstance(record, dict):
+        raise ApiError(400, "record must be a game record object (Game.to_json)")
+    try:
+        game, entries, _ = replay_record(record)
+    except RecordError as e:
+        raise ApiError(400, f"record cannot be {doing}: {e}") from None
+    return game, entries
+
+
+def record_names(record: dict[str, Any], players: int) -> list[str]:
+    """The seats' names a record gives, or ``Seat 1`` ... when it gives none that fit."""
+    names = record.get("names")
+    if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
+        return list(names)
+    return [f"Seat {i + 1}" for i in range(players)]
+
+
 @dataclass(eq=False)
 class Listener:
     """One open live connection: the seat it belongs to (None: a spectator)."""
@@ -391,12 +411,7 @@ class Hub:
             raise ApiError(400, "a new game is described by a JSON object")
         record = body.get("record")
         if record is not None:
-            if not isinstance(record, dict):
-                raise ApiError(400, "record must be a game record object (Game.to_json)")
-            try:
-                game, entries, _ = replay_record(record)
-            except RecordError as e:
-                raise ApiError(400, f"record cannot be loaded: {e}") from None
+            game, entries = posted_record(record, "loaded")
             upto = body.get("upto")
             if upto is not None:
                 if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(entries):
