@@ -207,7 +207,8 @@ impl Run {
             }
             *slot = Some(bot);
         }
-        // The public moves so far, for the bots that read them (rack inference).
+        // The public moves so far, recorded only for bots that read them (rack inference).
+        let record = bots.iter().flatten().any(|b| b.reads_history());
         let (mut history, mut movers) = (Vec::new(), Vec::new());
         while !game.is_over() {
             if stop.is_some_and(|s| s.is_flagged()) {
@@ -217,8 +218,10 @@ impl Run {
             let bot = bots[seat].as_mut().expect("every seat has a bot");
             let mv = bot.choose_move_seen(&game, &history, &movers, moves);
             game.play_unchecked(&mv);
-            history.push(mv);
-            movers.push(seat as u8);
+            if record {
+                history.push(mv);
+                movers.push(seat as u8);
+            }
         }
         Some(GameResult::of(g, seed, &game, &lineup))
     }
@@ -334,6 +337,50 @@ mod tests {
     use super::*;
     use crate::bots::MctsConfig;
     use crate::game::Phase;
+
+    /// A run records the public moves for a bot that reads them (rack inference) and tells
+    /// it every one: its games are those of a loop that tells the bots the whole history.
+    #[test]
+    fn bots_that_read_the_moves_are_told_them() {
+        use crate::bots::levels::LevelKind;
+        use crate::bots::SearchConfig;
+        let infer = BotSpec::Level(
+            "search",
+            LevelKind::Search(SearchConfig { iterations: 8, infer: true, ..Default::default() }),
+        );
+        assert!(infer.build(1).reads_history() && !BotSpec::Greedy.build(1).reads_history());
+        let run = Run {
+            config: Config::standard(2).unwrap(),
+            bots: vec![infer, BotSpec::Scarcity],
+            lineups: vec![[0, 1, 0, 0]],
+            seed: 5,
+            paired: false,
+        };
+        let by_hand = |g: u64, tell: bool| {
+            let (seed, lineup) = run.deal(g);
+            let mut game = Game::new(run.config, seed);
+            let mut bots: Vec<_> = (0..2).map(|s| run.bots[lineup[s] as usize].build(bot_seed(seed, s))).collect();
+            let (mut history, mut movers, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+            while !game.is_over() {
+                let seat = game.current_player();
+                let mv = bots[seat].choose_move_seen(&game, &history, &movers, &mut moves);
+                game.play_unchecked(&mv);
+                if tell {
+                    history.push(mv);
+                    movers.push(seat as u8);
+                }
+            }
+            GameResult::of(g, seed, &game, &lineup)
+        };
+        let mut differs = false;
+        for g in 0..2 {
+            let played = run.play(g, &mut Vec::new());
+            assert_eq!(played, by_hand(g, true), "game {g}");
+            differs |= played != by_hand(g, false);
+        }
+        // Told nothing, the bot plays otherwise: the check above can fail.
+        assert!(differs);
+    }
 
     #[test]
     fn random_games_of_every_variant_end_and_conserve_tiles() {

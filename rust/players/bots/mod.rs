@@ -48,6 +48,11 @@ pub trait Bot: Send + Sync {
         let _ = (history, movers);
         self.choose_move(game, moves)
     }
+    /// Whether `choose_move_seen` reads the moves it is told (a loop that plays many games
+    /// records them only for a bot that does).
+    fn reads_history(&self) -> bool {
+        false
+    }
     /// Short name for tables (`random`, `greedy`, ...).
     fn name(&self) -> &'static str;
 }

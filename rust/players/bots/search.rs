@@ -440,6 +440,10 @@ impl<E: Evaluator> Bot for SearchBot<E> {
         mv
     }
 
+    fn reads_history(&self) -> bool {
+        self.config.infer
+    }
+
     fn name(&self) -> &'static str {
         self.name
     }

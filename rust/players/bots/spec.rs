@@ -163,6 +163,10 @@ impl Bot for AnyBot {
         }
     }
 
+    fn reads_history(&self) -> bool {
+        matches!(self, AnyBot::Search(b) if b.reads_history())
+    }
+
     fn name(&self) -> &'static str {
         match self {
             AnyBot::Random(b) => b.name(),
