@@ -68,14 +68,16 @@ lint: $(STAMP) $(BUILD)
 bench-rust:
 	cargo bench --bench core
 
-# Regenerates the master level's learned evaluation from its seed (a few minutes on one
-# core; SIZE=200 for a quick run into /tmp/genial-train), then rebuild with `make develop`.
+# Regenerates the master level's learned evaluation from its seeds (one-ply self-play,
+# then games of a searching level: about 30 minutes on two cores; SIZE=200 for a quick run
+# into /tmp/genial-train), then rebuild with `make develop`.
 .PHONY: train
 train: $(BUILD)
 ifdef SIZE
-	$(PY) -m training.master --games $(SIZE) --out-dir /tmp/genial-train
+	$(PY) -m training.master --games $(SIZE) --searched-games $(shell expr $(SIZE) / 20 + 1) \
+		$(shell expr $(SIZE) / 20 + 1) $(shell expr $(SIZE) / 20 + 1) --threads 2 --out-dir /tmp/genial-train
 else
-	$(PY) -m training.master --plot docs/images/master_learning_curve.svg
+	$(PY) -m training.master --threads 2 --plot docs/images/master_learning_curve.svg
 endif
 
 bench: $(STAMP) $(BUILD)

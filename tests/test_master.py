@@ -53,9 +53,22 @@ def test_shipped_weights_match_their_manifest() -> None:
     assert blob[:8] == b"GENIALPN" and int.from_bytes(blob[8:12], "little") == version == info["format_version"]
     assert len(blob) == 20 + 4 * count
     assert info["command"].startswith("python -m training.master")
+    assert info["start_sha256"] is None and info["teachers"] == ["hard"]
     for players in (2, 3, 4):
-        curve = [c["holdout_loss"] for c in info["curve"] if c["players"] == players]
-        assert curve[-1] < curve[0] - 0.1, players
+        # Stage 1 learns from zero; stage 2 goes on over searched play and still improves
+        # on its own held-out games.
+        one_ply = [c["holdout_loss"] for c in info["curve"] if c["players"] == players and c["stage"] == "one-ply"]
+        searched = [c["holdout_loss"] for c in info["curve"] if c["players"] == players and c["stage"] == "searched"]
+        assert one_ply[-1] < one_ply[0] - 0.1, players
+        assert searched[-1] < searched[0] - 0.005, players
+
+
+def test_training_refuses_bad_teachers_and_start_weights() -> None:
+    args = (2, 1, 1, 0.5, 0.001, 1.0, 1, [2], 1)
+    with pytest.raises(ValueError, match="teachers: unknown bot 'grandmaster'"):
+        _core.train_evaluation(*args, ["grandmaster"])
+    with pytest.raises(ValueError, match="start weights"):
+        _core.train_evaluation(*args, ["hard"], b"GENIALPN" + bytes(12))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -130,34 +143,39 @@ def test_exhaustive_endgame_is_blind_to_hidden_tiles() -> None:
 def test_training_command_runs_at_toy_size(tmp_path: Path) -> None:
     from training import master
 
+    stage1 = ["--games", "40", "--round", "20", "--holdout", "10", "--players", "2"]
+    stage2 = ["--teachers", "hard:iterations=8", "--searched-round", "2", "--searched-holdout", "2"]
     plot = tmp_path / "curve.svg"
-    assert (
-        master.main(
-            [
-                "--games",
-                "40",
-                "--round",
-                "20",
-                "--holdout",
-                "10",
-                "--players",
-                "2",
-                "--out-dir",
-                str(tmp_path),
-                "--plot",
-                str(plot),
-            ]
-        )
-        == 0
-    )
+    both = [*stage1, *stage2, "--searched-games", "4"]
+    assert master.main([*both, "--out-dir", str(tmp_path), "--plot", str(plot)]) == 0
     blob = (tmp_path / "master_weights.bin").read_bytes()
     info = json.loads((tmp_path / "master.json").read_text())
     assert info["sha256"] == hashlib.sha256(blob).hexdigest() and len(blob) == WEIGHTS.stat().st_size
-    assert [c["games"] for c in info["curve"]] == [0, 20, 40]
+    assert [(c["stage"], c["games"]) for c in info["curve"]] == [
+        ("one-ply", 0),
+        ("one-ply", 20),
+        ("one-ply", 40),
+        ("searched", 0),
+        ("searched", 2),
+        ("searched", 4),
+    ]
+    assert info["teachers"] == ["hard:iterations=8"] and info["searched_games"] == {"2": 4}
     assert plot.read_text().lstrip().startswith("<?xml")
-    # The same seed gives the same weights.
+    # The same seeds give the same weights, and stage 2 started from stage 1's file is the
+    # whole pipeline.
     again = tmp_path / "again"
-    master.main(["--games", "40", "--round", "20", "--holdout", "10", "--players", "2", "--out-dir", str(again)])
+    assert master.main([*both, "--out-dir", str(again)]) == 0
     assert (again / "master_weights.bin").read_bytes() == blob
+    first = tmp_path / "first"
+    master.main([*stage1, "--searched-games", "0", "--out-dir", str(first)])
+    assert (first / "master_weights.bin").read_bytes() != blob
+    second = tmp_path / "second"
+    start = str(first / "master_weights.bin")
+    master.main([*stage1, *stage2, "--searched-games", "4", "--start", start, "--out-dir", str(second)])
+    assert (second / "master_weights.bin").read_bytes() == blob
+    started = json.loads((second / "master.json").read_text())["start_sha256"]
+    assert started == hashlib.sha256((first / "master_weights.bin").read_bytes()).hexdigest()
+    with pytest.raises(SystemExit):
+        master.main([*stage1, "--searched-games", "4", "5"])
     with pytest.raises(ValueError):
         _core.train_evaluation(10, 10, 5, 0.5, 0.01, 1.0, 1, [7], 1)

@@ -1,20 +1,27 @@
 """Trains the learned evaluation of the ``master`` level (rust/players/bots/learned.rs).
 
-For each player count (2, 3, 4) it plays self-play games between built-in one-ply bots in
-Rust (``medium``, ``scarcity``, ``greedy``, ``easy``, ``medium:swap=never``, rotated over the
-seats), keeps a share of the positions, and learns the pattern network's weights from zero
-with Adam on the cross-entropy of each position's result (TD(λ) targets; λ = 1 learns from
-the results alone). Games come in rounds that are learned from once and dropped, so memory
-stays small; after every round the loss on held-out games (another seed stream) is
-recorded: the learning curve. Deterministic for a seed, whatever ``--threads``.
+Two stages, both in Rust, deterministic for their seeds whatever ``--threads``:
+
+1. **One-ply play.** For each player count (2, 3, 4) it plays self-play games between
+   built-in one-ply bots (``medium``, ``scarcity``, ``greedy``, ``easy``,
+   ``medium:swap=never``, rotated over the seats), keeps a share of the positions, and
+   learns the pattern network's weights from zero with Adam on the cross-entropy of each
+   position's result (TD(λ) targets; λ = 1 learns from the results alone). Games come in
+   rounds that are learned from once and dropped, so memory stays small; after every round
+   the loss on held-out games (another seed stream) is recorded: the learning curve.
+2. **Searched play.** The same learning goes on, from stage 1's weights at a smaller step,
+   over the games of a searching level (``hard`` by default): the positions a search
+   reaches and the results of searched play, which is where ``master`` uses the
+   evaluation. Its curve is the loss on held-out games of that level.
 
 Writes the weight file compiled into the engine (``rust/players/bots/master_weights.bin``,
 ``include_bytes!``), its manifest ``training/master.json`` (format version, SHA-256, the
-command, the curve) and, with ``--plot``, the learning curve as an SVG. Then rebuild
+command, both curves) and, with ``--plot``, the learning curves as an SVG. Then rebuild
 (``make develop``) and update the checksum pinned in ``learned.rs``'s tests.
 
     make train          # the shipped weights and docs/images/master_learning_curve.svg
-    python -m training.master --games 200 --out-dir /tmp/w      # a quick run
+    python -m training.master --games 200 --searched-games 20 20 20 --out-dir /tmp/w   # quick
+    python -m training.master --start W.bin ...   # stage 2 only, from the weight file W.bin
 """
 
 from __future__ import annotations
@@ -33,8 +40,8 @@ WEIGHTS = ROOT / "rust" / "players" / "bots" / "master_weights.bin"
 MANIFEST = ROOT / "training" / "master.json"
 
 
-def plot(curve: list[tuple[int, int, float]], path: Path) -> None:
-    """The held-out loss against games seen, one line per player count."""
+def plot(curve: list[dict[str, object]], path: Path) -> None:
+    """The held-out loss against games learned from, one line per player count and stage."""
     import math
 
     import matplotlib
@@ -42,65 +49,118 @@ def plot(curve: list[tuple[int, int, float]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for players in sorted({c[0] for c in curve}):
-        pts = [(g, loss / math.log(players)) for p, g, loss in curve if p == players]
-        ax.plot([g for g, _ in pts], [v for _, v in pts], marker="o", ms=3, label=f"{players} players")
-    ax.set_xlabel("self-play games learned from")
-    ax.set_ylabel("held-out loss ÷ uniform guess")
-    ax.set_title("Learned evaluation: held-out cross-entropy")
-    ax.grid(alpha=0.3)
-    ax.legend()
+    stages = [s for s in ("one-ply", "searched") if any(c.get("stage", "one-ply") == s for c in curve)]
+    fig, axes = plt.subplots(1, len(stages), figsize=(6.4 * len(stages), 3.6), squeeze=False)
+    titles = {"one-ply": "1. one-ply self-play, from zero", "searched": "2. then games of a searching level"}
+    for ax, stage in zip(axes[0], stages, strict=True):
+        rows = [c for c in curve if c.get("stage", "one-ply") == stage]
+        for players in sorted({int(str(c["players"])) for c in rows}):
+            pts = [
+                (int(str(c["games"])), float(str(c["holdout_loss"])) / math.log(players))
+                for c in rows
+                if c["players"] == players
+            ]
+            ax.plot([g for g, _ in pts], [v for _, v in pts], marker="o", ms=3, label=f"{players} players")
+        ax.set_xlabel("games learned from")
+        ax.set_ylabel("held-out loss ÷ uniform guess")
+        ax.set_title(titles[stage])
+        ax.grid(alpha=0.3)
+        ax.legend()
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None})
     plt.close(fig)
 
 
+def stage_rows(curve: list[tuple[int, int, float]], stage: str) -> list[dict[str, object]]:
+    return [{"players": p, "games": g, "holdout_loss": round(x, 6), "stage": stage} for p, g, x in curve]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=10_000, help="self-play games per player count")
-    ap.add_argument("--round", type=int, default=1_000, help="games per round (one curve point each)")
-    ap.add_argument("--holdout", type=int, default=300, help="held-out games per player count")
+    ap.add_argument("--games", type=int, default=10_000, help="stage 1: one-ply games per player count")
+    ap.add_argument("--round", type=int, default=1_000, help="stage 1: games per round (one curve point each)")
+    ap.add_argument("--holdout", type=int, default=300, help="stage 1: held-out games per player count")
     ap.add_argument("--keep", type=float, default=0.5, help="share of positions learned from")
-    ap.add_argument("--rate", type=float, default=0.002, help="Adam's step size")
+    ap.add_argument("--rate", type=float, default=0.002, help="stage 1: Adam's step size")
     ap.add_argument("--lambda", dest="lambda_", type=float, default=1.0, help="TD(λ)'s λ")
-    ap.add_argument("--seed", type=int, default=8_000_000)
+    ap.add_argument("--seed", type=int, default=8_000_000, help="stage 1's seed")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    ap.add_argument("--start", type=Path, default=None, help="skip stage 1: go on from this weight file")
+    ap.add_argument("--teachers", default="hard", help="stage 2: the searching bots' specs, comma-separated")
+    ap.add_argument(
+        "--searched-games",
+        type=int,
+        nargs="+",
+        default=[1_000, 800, 600],
+        help="stage 2: games per player count, in --players order (0 skips a count)",
+    )
+    ap.add_argument("--searched-round", type=int, default=100, help="stage 2: games per round")
+    ap.add_argument("--searched-holdout", type=int, default=100, help="stage 2: held-out games per player count")
+    ap.add_argument("--searched-rate", type=float, default=0.0005, help="stage 2: Adam's step size")
+    ap.add_argument("--searched-seed", type=int, default=9_000_000, help="stage 2's seed")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out-dir", type=Path, default=None, help="write here instead of the shipped files")
-    ap.add_argument("--plot", type=Path, default=None, help="the learning curve as an SVG")
-    ap.add_argument("--replot", action="store_true", help="only draw --plot from the manifest's curve")
+    ap.add_argument("--plot", type=Path, default=None, help="the learning curves as an SVG")
+    ap.add_argument("--replot", action="store_true", help="only draw --plot from the manifest's curves")
     args = ap.parse_args(argv)
     if args.replot:
         if args.plot is None:
             ap.error("--replot needs --plot")
-        info = json.loads(((args.out_dir / MANIFEST.name) if args.out_dir else MANIFEST).read_text())
-        plot([(c["players"], c["games"], c["holdout_loss"]) for c in info["curve"]], args.plot)
+        saved = json.loads(((args.out_dir / MANIFEST.name) if args.out_dir else MANIFEST).read_text())
+        plot(saved["curve"], args.plot)
         return 0
+    if len(args.searched_games) != len(args.players):
+        ap.error("--searched-games needs one count per player count of --players")
+    teachers = [t for t in args.teachers.split(",") if t]
 
     start = time.perf_counter()
-    blob, curve = _core.train_evaluation(
-        args.games,
-        min(args.round, args.games),
-        args.holdout,
-        args.keep,
-        args.rate,
-        args.lambda_,
-        args.seed,
-        args.players,
-        args.threads,
-    )
+    rows: list[dict[str, object]] = []
+    if args.start is None:
+        blob, curve = _core.train_evaluation(
+            args.games,
+            min(args.round, args.games),
+            args.holdout,
+            args.keep,
+            args.rate,
+            args.lambda_,
+            args.seed,
+            args.players,
+            args.threads,
+        )
+        rows += stage_rows(curve, "one-ply")
+        for players, games, loss in curve:
+            print(f"stage 1, {players} players, {games:>6} games: held-out loss {loss:.4f}")
+    else:
+        blob = args.start.read_bytes()
+    # Stage 2, one player count at a time (each count has weights of its own).
+    for players, games in zip(args.players, args.searched_games, strict=True):
+        if games <= 0:
+            continue
+        blob, curve = _core.train_evaluation(
+            games,
+            min(args.searched_round, games),
+            args.searched_holdout,
+            args.keep,
+            args.searched_rate,
+            args.lambda_,
+            args.searched_seed,
+            [players],
+            args.threads,
+            teachers,
+            blob,
+        )
+        rows += stage_rows(curve, "searched")
+        for p, g, loss in curve:
+            print(f"stage 2, {p} players, {g:>6} games: held-out loss {loss:.4f}")
     seconds = time.perf_counter() - start
-    for players, games, loss in curve:
-        print(f"{players} players, {games:>6} games: held-out loss {loss:.4f}")
     weights = args.out_dir / WEIGHTS.name if args.out_dir else WEIGHTS
     manifest = args.out_dir / MANIFEST.name if args.out_dir else MANIFEST
     weights.parent.mkdir(parents=True, exist_ok=True)
-    weights.write_bytes(blob)
     command = "python -m training.master " + " ".join(sys.argv[1:] if argv is None else argv)
-    info = {
+    digest = hashlib.sha256(blob).hexdigest()
+    info: dict[str, object] = {
         "format_version": int.from_bytes(blob[8:12], "little"),
-        "sha256": hashlib.sha256(blob).hexdigest(),
+        "sha256": digest,
         "bytes": len(blob),
         "command": command.strip(),
         "seed": args.seed,
@@ -110,13 +170,21 @@ def main(argv: list[str] | None = None) -> int:
         "keep": args.keep,
         "rate": args.rate,
         "lambda": args.lambda_,
+        "start_sha256": hashlib.sha256(args.start.read_bytes()).hexdigest() if args.start else None,
+        "teachers": teachers,
+        "searched_games": dict(zip(map(str, args.players), args.searched_games, strict=True)),
+        "searched_round": args.searched_round,
+        "searched_holdout_games": args.searched_holdout,
+        "searched_rate": args.searched_rate,
+        "searched_seed": args.searched_seed,
         "seconds": round(seconds, 1),
-        "curve": [{"players": p, "games": g, "holdout_loss": round(x, 6)} for p, g, x in curve],
+        "curve": rows,
     }
+    weights.write_bytes(blob)
     manifest.write_text(json.dumps(info, indent=2) + "\n")
     if args.plot:
-        plot(curve, args.plot)
-    print(f"wrote {weights} ({len(blob)} bytes, sha256 {info['sha256'][:16]}...) and {manifest} in {seconds:.0f} s")
+        plot(rows, args.plot)
+    print(f"wrote {weights} ({len(blob)} bytes, sha256 {digest[:16]}...) and {manifest} in {seconds:.0f} s")
     return 0
 
 

@@ -530,8 +530,12 @@ def train_evaluation(
     seed: int,
     players: list[int],
     threads: int,
+    teachers: list[str] = ...,
+    start: bytes | None = None,
 ) -> tuple[bytes, list[tuple[int, int, float]]]:
-    """Trains the learned evaluation by self-play: the weight file and the learning curve."""
+    """Trains the learned evaluation by self-play (the games of ``teachers``, bot specs; by
+    default a mixture of one-ply bots), from zero or from the weight file ``start``: the
+    weight file and the learning curve."""
 
 def eval_weights() -> tuple[list[str], list[list[float]]]:
     """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""

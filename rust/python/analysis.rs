@@ -6,7 +6,7 @@ use super::bots::{check_turn, PyBuiltinBot};
 use super::game::{config_from, PyGameState};
 use super::interrupt;
 use super::types::PyMove;
-use crate::bots::catalogue::CATALOGUE;
+use crate::bots::catalogue::{self, CATALOGUE};
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
 use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
@@ -173,10 +173,12 @@ fn evaluation_weights_info() -> (u32, u64, usize) {
 /// One point of a learning curve: `(players, games, held-out loss)`.
 type CurveRow = (usize, usize, f64);
 
-/// Trains the learned evaluation from zero by self-play: `(weight file bytes, curve)`, the
-/// curve as `(players, games, held-out loss)` rows. Ctrl-C stops it (between rounds).
+/// Trains the learned evaluation by self-play: `(weight file bytes, curve)`, the curve as
+/// `(players, games, held-out loss)` rows. `teachers`: the bots whose games it learns from
+/// (specs; empty: the one-ply mixture); `start`: a weight file to go on from (`None`: from
+/// zero). Ctrl-C stops it (between rounds).
 #[pyfunction]
-#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads))]
+#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads, teachers=Vec::new(), start=None))]
 #[allow(clippy::too_many_arguments)]
 fn train_evaluation<'py>(
     py: Python<'py>,
@@ -189,8 +191,29 @@ fn train_evaluation<'py>(
     seed: u64,
     players: Vec<usize>,
     threads: usize,
+    teachers: Vec<String>,
+    start: Option<&[u8]>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
-    let tc = learned::TrainConfig { games, round, holdout, keep, rate, lambda: lambda_, seed, players, threads };
+    let teachers = teachers
+        .iter()
+        .map(|t| catalogue::parse(t).map_err(|e| PyValueError::new_err(format!("teachers: {e}"))))
+        .collect::<PyResult<Vec<_>>>()?;
+    let start = start
+        .map(|b| learned::Weights::from_bytes(b).map_err(|e| PyValueError::new_err(format!("start weights: {e}"))))
+        .transpose()?;
+    let tc = learned::TrainConfig {
+        games,
+        round,
+        holdout,
+        keep,
+        rate,
+        lambda: lambda_,
+        seed,
+        players,
+        threads,
+        teachers,
+        start,
+    };
     tc.validate().map_err(PyValueError::new_err)?;
     // Ctrl-C ends the training after the round under way.
     let (stop, raised) = interrupt::polling_stop();

@@ -272,6 +272,11 @@ pub struct TrainConfig {
     /// Player counts to train (each its own weight class).
     pub players: Vec<usize>,
     pub threads: usize,
+    /// The bots whose games are learned from, rotated over the seats; empty: the one-ply
+    /// mixture of [`teachers`].
+    pub teachers: Vec<BotSpec>,
+    /// Weights to start from (to go on learning from other games); `None`: from zero.
+    pub start: Option<Weights>,
 }
 
 impl Default for TrainConfig {
@@ -286,6 +291,8 @@ impl Default for TrainConfig {
             seed: 8_000_000,
             players: vec![2, 3, 4],
             threads: 1,
+            teachers: Vec::new(),
+            start: None,
         }
     }
 }
@@ -361,11 +368,18 @@ fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> G
     GameData { rows, result: win_shares(&game) }
 }
 
-fn games(config: Config, seed: u64, first: u64, count: usize, keep: f64, pool: &rayon::ThreadPool) -> Vec<GameData> {
+fn games(
+    config: Config,
+    bots: &[BotSpec],
+    seed: u64,
+    first: u64,
+    count: usize,
+    keep: f64,
+    pool: &rayon::ThreadPool,
+) -> Vec<GameData> {
     use rayon::prelude::*;
-    let bots = teachers();
     pool.install(|| {
-        (first..first + count as u64).into_par_iter().map(|g| play_one(config, &bots, seed, g, keep)).collect()
+        (first..first + count as u64).into_par_iter().map(|g| play_one(config, bots, seed, g, keep)).collect()
     })
 }
 
@@ -473,14 +487,15 @@ pub fn train(
         .num_threads(tc.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", tc.threads))?;
-    let mut weights = Weights::zeros();
+    let bots = if tc.teachers.is_empty() { teachers() } else { tc.teachers.clone() };
+    let mut weights = tc.start.clone().unwrap_or_else(Weights::zeros);
     let mut curve = Vec::new();
     for &players in &tc.players {
         let config = Config::standard(players).map_err(|e| e.to_string())?;
         let k = class(&config);
         let w = &mut weights.0[k * LEN..(k + 1) * LEN];
         // Held-out games come from another seed stream than the training games.
-        let held = games(config, tc.seed ^ 0x0004_01D0, 0, tc.holdout, tc.keep, &pool);
+        let held = games(config, &bots, tc.seed ^ 0x0004_01D0, 0, tc.holdout, tc.keep, &pool);
         let point = CurvePoint { players, games: 0, holdout_loss: loss(&held, w, players) };
         if !progress(&point) {
             return Err("training stopped".into());
@@ -490,7 +505,7 @@ pub fn train(
         let mut done = 0;
         while done < tc.games {
             let count = tc.round.min(tc.games - done);
-            let data = games(config, tc.seed + players as u64, done as u64, count, tc.keep, &pool);
+            let data = games(config, &bots, tc.seed + players as u64, done as u64, count, tc.keep, &pool);
             for g in &data {
                 learn(g, w, &mut adam, players, tc.lambda);
             }
@@ -560,7 +575,7 @@ mod tests {
         assert_eq!(checksum(), SHIPPED_FNV);
     }
 
-    const SHIPPED_FNV: u64 = 17154917148370504812;
+    const SHIPPED_FNV: u64 = 1001946565674020289;
 
     #[test]
     fn bad_files_are_refused() {
@@ -651,5 +666,36 @@ mod tests {
         assert!((curve[0].holdout_loss - 2f64.ln()).abs() < 1e-9);
         assert!(curve[2].holdout_loss < curve[0].holdout_loss - 0.02, "{curve:?}");
         assert!(train(&TrainConfig { players: vec![5], ..tc }, |_| true).is_err());
+    }
+
+    #[test]
+    fn training_goes_on_from_given_weights_over_a_searching_teachers_games() {
+        use super::super::levels::LevelKind;
+        use super::super::SearchConfig;
+        // A small search keeps the test quick (the pipeline's default teacher is `hard`).
+        let search = SearchConfig { iterations: 8, ..SearchConfig::default() };
+        let hard = BotSpec::Level("search", LevelKind::Search(search));
+        let tc = TrainConfig {
+            games: 4,
+            round: 2,
+            holdout: 2,
+            players: vec![4],
+            rate: 0.001,
+            teachers: vec![hard],
+            start: Some(shipped().clone()),
+            ..TrainConfig::default()
+        };
+        let (w, curve) = train(&tc, |_| true).unwrap();
+        // Started from the given weights (from zero, the loss before any game would be the
+        // uniform guess's), and only the trained class moved.
+        assert!((curve[0].holdout_loss - 4f64.ln()).abs() > 1e-3, "{curve:?}");
+        let four = Config::standard(4).unwrap();
+        let two = Config::standard(2).unwrap();
+        assert_eq!(w.row(&two), shipped().row(&two));
+        assert_ne!(w.row(&four), shipped().row(&four));
+        // The teachers' games, not the one-ply mixture's: the held-out positions differ.
+        let (_, one_ply) = train(&TrainConfig { teachers: Vec::new(), ..tc.clone() }, |_| true).unwrap();
+        assert_ne!(one_ply[0].holdout_loss, curve[0].holdout_loss);
+        assert_eq!(train(&tc, |_| true).unwrap().0, w);
     }
 }
