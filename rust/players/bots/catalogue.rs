@@ -402,11 +402,11 @@ pub const CATALOGUE: &[BotEntry] = &[
     BotEntry {
         name: "master",
         description: "level 5: the expert's search with a learned evaluation, an exhaustive endgame and time \
-                      management, 1000/750/600 iterations a decision (about the expert's time a move)",
+                      management, 800/600/500 iterations a decision (about 50 ms a move)",
         strength: 9,
         level: true,
         searches: true,
-        options: search_options!("1000/750/600", "off"),
+        options: search_options!("800/600/500", "off"),
     },
 ];
 

@@ -34,8 +34,8 @@ pub fn level(name: &str) -> Option<LevelKind> {
         // The expert's search with the learned evaluation at its leaves, the exhaustive
         // endgame and time management, within the same time per move (BENCHMARKS.md).
         "master" => LevelKind::Search(SearchConfig {
-            iterations: 1000,
-            iterations_by_players: Some([1000, 750, 600]),
+            iterations: 800,
+            iterations_by_players: Some([800, 600, 500]),
             evaluation: Evaluation::Learned,
             exact: 3,
             extend: 0.5,
