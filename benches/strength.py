@@ -79,7 +79,10 @@ def one_against(
     appending each chunk to ``log`` and skipping the chunks already there."""
     seats = lineups(players)
     run = Run(as_rules(None, players=players), [parse_bot(b) for b in bots], seats, seed, paired=True)
-    chunk = 2 * len(seats)  # whole rounds of paired deals
+    # Whole rounds of paired deals, enough of them that every thread gets games (a run
+    # splits its games over threads only in shares of at least 16).
+    rounds = 2 * len(seats)
+    chunk = rounds * max(1, -(-16 * max(threads, 1) // rounds))
     games = -(-games // len(seats)) * len(seats)
     done = done_chunks(log, title, seed)
     credit, n = 0.0, 0
