@@ -317,6 +317,14 @@ impl TrainConfig {
         if !(1..=crate::sim::MAX_THREADS).contains(&self.threads) {
             return Err(format!("threads must be 1..={}", crate::sim::MAX_THREADS));
         }
+        for t in &self.teachers {
+            t.validate()?;
+        }
+        if let Some(w) = &self.start {
+            if w.0.len() != CLASSES * LEN {
+                return Err(format!("start weights must hold {} numbers, not {}", CLASSES * LEN, w.0.len()));
+            }
+        }
         Ok(())
     }
 }
@@ -697,5 +705,7 @@ mod tests {
         let (_, one_ply) = train(&TrainConfig { teachers: Vec::new(), ..tc.clone() }, |_| true).unwrap();
         assert_ne!(one_ply[0].holdout_loss, curve[0].holdout_loss);
         assert_eq!(train(&tc, |_| true).unwrap().0, w);
+        let short = TrainConfig { start: Some(Weights(vec![0.0; 3])), ..tc };
+        assert!(train(&short, |_| true).unwrap_err().contains("start weights must hold"));
     }
 }
