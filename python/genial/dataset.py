@@ -264,27 +264,25 @@ def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
                 tracks[:, t, c] = cols[f"track_{t}_{color}"]
     else:
         tracks = scores.copy()  # the seats' own tracks are their scores
-    return SimulationResult(
-        game_index=cols["game"].astype(np.uint64),
-        seed=cols["seed"].astype(np.uint64),
-        scores=scores,
-        tracks=tracks,
-        ranks=np.stack([cols[f"place_{s}"].astype(np.uint8) - 1 for s in range(players)], axis=1).reshape(n, players),
-        bots=np.stack([np.array([names[b] for b in cols[f"bot_{s}"]], np.uint8) for s in range(players)], axis=1)
-        .reshape(n, players)
-        .astype(np.uint8),
-        placements=cols["placements"].astype(np.uint16),
-        bonus_placements=cols["bonus_placements"].astype(np.uint16),
-        bonuses_lost=cols["bonuses_lost"].astype(np.uint16),
-        swaps=cols["swaps"].astype(np.uint16),
-        turns=cols["turns"].astype(np.uint16),
-        end=np.array([ends[e] for e in cols["end"]], np.uint8),
-        rules=like.rules,
-        bot_names=like.bot_names,
-        run_seed=like.run_seed,
-        bot_specs=like.bot_specs,
-        paired=like.paired,
-        lineups=like.lineups,
+    return like._of_games(
+        dict(
+            game_index=cols["game"].astype(np.uint64),
+            seed=cols["seed"].astype(np.uint64),
+            scores=scores,
+            tracks=tracks,
+            ranks=np.stack([cols[f"place_{s}"].astype(np.uint8) - 1 for s in range(players)], axis=1).reshape(
+                n, players
+            ),
+            bots=np.stack([np.array([names[b] for b in cols[f"bot_{s}"]], np.uint8) for s in range(players)], axis=1)
+            .reshape(n, players)
+            .astype(np.uint8),
+            placements=cols["placements"].astype(np.uint16),
+            bonus_placements=cols["bonus_placements"].astype(np.uint16),
+            bonuses_lost=cols["bonuses_lost"].astype(np.uint16),
+            swaps=cols["swaps"].astype(np.uint16),
+            turns=cols["turns"].astype(np.uint16),
+            end=np.array([ends[e] for e in cols["end"]], np.uint8),
+        )
     )
 
 
@@ -305,13 +303,4 @@ def read_dataset(path: str | os.PathLike[str]) -> SimulationResult:
     like = _empty(meta)
     parts = [like, *_parts(p, like)]
     # Not `SimulationResult.concat`: the shards of a stopped run may leave gaps.
-    arrays = {name: np.concatenate([getattr(part, name) for part in parts]) for name in COLUMNS}
-    return SimulationResult.from_columns(
-        arrays,
-        rules=like.rules,
-        bot_names=like.bot_names,
-        run_seed=like.run_seed,
-        bot_specs=like.bot_specs,
-        paired=like.paired,
-        lineups=like.lineups,
-    )
+    return like._of_games({name: np.concatenate([getattr(part, name) for part in parts]) for name in COLUMNS})

@@ -231,6 +231,19 @@ class SimulationResult:
     def _run_facts(self) -> tuple[Any, ...]:
         return (self.rules, self.bot_names, self.bot_specs, self.run_seed, self.paired, self.lineups)
 
+    def _of_games(self, columns: dict[str, Any]) -> SimulationResult:
+        """A result of this run (its rules, bots, seed and lineups) holding the games of
+        ``columns``."""
+        return type(self)(
+            **columns,
+            rules=self.rules,
+            bot_names=self.bot_names,
+            run_seed=self.run_seed,
+            bot_specs=self.bot_specs,
+            paired=self.paired,
+            lineups=self.lineups,
+        )
+
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
         """Joins consecutive parts of one run (as split by `shards`, or as chunks come) into
@@ -246,16 +259,7 @@ class SimulationResult:
                 if last >= 0 and int(p.game_index[0]) != last + 1:
                     raise ValueError(f"parts are not consecutive: expected game {last + 1}, got {int(p.game_index[0])}")
                 last = int(p.game_index[-1])
-        arrays = {name: np.concatenate([getattr(p, name) for p in parts]) for name in COLUMNS}
-        return cls(
-            **arrays,
-            rules=head.rules,
-            bot_names=head.bot_names,
-            run_seed=head.run_seed,
-            bot_specs=head.bot_specs,
-            paired=head.paired,
-            lineups=head.lineups,
-        )
+        return head._of_games({name: np.concatenate([getattr(p, name) for p in parts]) for name in COLUMNS})
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SimulationResult):
