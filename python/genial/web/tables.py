@@ -765,10 +765,5 @@ def _humans(seats: list[dict[str, Any]]) -> int:
 def replay_frames(record: Any) -> dict[str, Any]:
     """A replay of a record: every move with who played it and what it scored, and the
     tracks after each move (all from the engine). No rack is included."""
-    if not isinstance(record, dict):
-        raise ApiError(400, "a record is a JSON object (the file genial writes with Game.to_json)")
-    try:
-        game, entries, _ = replay_record(record)
-    except RecordError as e:
-        raise ApiError(400, f"record cannot be replayed: {e}") from None
+    game, entries = posted_record(record, "replayed")
     return views.replay(from_record(start_record(record)), game, entries, record.get("names"))
