@@ -62,7 +62,7 @@ lint: $(STAMP) $(BUILD)
 	$(VENV)/bin/ruff format --check python tests benches examples .ci
 	$(VENV)/bin/ruff check python tests benches examples .ci
 	$(VENV)/bin/mypy --strict python/genial
-	$(VENV)/bin/python -m mypy.stubtest genial._core --ignore-missing-stub
+	$(VENV)/bin/python -m mypy.stubtest genial._core
 	$(VENV)/bin/biome ci .
 
 bench-rust:

@@ -91,10 +91,16 @@ def _tile_not_in_rack(game: Game) -> Move:
 
 
 def _record(**changes: Any) -> str:
+    """A record of six moves, in version 1's form (the rule set's fields at the top level)
+    unless ``version=2`` is among the changes; then the changes."""
     game = Game(2, seed=9)
     for _ in range(6):
         game.play(game.legal_moves()[0])
     data = json.loads(game.to_json())
+    if changes.get("version") != 2:
+        fields = {k: v for k, v in game.rules.to_dict().items() if k != "version"}
+        data = {"format": data["format"], "version": 1, **fields, **{k: v for k, v in data.items() if k != "rules"}}
+        data["version"] = 1
     for key, value in changes.items():
         if value is _DELETE:
             del data[key]
@@ -318,9 +324,37 @@ CASES = [
     Case(
         "record version",
         "start",
-        lambda g: Game.from_json(_record(version=2)),
+        lambda g: Game.from_json(_record(version=3)),
         RecordError,
-        "version 2 is not supported",
+        "version 3 is not supported",
+    ),
+    Case(
+        "record rules option unknown",
+        "start",
+        lambda g: Game.from_json(_record(version=2, rules="variant=standard players=2 bonus_placements=false")),
+        RecordError,
+        "record field 'rules': unknown rule option \"bonus_placements\"",
+    ),
+    Case(
+        "record rules newer",
+        "start",
+        lambda g: Game.from_json(_record(version=2, rules="version=9 players=2")),
+        RecordError,
+        "rule set version 9",
+    ),
+    Case(
+        "record rules object",
+        "start",
+        lambda g: Game.from_json(_record(version=2, rules={"players": 2})),
+        RecordError,
+        "'rules' must be str",
+    ),
+    Case(
+        "record rules players",
+        "start",
+        lambda g: Game.from_json(_record(version=2, rules="players=3")),
+        RecordError,
+        "cannot be played",
     ),
     Case("record version str", "start", lambda g: Game.from_json(_record(version="1")), RecordError, "must be int"),
     Case(

@@ -1,10 +1,61 @@
 """The Rust extension: core types of genial. Use them through `genial`."""
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar, final, overload
+from typing import Any, ClassVar, TypeVar, final, overload
 
 import numpy as np
 import numpy.typing as npt
+
+# The extension's names, as `_core.__all__` lists them (stubtest checks the two agree).
+__all__ = [
+    "Board",
+    "BotOptionError",
+    "BuiltinBot",
+    "BusyError",
+    "GameState",
+    "IllegalMoveError",
+    "LegalMoves",
+    "Move",
+    "NotYourTurnError",
+    "PlayResult",
+    "Preview",
+    "Rules",
+    "Run",
+    "Tile",
+    "VecEnv",
+    "action_to_move",
+    "analyse_state",
+    "board_cells",
+    "bot_catalogue",
+    "bot_seed",
+    "decode_action",
+    "derive_seed",
+    "directions",
+    "end_names",
+    "eval_features",
+    "eval_weights",
+    "evaluate_state",
+    "evaluation_weights_info",
+    "forfeit_ranks",
+    "legal_action_mask",
+    "legal_action_mask_batch",
+    "legal_actions",
+    "limits",
+    "move_to_actions",
+    "observation_layout",
+    "observe",
+    "observe_batch",
+    "observe_with_mask",
+    "parse_bot_spec",
+    "phase_names",
+    "play_action",
+    "review_decision",
+    "rl_constants",
+    "self_play_positions",
+    "train_evaluation",
+    "variant_names",
+    "win_probabilities",
+]
 
 from .colors import Color
 
@@ -363,24 +414,37 @@ class GameState:
     def tile_total(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
 
+#: An edition option's value as Python sees it: a bool for a flag, else its text.
+_RuleValue = str | bool
+
 @final
 class Rules:
     """A complete choice of rules: a variant, its player count and the edition options.
 
     ``variant=None``: standard; ``players=None``: the variant's default (its only or
-    smallest player count); ``swap_timing=None``: after_placement."""
+    smallest player count); each edition option (`Rules.options`) is a keyword, at its
+    default when left out. ``str(rules)`` is the rule set's one text form."""
 
-    def __new__(
-        cls,
-        variant: str | None = None,
-        players: int | None = None,
-        *,
-        swap_timing: str | None = None,
-        require_contact: bool = False,
-    ) -> Rules: ...
+    TEXT_VERSION: ClassVar[int]
+    def __new__(cls, variant: str | None = None, players: int | None = None, **options: _RuleValue) -> Rules: ...
     @staticmethod
     def all() -> list[Rules]:
         """Every valid rule set: each variant and player count with each edition option."""
+    @staticmethod
+    def from_text(text: str) -> Rules:
+        """Reads the text form, ``version=1 variant=standard players=2 ...``."""
+    def to_text(self) -> str:
+        """The one text form, every key written."""
+    @staticmethod
+    def from_dict(data: object) -> Rules:
+        """Reads `to_dict`'s form; a wrong type, unknown key or bad value is a `ValueError`."""
+    def to_dict(self) -> dict[str, int | _RuleValue]:
+        """``version``, ``variant``, ``players`` and each option, JSON-ready."""
+    @staticmethod
+    def options() -> list[dict[str, Any]]:
+        """The edition options: each ``name``, ``values``, ``default``, ``help``, ``flag``."""
+    def option(self, name: str) -> _RuleValue:
+        """The value of the edition option ``name``."""
     @property
     def variant(self) -> str:
         """The variant's name: ``standard``, ``solo``, ``team`` or ``duel``."""

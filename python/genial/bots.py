@@ -203,6 +203,11 @@ class GameView:
         return self._game.variant
 
     @property
+    def rules(self) -> Rules:
+        """The game's whole rule set (public: every seat plays by it)."""
+        return self._game.rules
+
+    @property
     def swap_timing(self) -> str:
         return self._game.swap_timing
 

@@ -29,9 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core import Rules
 from .arguments import int_in
-from .results import COLUMNS, SimulationResult
+from .results import COLUMNS, SimulationResult, rules_of
 from .simulation import MAX_SHARDS, Run
 from .stats import END_NAMES, Summary
 
@@ -220,10 +219,7 @@ def _comparable(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _empty(meta: dict[str, Any]) -> SimulationResult:
-    rules = meta["rules"]
-    r = Rules(
-        rules["variant"], rules["players"], swap_timing=rules["swap_timing"], require_contact=rules["require_contact"]
-    )
+    r = rules_of(meta, META_NAME)
     return SimulationResult(
         game_index=np.zeros(0, np.uint64),
         seed=np.zeros(0, np.uint64),

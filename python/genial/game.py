@@ -443,7 +443,9 @@ class Game:
 # here, beside the `Game` it builds, so that neither module needs the other at run time.
 
 FORMAT = "genial.game"
-VERSION = 1
+#: Version 2 stores the rule set as its one text form (``"rules"``); version 1 kept each
+#: field at the top level, and still reads (a missing option at its default).
+VERSION = 2
 #: Largest record accepted, in characters: far above any real game (a game has < 200 moves).
 MAX_RECORD_CHARS = 1_000_000
 MAX_MOVES = 2_000
@@ -463,10 +465,7 @@ def to_record(game: Game, *, review: Review | None = None) -> dict[str, Any]:
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
-        "variant": game.variant,
-        "players": game.players,
-        "swap_timing": game.swap_timing,
-        "require_contact": game.require_contact,
+        "rules": game.rules.to_text(),
         "seed": game.seed,
         "bag": [str(t) for t in bag],
         "moves": [str(m) for m in state.history],
@@ -509,12 +508,9 @@ def from_record(data: Mapping[str, Any]) -> Game:
     if fmt != FORMAT:
         raise RecordError(f"record format is {fmt!r}, expected {FORMAT!r}")
     version = _field(data, "version", int)
-    if version != VERSION:
-        raise RecordError(f"record version {version} is not supported (this genial reads version {VERSION})")
-    players = _field(data, "players", int)
-    variant = _field(data, "variant", str, "standard")
-    swap_timing = _field(data, "swap_timing", str, "after_placement")
-    require_contact = _field(data, "require_contact", bool, False)
+    if version not in (1, VERSION):
+        raise RecordError(f"record version {version} is not supported (this genial reads versions 1 to {VERSION})")
+    rules = _record_rules(data, version)
     seed = _field(data, "seed", int)
     bag = _field(data, "bag", list)
     moves = _field(data, "moves", list)
@@ -524,7 +520,7 @@ def from_record(data: Mapping[str, Any]) -> Game:
         if not isinstance(t, str):
             raise RecordError(f"bag item {i} must be a tile text like 'RB', not {type(t).__name__}")
     try:
-        game = Game(players, seed, bag, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+        game = Game(seed=seed, bag=bag, rules=rules)
     except (ValueError, TypeError, OverflowError) as e:  # OverflowError: an int too large for the core
         raise RecordError(f"record cannot be set up: {e}") from None
     for i, m in enumerate(moves):
@@ -537,6 +533,27 @@ def from_record(data: Mapping[str, Any]) -> Game:
     if "result" in data:
         _check_result(data["result"], game)
     return game
+
+
+def _record_rules(data: Mapping[str, Any], version: int) -> Rules:
+    """The record's rule set: version 2's ``rules`` text, read by the core (an unknown option
+    is refused: replaying under other rules would give another game), or version 1's
+    top-level fields, whatever of them the record has."""
+    try:
+        if version == 1:  # its fields, each checked as version 1 wrote it
+            return Rules.from_dict(
+                {
+                    "variant": _field(data, "variant", str, "standard"),
+                    "players": _field(data, "players", int),
+                    "swap_timing": _field(data, "swap_timing", str, "after_placement"),
+                    "require_contact": _field(data, "require_contact", bool, False),
+                }
+            )
+        return Rules.from_text(_field(data, "rules", str))
+    except ValueError as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"record field 'rules': {e}") from None
 
 
 def _check_result(stored: Any, game: Game) -> None:

@@ -144,8 +144,7 @@ class LadderRun:
             "rounds2": rounds2,
             "rounds4": rounds4,
             "seed": seed,
-            "variant": "standard",
-            "swap_timing": "after_placement",
+            "rules": [match_rules(players).to_text() for players in (2, 4)],
         }
         self.done: dict[str, dict[str, Any]] = {}
         self._read()
@@ -241,13 +240,19 @@ class LadderRun:
         return fit(self.names, rows, bootstrap=bootstrap, seed=self.seed)
 
 
+def match_rules(players: int) -> Rules:
+    """The rules of the ladder's matches of ``players`` seats: the standard game as the
+    current books play it."""
+    return Rules("standard", players)
+
+
 def _match_row(bots: Sequence[Any], names: Sequence[str], seed: int, m: Match) -> dict[str, Any]:
     """Plays match ``m`` (its deal in every rotation of its bots): its line of the results file."""
     kept = [bots[b] for b in m.bots]
     labels = [names[b] for b in m.bots]
     local = [tuple(range(m.players))[r:] + tuple(range(m.players))[:r] for r in range(m.players)]
     deals = derive_seed(seed, m.players)  # one stream of deals per format
-    run = Run(Rules("standard", m.players), kept, local, deals, paired=True, labels=labels)
+    run = Run(match_rules(m.players), kept, local, deals, paired=True, labels=labels)
     res = run.play(m.index * m.players, m.players, threads=1)
     games = []
     for g in range(len(res)):

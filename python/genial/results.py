@@ -164,15 +164,10 @@ class SimulationResult:
             bots.append({"label": label, "spec": spec, **_spec_parts(spec)})
         return {
             "format": "genial-results",
-            "version": 2,
+            "version": METADATA_VERSION,
             "genial_version": __version__,
             "written": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            "rules": {
-                "variant": self.variant,
-                "players": self.players,
-                "swap_timing": self.swap_timing,
-                "require_contact": self.require_contact,
-            },
+            "rules": self.rules.to_text(),
             "bots": bots,
             "lineups": [list(lineup) for lineup in self.lineups],
             "paired": self.paired,
@@ -294,6 +289,23 @@ def meta_path(path: str | os.PathLike[str]) -> Path:
     """The metadata sidecar of a results file: ``PATH.meta.json``."""
     p = Path(path)
     return p.with_name(p.name + ".meta.json")
+
+
+#: Version 3 stores the rule set as its one text form; version 2 as an object of fields.
+METADATA_VERSION = 3
+
+
+def rules_of(meta: dict[str, Any], where: str) -> Rules:
+    """The rule set of a results file's or dataset's metadata (``where`` names the file):
+    version 3's text, or version 2's object, read by the core; anything else is a
+    `ValueError` naming the file."""
+    rules = meta.get("rules")
+    try:
+        if isinstance(rules, str):
+            return Rules.from_text(rules)
+        return Rules.from_dict(rules)
+    except ValueError as e:
+        raise ValueError(f"{where}: field 'rules': {e}") from None
 
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core
-from ._core import Move
+from ._core import Move, Rules
 from .analysis import CandidateMove
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
@@ -204,6 +204,9 @@ class Review:
     #: Every decision of ``moves`` reviewed (``False``: an interrupted review, see
     #: `Review.partial`).
     complete: bool = True
+    #: The rule set the moves were played under, as its text form (`Rules.to_text`);
+    #: ``None`` in a review written before reviews kept it.
+    rules: str | None = None
 
     @classmethod
     def partial(cls, game: Game, level: str, iterations: int | None, seed: int, decisions: list[Decision]) -> Review:
@@ -218,6 +221,7 @@ class Review:
             decisions=tuple(decisions),
             series=tuple(d.seats for d in decisions),
             complete=False,
+            rules=game.rules.to_text(),
         )
 
     @property
@@ -245,6 +249,7 @@ class Review:
             "iterations": self.iterations,
             "seed": self.seed,
             "players": self.players,
+            "rules": self.rules,
             "complete": self.complete,
             "moves": [str(m) for m in self.moves],
             "classes": list(CLASSES),
@@ -281,11 +286,14 @@ class Review:
                 decisions=tuple(Decision.from_dict(d) for d in data["decisions"]),
                 series=tuple(tuple(float(x) for x in row) for row in data["series"]),
                 complete=bool(data.get("complete", True)),
+                rules=None if data.get("rules") is None else Rules.from_text(data["rules"]).to_text(),
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RecordError(f"review cannot be read: {type(e).__name__}: {e}") from None
         if game is not None and tuple(str(m) for m in r.moves) != tuple(str(m) for m in game.moves):
             raise RecordError("the review is of other moves than the record's")
+        if game is not None and r.rules is not None and r.rules != game.rules.to_text():
+            raise RecordError(f"the review is of a game under other rules ({r.rules})")
         return r
 
     def to_pandas(self) -> Any:
@@ -450,4 +458,5 @@ def review(
         moves=tuple(moves),
         decisions=tuple(decisions),
         series=tuple(series),
+        rules=game.rules.to_text(),
     )

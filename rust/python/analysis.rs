@@ -3,8 +3,9 @@
 //! self-play data that `training/fit_eval.py` fits the evaluation to.
 
 use super::bots::{check_turn, PyBuiltinBot};
-use super::game::{config_from, PyGameState};
+use super::game::PyGameState;
 use super::interrupt;
+use super::rules::config_of;
 use super::types::PyMove;
 use crate::bots::catalogue::{self, CATALOGUE};
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
@@ -136,7 +137,7 @@ fn self_play_positions<'py>(
     threads: usize,
     variant: &str,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let config = config_from(players, variant, "after_placement", false)?;
+    let config = config_of(players, variant)?;
     let specs: Vec<_> = bots.iter().map(|b| b.spec).collect();
     let n = config.players();
     let pos = py

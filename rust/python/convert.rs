@@ -219,23 +219,6 @@ pub fn cell_to_py(py: Python<'_>, c: Cell) -> PyResult<Bound<'_, PyTuple>> {
     PyTuple::new(py, [c.q(), c.r()])
 }
 
-/// A tile from a `Tile`, a pair of colours, or text such as `"RB"` or `"red/blue"`.
-pub fn extract_tile(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
-    if let Ok(t) = obj.cast::<super::types::PyTile>() {
-        return Ok(t.get().0);
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return parse_tile(&s.to_string_lossy());
-    }
-    if let Ok((a, b)) = obj.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
-        return Ok(Tile::new(extract_color(&a)?, extract_color(&b)?));
-    }
-    Err(PyTypeError::new_err(format!(
-        "a tile is a genial.Tile, a pair of colours or text like \"RB\", not {}",
-        obj.get_type().name()?
-    )))
-}
-
 pub fn parse_tile(text: &str) -> PyResult<Tile> {
     let t = text.trim();
     let parts: Vec<&str> = if let Some(i) = t.find(['/', '-', '+', ' ', ',']) {

@@ -1,18 +1,18 @@
 //! The game with turn flow (`GameState`, wrapped by `genial.Game`), its lazy legal-move
 //! sequence and the result of a move.
 
-use super::convert::{color_to_py, extract_seat, extract_tile, IllegalMoveError};
+use super::convert::{color_to_py, extract_seat};
 use super::rules::PyRules;
-use super::types::{PyBoard, PyMove, PyTile};
+use super::types::{extract_move, extract_tile, PyBoard, PyMove, PyTile};
 use crate::game::{Game, Phase, PlayResult, Preview};
 use crate::moves::Move;
 use crate::record::Record;
 use crate::tiles::COLORS;
-use crate::variants::{Config, NoBonus, SwapTiming, Variant};
+use crate::variants::NoBonus;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice, PyString};
+use pyo3::types::{PyList, PySlice};
 
 /// The columns of `GameState.preview_table`.
 const PREVIEW_COLUMNS: usize = 10 + COLORS;
@@ -37,36 +37,6 @@ type HalfRow = ((i32, i32), Py<PyAny>, u8, [u8; 6], u8, Vec<Vec<(i32, i32)>>);
 type StepRow = (u8, Py<PyAny>, u8, i8, i8, i8, u8, u8, Option<&'static str>);
 /// `GameState.explain`: `(player, halves, steps, bonuses, wins, scores_before, scores_after)`.
 type ExplanationRow = (u8, Vec<HalfRow>, Vec<StepRow>, u8, bool, [i8; COLORS], [i8; COLORS]);
-
-/// A move from a `Move` or its text.
-pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
-    if let Ok(m) = obj.cast::<PyMove>() {
-        return Ok(m.get().0);
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        // Lossy: a lone surrogate is unreadable text like any other, not a `UnicodeEncodeError`.
-        return s.to_string_lossy().parse::<Move>().map_err(|e| IllegalMoveError::new_err(e.0));
-    }
-    Err(PyTypeError::new_err(format!(
-        "a move is a genial.Move or its text (like \"R0,-4+B1,-4\"), not {}",
-        obj.get_type().name()?
-    )))
-}
-
-pub fn config_from(players: i64, variant: &str, swap_timing: &str, require_contact: bool) -> PyResult<Config> {
-    let v = Variant::parse(variant).ok_or_else(|| {
-        PyValueError::new_err(format!("unknown variant {variant:?}: choose standard, solo, team or duel"))
-    })?;
-    let t = SwapTiming::parse(swap_timing).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown swap_timing {swap_timing:?}: choose after_placement or instead_of_placement"
-        ))
-    })?;
-    if !(1..=4).contains(&players) {
-        return Err(PyValueError::new_err(format!("players must be 1 to 4, not {players}")));
-    }
-    Ok(Config::new(v, players as usize, t, require_contact)?)
-}
 
 #[pymethods]
 impl PyGameState {

@@ -2,8 +2,9 @@
 //! view, GIL released, Ctrl-C honoured.
 
 use super::analysis::{candidate_row, search_config, CandidateRow};
-use super::game::{extract_move, PyGameState};
+use super::game::PyGameState;
 use super::interrupt;
+use super::types::extract_move;
 use crate::review::{decision_seed, review_decision as core_review_decision};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

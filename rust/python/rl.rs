@@ -2,8 +2,9 @@
 //! `VecEnv`. Arrays are numpy arrays written by Rust with the GIL released.
 
 use super::convert::{extract_int_in, extract_seat, BusyError, IllegalMoveError};
-use super::game::{extract_move, PyGameState};
+use super::game::PyGameState;
 use super::rules::PyRules;
+use super::types::extract_move;
 use super::types::PyMove;
 use crate::actions::{
     action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask,

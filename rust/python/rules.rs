@@ -2,41 +2,181 @@
 //! tracks, teams and sides, phase and end names, the board's cells and directions.
 
 use super::convert::{extract_players, extract_seat, Text};
-use super::game::config_from;
 use crate::game::{End, Phase};
 use crate::hex::{Cell, BOARD_CELLS, DIRECTIONS};
-use crate::variants::{Config, SwapTiming, Variant};
-use pyo3::exceptions::PyValueError;
+use crate::variants::{Config, ConfigError, RuleOption, Variant, RULE_OPTIONS};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
-/// A complete choice of rules: a variant, its player count and the edition options.
+/// `variant` for `players` with every option at its default, from the loose arguments of a
+/// call that takes no options (the self-play of training).
+pub fn config_of(players: i64, variant: &str) -> PyResult<Config> {
+    let players = players.to_string();
+    Ok(Config::from_pairs([("variant", variant), ("players", players.as_str())])?)
+}
+
+/// An option's value from Python as the text form writes it: a bool for a flag, else a str.
+fn option_text(option: &RuleOption, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if option.is_flag() {
+        let flag = value
+            .cast::<PyBool>()
+            .map_err(|_| PyTypeError::new_err(format!("{} must be a bool, not {}", option.name, type_name(value))))?;
+        return Ok(if flag.is_true() { "true" } else { "false" }.to_string());
+    }
+    let text = value
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err(format!("{} must be a str, not {}", option.name, type_name(value))))?;
+    Ok(text.to_string_lossy().into_owned())
+}
+
+/// An option's value as Python sees it: a bool for a flag, else its text.
+fn option_value<'py>(py: Python<'py>, option: &RuleOption, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(if option.is_flag() {
+        PyBool::new(py, text == "true").to_owned().into_any()
+    } else {
+        text.into_pyobject(py)?.into_any()
+    })
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+fn find_option(name: &str) -> Option<&'static RuleOption> {
+    RULE_OPTIONS.iter().find(|o| o.name == name)
+}
+
+/// A complete choice of rules: a variant, its player count and the edition options. Its one
+/// text form (`str(rules)`, `Rules.from_text`) is the core's (`Config::to_text`).
 #[pyclass(name = "Rules", module = "genial", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyRules(pub Config);
 
 #[pymethods]
 impl PyRules {
-    /// `players=None` takes the variant's default (its only or smallest player count).
+    /// `players=None` takes the variant's default (its only or smallest player count); the
+    /// edition options come as keywords (`swap_timing="instead_of_placement"`, ...), each at
+    /// its default when left out.
     #[new]
-    /// Names come as `Text`, so that one with a lone surrogate is refused as an unknown name;
-    /// `None` takes the default.
-    #[pyo3(signature = (variant = None, players = None, *, swap_timing = None, require_contact = false))]
+    #[pyo3(signature = (variant = None, players = None, **options))]
     fn new(
         variant: Option<Text>,
         players: Option<&Bound<'_, PyAny>>,
-        swap_timing: Option<Text>,
-        require_contact: bool,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         // Text: a lone surrogate is an unknown name, not a `UnicodeEncodeError`.
         let variant = variant.as_deref().unwrap_or("standard");
-        let swap_timing = swap_timing.as_deref().unwrap_or("after_placement");
         let players = match players {
-            Some(p) if !p.is_none() => extract_players(p)?,
-            _ => Variant::parse(variant).map_or(2, Variant::default_players),
+            Some(p) if !p.is_none() => Some(extract_players(p)?.to_string()),
+            _ => None,
         };
-        Ok(PyRules(config_from(players as i64, variant, swap_timing, require_contact)?))
+        let mut texts: Vec<(String, String)> = vec![("variant".into(), variant.into())];
+        texts.extend(players.map(|p| ("players".into(), p)));
+        for (key, value) in options.into_iter().flatten() {
+            let key: String = key.extract()?;
+            let option = find_option(&key).ok_or_else(|| {
+                let names: Vec<&str> = RULE_OPTIONS.iter().map(|o| o.name).collect();
+                PyTypeError::new_err(format!(
+                    "Rules() got an unknown rule option {key:?}: the options are {}",
+                    names.join(", ")
+                ))
+            })?;
+            texts.push((key, option_text(option, &value)?));
+        }
+        Ok(PyRules(Config::from_pairs(texts.iter().map(|(k, v)| (k.as_str(), v.as_str())))?))
     }
+
+    /// Reads the text form, `version=1 variant=standard players=2 ...` (pairs in any order;
+    /// a missing option takes its default; an unknown or repeated key is a `ValueError`).
+    #[staticmethod]
+    fn from_text(text: Text) -> PyResult<Self> {
+        Ok(PyRules(Config::parse_text(&text)?))
+    }
+
+    /// The one text form, every key written.
+    fn to_text(&self) -> String {
+        self.0.to_text()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_text()
+    }
+
+    /// The rule set as a JSON-ready dict: `version`, `variant`, `players` (an int) and each
+    /// option (a bool for a flag, else its text).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("version", Config::TEXT_VERSION)?;
+        d.set_item("variant", self.0.variant.name())?;
+        d.set_item("players", self.0.players())?;
+        for o in RULE_OPTIONS {
+            d.set_item(o.name, option_value(py, o, o.value_in(&self.0))?)?;
+        }
+        Ok(d)
+    }
+
+    /// Reads `to_dict`'s form (keys may be missing, as in `from_text`); a value of the wrong
+    /// type, an unknown key or a bad value is a `ValueError` naming it.
+    #[staticmethod]
+    fn from_dict(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let data = data.cast::<PyDict>().map_err(|_| {
+            PyValueError::new_err(format!("a rule set is an object of key/value pairs, not {}", type_name(data)))
+        })?;
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for (key, value) in data.iter() {
+            let key: String = key
+                .extract()
+                .map_err(|_| PyValueError::new_err(format!("a rule set's keys are text, not {}", type_name(&key))))?;
+            let wrong = |kind: &str| {
+                PyValueError::new_err(format!("rule set field {key:?} must be {kind}, not {}", type_name(&value)))
+            };
+            let text = match key.as_str() {
+                "version" | "players" => {
+                    if value.is_instance_of::<PyBool>() {
+                        return Err(wrong("an int"));
+                    }
+                    value.extract::<i64>().map_err(|_| wrong("an int"))?.to_string()
+                }
+                "variant" => value.cast::<PyString>().map_err(|_| wrong("a str"))?.to_string_lossy().into_owned(),
+                _ => match find_option(&key) {
+                    Some(o) => option_text(o, &value).map_err(|e| PyValueError::new_err(e.to_string()))?,
+                    None => String::new(), // the core refuses the unknown key, naming the known ones
+                },
+            };
+            texts.push((key, text));
+        }
+        Ok(PyRules(Config::from_pairs(texts.iter().map(|(k, v)| (k.as_str(), v.as_str())))?))
+    }
+
+    /// The edition options, in the text form's order: each a dict of `name`, `values`,
+    /// `default`, `help` and `flag` (values and default as `to_dict` gives them).
+    #[staticmethod]
+    fn options(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+        let out = PyList::empty(py);
+        for o in RULE_OPTIONS {
+            let d = PyDict::new(py);
+            d.set_item("name", o.name)?;
+            let values = o.values.iter().map(|v| option_value(py, o, v)).collect::<PyResult<Vec<_>>>()?;
+            d.set_item("values", values)?;
+            d.set_item("default", option_value(py, o, o.default_value())?)?;
+            d.set_item("help", o.help)?;
+            d.set_item("flag", o.is_flag())?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The value of the edition option `name` (a bool for a flag, else its text).
+    fn option<'py>(&self, py: Python<'py>, name: Text) -> PyResult<Bound<'py, PyAny>> {
+        let o =
+            find_option(&name).ok_or_else(|| PyErr::from(ConfigError(format!("{:?} is no rule option", &*name))))?;
+        option_value(py, o, o.value_in(&self.0))
+    }
+
+    /// The version of the text form this build writes (and the newest it reads).
+    #[classattr]
+    const TEXT_VERSION: u32 = Config::TEXT_VERSION;
 
     /// Every valid rule set: each variant and player count with each edition option.
     #[staticmethod]
@@ -142,11 +282,14 @@ impl PyRules {
 
     fn __repr__(&self) -> String {
         let mut s = format!("Rules({:?}, {}", self.0.variant.name(), self.0.players());
-        if self.0.swap_timing != SwapTiming::AfterPlacement {
-            s += &format!(", swap_timing={:?}", self.0.swap_timing.name());
-        }
-        if self.0.require_contact {
-            s += ", require_contact=True";
+        for o in RULE_OPTIONS {
+            let value = o.value_in(&self.0);
+            if value != o.default_value() {
+                s += &match o.is_flag() {
+                    true => format!(", {}={}", o.name, if value == "true" { "True" } else { "False" }),
+                    false => format!(", {}={value:?}", o.name),
+                };
+            }
         }
         s + ")"
     }
@@ -154,8 +297,9 @@ impl PyRules {
     /// Pickling: the constructor's arguments.
     fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<((&'static str, usize), Bound<'py, PyDict>)> {
         let kwargs = PyDict::new(py);
-        kwargs.set_item("swap_timing", self.0.swap_timing.name())?;
-        kwargs.set_item("require_contact", self.0.require_contact)?;
+        for o in RULE_OPTIONS {
+            kwargs.set_item(o.name, option_value(py, o, o.value_in(&self.0))?)?;
+        }
         Ok(((self.0.variant.name(), self.0.players()), kwargs))
     }
 }

@@ -1,14 +1,16 @@
 //! Value types: `Tile`, `Move`, and the analysis `Board`.
 
-use super::convert::{cell_to_py, color_to_py, colors_tuple, extract_cell, extract_color, parse_tile, Text};
+use super::convert::{
+    cell_to_py, color_to_py, colors_tuple, extract_cell, extract_color, parse_tile, IllegalMoveError, Text,
+};
 use crate::board::{Board, BoardError, EMPTY, SYMBOLS};
 use crate::hex::{zone, Cell};
 use crate::moves::{Move, Placement};
 use crate::tiles::Tile;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -95,7 +97,7 @@ impl PyMove {
     /// Reads the text form: `"R0,-4+B1,-4"`, `"swap"`, `"keep"`.
     #[staticmethod]
     fn parse(text: Text) -> PyResult<Self> {
-        text.parse::<Move>().map(PyMove).map_err(|e| super::convert::IllegalMoveError::new_err(e.0))
+        text.parse::<Move>().map(PyMove).map_err(|e| IllegalMoveError::new_err(e.0))
     }
 
     /// The placement of `color_a` on `cell_a` and `color_b` on `cell_b`.
@@ -109,7 +111,7 @@ impl PyMove {
         let a = extract_cell(cell_a)?;
         let b = extract_cell(cell_b)?;
         if a.direction_to(b).is_none() {
-            return Err(super::convert::IllegalMoveError::new_err(BoardError::NotAdjacent(a, b).to_string()));
+            return Err(IllegalMoveError::new_err(BoardError::NotAdjacent(a, b).to_string()));
         }
         Ok(PyMove(Move::Place(Placement::new(a, extract_color(color_a)?, b, extract_color(color_b)?))))
     }
@@ -368,4 +370,36 @@ impl PyBoard {
         let occupied = zone(self.0.radius()).cells.iter().filter(|&&c| self.0.get(c) != EMPTY).count();
         format!("<Board radius={} occupied={} free_pairs={}>", self.0.radius(), occupied, self.0.free_pairs())
     }
+}
+
+/// A tile from a `Tile`, a pair of colours, or text such as `"RB"` or `"red/blue"`.
+pub fn extract_tile(obj: &Bound<'_, PyAny>) -> PyResult<Tile> {
+    if let Ok(t) = obj.cast::<PyTile>() {
+        return Ok(t.get().0);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return parse_tile(&s.to_string_lossy());
+    }
+    if let Ok((a, b)) = obj.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        return Ok(Tile::new(extract_color(&a)?, extract_color(&b)?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a tile is a genial.Tile, a pair of colours or text like \"RB\", not {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A move from a `Move` or its text.
+pub fn extract_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(m) = obj.cast::<PyMove>() {
+        return Ok(m.get().0);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        // Lossy: a lone surrogate is unreadable text like any other, not a `UnicodeEncodeError`.
+        return s.to_string_lossy().parse::<Move>().map_err(|e| IllegalMoveError::new_err(e.0));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a move is a genial.Move or its text (like \"R0,-4+B1,-4\"), not {}",
+        obj.get_type().name()?
+    )))
 }

@@ -129,13 +129,84 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// One edition option of a rule set, as data. Every writer and reader of a rule set goes
+/// through `RULE_OPTIONS`: the text form (`Config::to_text`, `Config::parse_text`), the Python
+/// `Rules` and its keyword arguments, the command line's flags, and `Config::all`, hence
+/// every test that walks the rule sets. So a new option is a field of `Config`, one entry
+/// here, and its use where the rule applies; nothing else restates it.
+pub struct RuleOption {
+    pub name: &'static str,
+    /// Its values as text. The first is the default: what a record written before the
+    /// option existed means. An option with the values `false` and `true` is a flag.
+    pub values: &'static [&'static str],
+    /// What it does, in one line (the command line's help).
+    pub help: &'static str,
+    get: fn(&Config) -> usize,
+    set: fn(&mut Config, usize),
+}
+
+impl RuleOption {
+    pub fn default_value(&self) -> &'static str {
+        self.values[0]
+    }
+
+    /// A yes/no option (`false` and `true`, either the default): a bool in Python, a switch
+    /// on the command line.
+    pub fn is_flag(&self) -> bool {
+        self.values.len() == 2 && self.values.contains(&"false") && self.values.contains(&"true")
+    }
+
+    pub fn value_in(&self, config: &Config) -> &'static str {
+        self.values[(self.get)(config)]
+    }
+
+    /// The error for a value outside `values`, naming them.
+    fn unknown(&self, value: &str) -> ConfigError {
+        ConfigError(format!("unknown {} {value:?}: choose {}", self.name, self.values.join(" or ")))
+    }
+}
+
+/// The edition options, in the order the text form writes them.
+pub const RULE_OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "swap_timing",
+        values: &["after_placement", "instead_of_placement"],
+        help: "when a swap happens: after the placement (the current books) or instead of it (the older book)",
+        get: |c| c.swap_timing as usize,
+        set: |c, i| c.swap_timing = [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement][i],
+    },
+    RuleOption {
+        name: "require_contact",
+        values: &["false", "true"],
+        help: "every placement must touch a tile or a printed symbol (an older edition's option)",
+        get: |c| c.require_contact as usize,
+        set: |c, i| c.require_contact = i == 1,
+    },
+];
+
+/// The keys of a rule set's text form besides the options, in the order it writes them.
+pub const RULE_KEYS: [&str; 3] = ["version", "variant", "players"];
+
 impl Config {
+    /// The version of the text form `to_text` writes. A reader refuses a newer one (its
+    /// options could mean what this build does not know) and reads an older one with the
+    /// options it lacks at their defaults.
+    pub const TEXT_VERSION: u32 = 1;
+
     pub fn new(
         variant: Variant,
         players: usize,
         swap_timing: SwapTiming,
         require_contact: bool,
     ) -> Result<Config, ConfigError> {
+        let mut c = Config::of(variant, players)?;
+        c.swap_timing = swap_timing;
+        c.require_contact = require_contact;
+        c.checked()
+    }
+
+    /// `variant` for `players`, every option at its default.
+    pub fn of(variant: Variant, players: usize) -> Result<Config, ConfigError> {
         if !variant.player_counts().contains(&players) {
             return Err(ConfigError(format!(
                 "the {} variant is played by {} player(s), not {}",
@@ -144,27 +215,135 @@ impl Config {
                 players
             )));
         }
-        if variant == Variant::Solo && swap_timing != SwapTiming::AfterPlacement {
-            return Err(ConfigError("the solo variant has no swap, so swap_timing does not apply".into()));
+        let mut c =
+            Config { variant, players: players as u8, swap_timing: SwapTiming::AfterPlacement, require_contact: false };
+        for o in RULE_OPTIONS {
+            (o.set)(&mut c, 0);
         }
-        Ok(Config { variant, players: players as u8, swap_timing, require_contact })
+        Ok(c)
     }
 
-    /// Every valid rule set: each variant and player count with each edition option.
+    /// Refuses the combinations of variant and option that the books rule out.
+    fn checked(self) -> Result<Config, ConfigError> {
+        if self.variant == Variant::Solo && self.swap_timing != SwapTiming::AfterPlacement {
+            return Err(ConfigError("the solo variant has no swap, so swap_timing does not apply".into()));
+        }
+        Ok(self)
+    }
+
+    /// This rule set with option `name` set to `value` (as text).
+    pub fn with_option(self, name: &str, value: &str) -> Result<Config, ConfigError> {
+        let option = RULE_OPTIONS.iter().find(|o| o.name == name).ok_or_else(|| unknown_key(name))?;
+        let i = option.values.iter().position(|v| *v == value).ok_or_else(|| option.unknown(value))?;
+        let mut c = self;
+        (option.set)(&mut c, i);
+        c.checked()
+    }
+
+    /// The value of option `name` as text, or `None` for a name that is no option.
+    pub fn option(&self, name: &str) -> Option<&'static str> {
+        RULE_OPTIONS.iter().find(|o| o.name == name).map(|o| o.value_in(self))
+    }
+
+    /// Every valid rule set: each variant and player count with each combination of the
+    /// options' values.
     pub fn all() -> Vec<Config> {
         let mut out = Vec::new();
         for v in Variant::ALL {
             for &p in v.player_counts() {
-                for timing in [SwapTiming::AfterPlacement, SwapTiming::InsteadOfPlacement] {
-                    for contact in [false, true] {
-                        if let Ok(c) = Config::new(v, p, timing, contact) {
-                            out.push(c);
-                        }
-                    }
+                let mut combos = vec![Config::of(v, p).expect("a listed player count")];
+                for o in RULE_OPTIONS {
+                    combos = combos
+                        .iter()
+                        .flat_map(|c| {
+                            (0..o.values.len()).map(move |i| {
+                                let mut c = *c;
+                                (o.set)(&mut c, i);
+                                c
+                            })
+                        })
+                        .collect();
                 }
+                out.extend(combos.into_iter().filter(|c| c.checked().is_ok()));
             }
         }
         out
+    }
+
+    /// The rule set as `key=value` pairs: `version`, `variant`, `players`, then each option.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut out = vec![
+            ("version", Config::TEXT_VERSION.to_string()),
+            ("variant", self.variant.name().to_string()),
+            ("players", self.players.to_string()),
+        ];
+        out.extend(RULE_OPTIONS.iter().map(|o| (o.name, o.value_in(self).to_string())));
+        out
+    }
+
+    /// The one text form of a rule set, every key written:
+    /// `version=1 variant=standard players=2 swap_timing=after_placement require_contact=false`.
+    /// Records, result metadata, the engine protocol, the server and caches store this.
+    pub fn to_text(&self) -> String {
+        let pairs: Vec<String> = self.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+        pairs.join(" ")
+    }
+
+    /// Reads `key=value` pairs (the text form's, in any order). A missing `variant` is the
+    /// standard game, missing `players` the variant's own count, a missing option its
+    /// default; an unknown key, a key given twice, a newer version or a bad value is
+    /// refused, named.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Config, ConfigError> {
+        let mut seen: Vec<&str> = Vec::new();
+        let (mut variant, mut players, mut options) = (Variant::Standard, None, Vec::new());
+        for (key, value) in pairs {
+            if seen.contains(&key) {
+                return Err(ConfigError(format!("rule option {key:?} is given twice")));
+            }
+            match key {
+                "version" => {
+                    let v: u32 = value
+                        .parse()
+                        .map_err(|_| ConfigError(format!("rule set version must be a number, not {value:?}")))?;
+                    if v == 0 || v > Config::TEXT_VERSION {
+                        return Err(ConfigError(format!(
+                            "rule set version {v} is not one this genial reads (1 to {}): a newer genial wrote it",
+                            Config::TEXT_VERSION
+                        )));
+                    }
+                }
+                "variant" => {
+                    variant = Variant::parse(value).ok_or_else(|| {
+                        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                        ConfigError(format!("unknown variant {value:?}: choose {}", names.join(", ")))
+                    })?
+                }
+                "players" => {
+                    let p = value.parse::<usize>().ok().filter(|p| (1..=4).contains(p));
+                    players = Some(p.ok_or_else(|| ConfigError(format!("players must be 1 to 4, not {value:?}")))?);
+                }
+                _ if RULE_OPTIONS.iter().any(|o| o.name == key) => options.push((key, value)),
+                _ => return Err(unknown_key(key)),
+            }
+            seen.push(key);
+        }
+        let mut config = Config::of(variant, players.unwrap_or(variant.default_players()))?;
+        for (key, value) in options {
+            config = config.with_option(key, value)?;
+        }
+        Ok(config)
+    }
+
+    /// Reads the text form: `key=value` pairs separated by spaces, in any order.
+    pub fn parse_text(text: &str) -> Result<Config, ConfigError> {
+        let mut pairs = Vec::new();
+        for word in text.split_ascii_whitespace() {
+            let pair = word.split_once('=').ok_or_else(|| {
+                ConfigError(format!("a rule set is written as key=value pairs, and {word:?} is not one"))
+            })?;
+            pairs.push(pair);
+        }
+        Config::from_pairs(pairs)
     }
 
     /// The base game for `players` (2–4) with the current books' options.
@@ -234,6 +413,26 @@ impl Config {
     #[inline]
     pub fn has_bonus(&self) -> bool {
         self.variant != Variant::Solo
+    }
+}
+
+/// The error for a key that is neither one of `RULE_KEYS` nor an option, naming them all.
+fn unknown_key(key: &str) -> ConfigError {
+    let known: Vec<&str> = RULE_KEYS.iter().copied().chain(RULE_OPTIONS.iter().map(|o| o.name)).collect();
+    ConfigError(format!("unknown rule option {key:?}: a rule set has {}", known.join(", ")))
+}
+
+impl fmt::Display for Config {
+    /// The text form (`Config::to_text`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl std::str::FromStr for Config {
+    type Err = ConfigError;
+    fn from_str(text: &str) -> Result<Config, ConfigError> {
+        Config::parse_text(text)
     }
 }
 
@@ -505,6 +704,62 @@ mod tests {
         assert!(Config::new(Variant::Team, 2, SwapTiming::AfterPlacement, false).is_err());
         assert!(Config::new(Variant::Standard, 1, SwapTiming::AfterPlacement, false).is_err());
         assert!(Config::new(Variant::Solo, 1, SwapTiming::InsteadOfPlacement, false).is_err());
+    }
+
+    #[test]
+    fn every_rule_set_reads_back_from_its_text() {
+        let all = Config::all();
+        assert_eq!(all.len(), 22);
+        for c in all {
+            let text = c.to_text();
+            assert_eq!(Config::parse_text(&text), Ok(c), "{text}");
+            assert_eq!(text.parse::<Config>(), Ok(c));
+            // Every option is written, with its value.
+            for o in RULE_OPTIONS {
+                assert!(text.contains(&format!(" {}={}", o.name, o.value_in(&c))), "{text}");
+            }
+        }
+        let c = Config::new(Variant::Standard, 3, SwapTiming::InsteadOfPlacement, true).unwrap();
+        assert_eq!(
+            c.to_text(),
+            "version=1 variant=standard players=3 swap_timing=instead_of_placement require_contact=true"
+        );
+    }
+
+    #[test]
+    fn missing_keys_take_their_defaults_and_bad_ones_are_named() {
+        assert_eq!(Config::parse_text(""), Config::standard(2));
+        assert_eq!(Config::parse_text("variant=team"), Config::of(Variant::Team, 4));
+        assert_eq!(
+            Config::parse_text("players=3 require_contact=true"),
+            Config::new(Variant::Standard, 3, SwapTiming::AfterPlacement, true)
+        );
+        let err = |t: &str| Config::parse_text(t).unwrap_err().0;
+        assert!(err("bonus_placements=false").contains("unknown rule option \"bonus_placements\""));
+        assert!(err("bonus_placements=false").contains("require_contact"));
+        assert!(err("players=2 players=3").contains("given twice"));
+        assert!(err("version=2").contains("version 2"));
+        assert!(err("version=x").contains("must be a number"));
+        assert!(err("players=5").contains("1 to 4"));
+        assert!(err("variant=chess").contains("unknown variant"));
+        assert!(err("swap_timing=never").contains("after_placement or instead_of_placement"));
+        assert!(err("require_contact=yes").contains("false or true"));
+        assert!(err("players").contains("key=value"));
+        assert!(err("variant=solo swap_timing=instead_of_placement").contains("solo variant has no swap"));
+        assert!(err("variant=duel players=3").contains("not 3"));
+    }
+
+    #[test]
+    fn options_are_set_and_read_by_name() {
+        let c = Config::standard(2).unwrap();
+        assert_eq!(c.option("swap_timing"), Some("after_placement"));
+        assert_eq!(c.option("nothing"), None);
+        let d = c.with_option("require_contact", "true").unwrap();
+        assert!(d.require_contact && !c.require_contact);
+        assert!(c.with_option("nothing", "true").is_err());
+        for o in RULE_OPTIONS {
+            assert_eq!(o.value_in(&c), o.default_value());
+        }
     }
 
     // Colours by index: red 0, orange 1, yellow 2, green 3, blue 4, purple 5.

@@ -50,7 +50,7 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
         r = Review.from_dict(data)
     except (OSError, ValueError):
         return None
-    same = (r.level, r.iterations, r.seed) == (level, iterations, seed)
+    same = (r.level, r.iterations, r.seed, r.rules) == (level, iterations, seed, game.rules.to_text())
     moves = tuple(str(m) for m in game.moves)
     if not same or tuple(str(m) for m in r.moves) != moves:
         return None

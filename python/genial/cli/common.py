@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any, NoReturn
 
+from .._core import Rules
+
 __all__ = [
     "Parser",
     "error",
@@ -20,6 +22,9 @@ __all__ = [
     "color_wanted",
     "split_bot_specs",
     "bots_help",
+    "add_rule_flags",
+    "rules_from_flags",
+    "rule_flags_given",
 ]
 
 _EXAMPLES = "examples:\n"
@@ -124,3 +129,56 @@ def bots_help() -> str:
         + ". Every bot takes swap=auto|never. Give options as name:key=value,key=value, "
         "e.g. mcts:iterations=2000,width=8."
     )
+
+
+def add_rule_flags(p: argparse.ArgumentParser) -> None:
+    """``--rules TEXT`` (the rule set's text form) and one flag per edition option, made
+    from the core's list (`Rules.options`), so that a new option reaches every command that
+    plays: a choice ``--swap-timing VALUE``, a switch ``--require-contact`` (with its
+    ``--no-`` form). Left out, each takes the rule set's default."""
+    for option in Rules.options():
+        name, default = option["name"], option["default"]
+        flag = "--" + name.replace("_", "-")
+        if option["flag"]:
+            shown = "on" if default else "off"
+            p.add_argument(
+                flag,
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"edition option: {option['help']} (default: {shown})",
+            )
+        else:
+            p.add_argument(
+                flag,
+                dest=name,
+                choices=option["values"],
+                default=None,
+                help=f"edition option: {option['help']} (default: {default})",
+            )
+    p.add_argument(
+        "--rules",
+        metavar="TEXT",
+        default=None,
+        help='the whole rule set in its text form, as records store it: "variant=duel players=2 ..." '
+        "(instead of --variant, --players and the options)",
+    )
+
+
+def rules_from_flags(args: argparse.Namespace, variant: str | None, players: int | None) -> Rules:
+    """The rule set the flags of `add_rule_flags` (and the command's ``variant`` and
+    ``players``, ``None`` where not given) name; ``--rules`` with any of them is refused."""
+    options = {o["name"]: getattr(args, o["name"]) for o in Rules.options() if getattr(args, o["name"]) is not None}
+    if args.rules is not None:
+        given = [n for n, v in (("variant", variant), ("players", players)) if v is not None] + list(options)
+        if given:
+            flags = ", ".join("--" + n.replace("_", "-") for n in given)
+            raise ValueError(f"--rules gives the whole rule set: leave out {flags}")
+        return Rules.from_text(args.rules)
+    return Rules(variant, players, **options)
+
+
+def rule_flags_given(args: argparse.Namespace) -> list[str]:
+    """The names of the rule flags given on the command line (``rules`` and each option)."""
+    names = ["rules", *(o["name"] for o in Rules.options())]
+    return [n for n in names if getattr(args, n, None) is not None]

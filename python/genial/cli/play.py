@@ -20,14 +20,25 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from .. import bots
-from .._core import IllegalMoveError, Move, Rules, Tile
+from .._core import IllegalMoveError, Move, Tile
 from ..choices import Choice, ordered_choices, rank_choices
 from ..colors import Color
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
 from ..render import board_text, game_board_text, rack_text, ranking_text, tracks_text
 from ..variants import variants
-from .common import bots_help, closed_pipe_safe, color_wanted, error, examples, quiet_stdout, split_bot_specs
+from .common import (
+    add_rule_flags,
+    bots_help,
+    closed_pipe_safe,
+    color_wanted,
+    error,
+    examples,
+    quiet_stdout,
+    rule_flags_given,
+    rules_from_flags,
+    split_bot_specs,
+)
 
 __all__ = ["register", "run_play", "rank_choices", "ordered_choices", "Choice", "Table"]
 
@@ -405,10 +416,6 @@ class Table:
             self.say(line)
 
 
-def _default_players(variant: str) -> int:
-    return Rules(variant).players  # the variant's only (or smallest) count
-
-
 def _parse_seats(text: str | None, players: int | None) -> list[str] | None:
     if text is None:
         return None
@@ -428,11 +435,9 @@ def _check_seats(seats: Sequence[str]) -> None:
 
 
 def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
-    clashing = [
-        name
-        for name in ("variant", "players", "seed", "swap_timing", "require_contact")
-        if getattr(args, name) is not None
-    ]
+    clashing = [name for name in ("variant", "players", "seed") if getattr(args, name) is not None] + rule_flags_given(
+        args
+    )
     if clashing:
         flags = ", ".join("--" + n.replace("_", "-") for n in clashing)
         raise ValueError(f"{flags}: the rules come from the record when resuming")
@@ -461,17 +466,11 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
         if args.resume is not None:
             game, seats = _resume(args)
         else:
-            variant = args.variant or "standard"
             seats_given = _parse_seats(args.seats, args.players)
-            players = args.players or (len(seats_given) if seats_given else _default_players(variant))
-            seats = seats_given or [HUMAN] + ["greedy"] * (players - 1)
-            game = Game(
-                players,
-                args.seed,
-                variant=variant,
-                swap_timing=args.swap_timing or "after_placement",
-                require_contact=bool(args.require_contact),
-            )
+            players = args.players or (len(seats_given) if seats_given else None)
+            rules = rules_from_flags(args, args.variant, players)
+            seats = seats_given or [HUMAN] + ["greedy"] * (rules.players - 1)
+            game = Game(seed=args.seed, rules=rules)
         _check_seats(seats)
     except RecordError as e:
         return error(f"bad record {args.resume}: {e}")
@@ -525,17 +524,7 @@ def register(subparsers: Any) -> None:
         "like human,mcts:iterations=2000,greedy (default: human then greedy bots)",
     )
     p.add_argument("--seed", type=_seed, help="the game's seed (default: random, printed)")
-    p.add_argument(
-        "--swap-timing",
-        choices=["after_placement", "instead_of_placement"],
-        help="edition option (default: after_placement)",
-    )
-    p.add_argument(
-        "--require-contact",
-        action="store_const",
-        const=True,
-        help="edition option: every tile after a player's first must touch a tile or symbol",
-    )
+    add_rule_flags(p)
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
     p.add_argument("--show", type=_count, default=8, metavar="N", help="moves listed at each turn (default 8)")
     p.add_argument(

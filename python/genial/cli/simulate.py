@@ -29,8 +29,8 @@ from ..results import ResultFileError, ResultWriter, SimulationResult
 from ..simulation import Run, simulation_run
 from ..stats import Summary
 from ..tournament import DEFAULT_GAMES, TournamentResult, tournament, tournament_run
-from ..variants import Rules, as_rules
-from .common import bots_help, closed_pipe_safe, error, examples, split_bot_specs
+from ..variants import Rules
+from .common import add_rule_flags, bots_help, closed_pipe_safe, error, examples, rules_from_flags, split_bot_specs
 
 if TYPE_CHECKING:
     from ..dataset import Dataset, Shard
@@ -69,20 +69,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="threads (default: one per core)",
     )
-    p.add_argument(
-        "--variant", default="standard", choices=list(_core.variant_names()), help="the rules (default: standard)"
-    )
-    p.add_argument(
-        "--swap-timing",
-        default="after_placement",
-        choices=["after_placement", "instead_of_placement"],
-        help="edition option (default: after_placement)",
-    )
-    p.add_argument(
-        "--require-contact",
-        action="store_true",
-        help="edition option: every tile after a player's first must touch a tile or symbol",
-    )
+    p.add_argument("--variant", choices=list(_core.variant_names()), help="the rules (default: standard)")
+    add_rule_flags(p)
     p.add_argument(
         "--chunk",
         type=_number("--chunk", 1, LIMITS["games"]),
@@ -116,12 +104,7 @@ def _logging(args: argparse.Namespace) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return as_rules(
-        players=args.players,
-        variant=args.variant,
-        swap_timing=args.swap_timing,
-        require_contact=args.require_contact,
-    )
+    return rules_from_flags(args, args.variant, args.players)
 
 
 def _note(args: argparse.Namespace, text: str) -> None:

@@ -111,28 +111,20 @@ class EngineOption:
 
 
 def rules_line(rules: Rules) -> str:
-    """``rules variant=standard players=2 swap_timing=after_placement require_contact=false``."""
-    contact = "true" if rules.require_contact else "false"
-    return (
-        f"rules variant={rules.variant} players={rules.players} swap_timing={rules.swap_timing} "
-        f"require_contact={contact}"
-    )
+    """``rules `` and the rule set's one text form (`Rules.to_text`): ``rules version=1
+    variant=standard players=2 swap_timing=after_placement require_contact=false``."""
+    return f"rules {rules.to_text()}"
 
 
 def parse_rules(line: str) -> Rules:
-    """The `Rules` of a ``rules ...`` line (the core checks the combination)."""
-    words = line.split()
+    """The `Rules` of a ``rules ...`` line, read by the core: a missing option takes its
+    default, and an unknown one is refused (it could change the game)."""
+    words = line.split(maxsplit=1)
     if not words or words[0] != "rules":
         raise ProtocolError(f"not a rules line: {line!r}")
-    fields = dict(w.partition("=")[::2] for w in words[1:])
     try:
-        return Rules(
-            fields.get("variant", "standard"),
-            int(fields["players"]) if "players" in fields else None,
-            swap_timing=fields.get("swap_timing", "after_placement"),
-            require_contact=fields.get("require_contact", "false") == "true",
-        )
-    except (ValueError, TypeError) as e:
+        return Rules.from_text(words[1] if len(words) > 1 else "")
+    except ValueError as e:
         raise ProtocolError(f"bad rules line {line!r}: {e}") from None
 
 

@@ -48,6 +48,7 @@ from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
 from ..observation import low_high
 from ..raster import svg_to_rgb
+from ..variants import Rules, as_rules
 from .registration import ENV_ID, register_gymnasium_envs
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
@@ -79,15 +80,12 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         require_contact: bool = False,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> None:
-        probe = Game(players, seed=0, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
-        self._options: dict[str, Any] = {
-            "players": probe.players,
-            "variant": variant,
-            "swap_timing": swap_timing,
-            "require_contact": require_contact,
-        }
-        n = probe.players
+        self.rules = as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        )
+        n = self.rules.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat must be None or a seat 0..{n - 1}, not {seat!r}")
         if isinstance(opponents, (str, Bot)):
@@ -116,7 +114,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             }
         )
         self.action_space = spaces.Discrete(ACTION_COUNT)
-        self.game = probe
+        self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Bot] = {}
         self._over = True
@@ -128,7 +126,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
-        self.game = Game(seed=int(rng.integers(0, 2**64, dtype=np.uint64)), **self._options)
+        self.game = Game(seed=int(rng.integers(0, 2**64, dtype=np.uint64)), rules=self.rules)
         n = self.game.players
         self.seat = int(rng.integers(n)) if self._fixed_seat is None else self._fixed_seat
         others = [p for p in range(n) if p != self.seat]

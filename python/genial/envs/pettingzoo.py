@@ -41,6 +41,7 @@ from .. import _core
 from ..actions import ACTION_COUNT
 from ..game import Game
 from ..observation import low_high
+from ..variants import Rules, as_rules
 
 __all__ = ["env", "raw_env", "IngeniousAEC"]
 
@@ -59,8 +60,9 @@ def env(**kwargs: Any) -> IngeniousAEC:
 class IngeniousAEC(AECEnv):  # type: ignore[misc]
     """Ingenious for PettingZoo's AEC API (see the module docstring).
 
-    ``players`` defaults to the variant's count; ``swap_timing`` and ``require_contact`` are
-    the edition options of `genial.Game`. ``seed`` seeds the first `reset` when that is
+    The rules: ``rules=`` one `genial.Rules`, or ``players`` (default: the variant's count),
+    ``variant`` and the edition options ``swap_timing`` and ``require_contact``, as
+    `genial.Game` takes them. ``seed`` seeds the first `reset` when that is
     called without one. ``render_mode`` is ``None``, ``"ansi"`` (render returns the text
     board) or ``"human"`` (prints it after every step).
     """
@@ -80,21 +82,17 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         require_contact: bool = False,
         seed: int | None = None,
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        # A probe game checks the options and settles the player count.
-        probe = Game(players, seed=0, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
-        self._options: dict[str, Any] = {
-            "players": probe.players,
-            "variant": variant,
-            "swap_timing": swap_timing,
-            "require_contact": require_contact,
-        }
+        self.rules = as_rules(
+            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        )
         self._first_seed = seed
         self.render_mode = render_mode
-        self.possible_agents: list[str] = [f"player_{i}" for i in range(probe.players)]
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(self.rules.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = low_high()
         self.observation_spaces = {
@@ -108,7 +106,7 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
-        self.game = probe
+        self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -128,7 +126,7 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-        self.game = Game(seed=game_seed, **self._options)
+        self.game = Game(seed=game_seed, rules=self.rules)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

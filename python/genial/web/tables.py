@@ -31,7 +31,7 @@ from ..choices import ordered_choices
 from ..engine.host import MARGIN_MS, MOVETIME_MS, EngineBot, EngineError
 from ..game import Game
 from ..records import RecordError, from_record, start_record, to_record
-from ..variants import variants
+from ..variants import Rules
 from . import views
 from .commitment import commitment, new_salt
 from .errors import ApiError
@@ -426,18 +426,8 @@ class Hub:
                     "knows the bag. Start a new game (the server draws its seed)",
                 )
         else:
-            variant = body.get("variant", "standard")
-            players = body.get("players")
-            swap_timing = body.get("swap_timing", "after_placement")
-            require_contact = body.get("require_contact", False)
-            known = {v.name: v for v in variants()}
-            if not isinstance(variant, str) or variant not in known:
-                raise ApiError(400, f"unknown variant {variant!r}: use {', '.join(known)}")
-            if players is None:
-                players = known[variant].player_counts[0]
-            if isinstance(players, bool) or not isinstance(players, int):
-                raise ApiError(400, f"players must be a number of players, not {players!r}")
-            seats = check_seats(body.get("seats"), players, self.limits, self.engines)
+            rules = posted_rules(body)
+            seats = check_seats(body.get("seats"), rules.players, self.limits, self.engines)
             seed = body.get("seed")
             if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
                 raise ApiError(
@@ -452,7 +442,7 @@ class Hub:
             if seed is None:
                 seed = secrets.randbits(63)
             try:
-                game = Game(players, seed, variant=variant, swap_timing=swap_timing, require_contact=require_contact)
+                game = Game(seed=seed, rules=rules)
             except (ValueError, TypeError, OverflowError) as e:
                 raise ApiError(400, f"cannot set up this game: {e}") from None
             entries = []
@@ -756,6 +746,24 @@ class Hub:
             record["commitment"] = table.commitment
             record["salt"] = table.salt
         return record
+
+
+def posted_rules(body: dict[str, Any]) -> Rules:
+    """The rule set a new game's body names: ``rules`` (the text form, or `Rules.to_dict`'s
+    object), or ``variant``, ``players`` and each edition option (`Rules.options`) as
+    fields. The core reads them: a bad value, or ``rules`` beside the loose fields, is a
+    400 naming it."""
+    loose = ("variant", "players", *(o["name"] for o in Rules.options()))
+    given = {k: body[k] for k in loose if k in body and body[k] is not None}
+    text = body.get("rules")
+    try:
+        if text is not None:
+            if given:
+                raise ValueError(f"give rules or {', '.join(given)}, not both")
+            return Rules.from_text(text) if isinstance(text, str) else Rules.from_dict(text)
+        return Rules.from_dict(given)
+    except ValueError as e:
+        raise ApiError(400, f"cannot set up this game: {e}") from None
 
 
 def _humans(seats: list[dict[str, Any]]) -> int:

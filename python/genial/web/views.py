@@ -575,6 +575,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "variant": gv.variant,
         "title": f"{_variant_title(gv.variant)} · {_plural(gv.players, 'player')}",
         "players": gv.players,
+        "rules": gv.rules.to_text(),
         "swap_timing": gv.swap_timing,
         "require_contact": gv.require_contact,
         # Seeds are 63-bit: text, which JavaScript does not round.
@@ -659,6 +660,7 @@ def summary(table: Table) -> dict[str, Any]:
         "variant": g.variant,
         "title": _variant_title(g.variant),
         "players": g.players,
+        "rules": g.rules.to_text(),
         "swap_timing": g.swap_timing,
         "require_contact": g.require_contact,
         "tags": tags,
@@ -718,6 +720,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
         "variant": game.variant,
         "title": title + (f" · seed {seed}" if seed is not None else ""),
         "players": game.players,
+        "rules": game.rules.to_text(),
         "swap_timing": game.swap_timing,
         "require_contact": game.require_contact,
         "seed": None if seed is None else str(seed),
