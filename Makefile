@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name '*.bin') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
+.PHONY: demo test test-fast test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
 
 # The virtual environment with what building and running genial needs, and no more.
 $(BASE): requirements-demo.txt
@@ -35,11 +35,18 @@ develop: $(BUILD)
 demo: $(BUILD)
 	$(PY) -m genial demo --seed 2026
 
+# Optimised tests without the release profile's fat LTO (Cargo.toml, profile test-release).
 test-rust:
-	cargo test --release --quiet
+	cargo test --profile test-release --quiet
 
 test-python: $(STAMP) $(BUILD)
 	$(PY) -m pytest -q
+
+# The edit-test loop: the Rust core's unit tests and every Python test not marked slow
+# (tests/conftest.py names the slow modules). CONTRIBUTING.md says what each tier costs.
+test-fast: $(STAMP) $(BUILD)
+	cargo test --profile test-release --quiet --lib
+	$(PY) -m pytest -q -m "not slow"
 
 # The page's pure functions (python/genial/web/static/*.js) under node's own test runner.
 test-js:

@@ -38,3 +38,110 @@ def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("GENIAL_ENGINE_LOG_DIR", None)
     else:
         os.environ["GENIAL_ENGINE_LOG_DIR"] = before
+
+
+# ----- tiers ---------------------------------------------------------------------------------
+# `make test-fast` runs what is not marked slow: the unit and property tests at small sizes,
+# for the edit-test loop. The slow tier (browsers, a Ray cluster, interrupts of real runs,
+# strength and training runs, building the docs and the wheel) runs in `make test` and CI.
+SLOW_MODULES = {
+    "test_cluster",
+    "test_docs_site",
+    "test_examples",
+    "test_interrupts",
+    "test_levels",
+    "test_master",
+    "test_packaging",
+    "test_web_browser",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a slow or integration test, left out of `make test-fast`")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
+# ----- no process left behind -------------------------------------------------------------------
+# The test process adopts every orphan of the processes the tests start (a Linux subreaper),
+# so that a grandchild whose parent died is still its descendant; at the end of the session
+# any descendant still running fails the run, after being killed with its process group.
+def _children_by_parent() -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
+        state, ppid = stat.rpartition(")")[2].split()[:2]
+        if state != "Z":  # a zombie holds nothing and runs nothing
+            out.setdefault(int(ppid), []).append(int(entry))
+    return out
+
+
+def running_descendants(pid: int) -> list[int]:
+    """The live descendants of ``pid`` (Linux), children first."""
+    children = _children_by_parent()
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _become_subreaper() -> bool:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_CHILD_SUBREAPER = 36
+        return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _describe(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f"{pid}: " + f.read().replace(b"\0", b" ").decode(errors="replace").strip()[:160]
+    except OSError:
+        return f"{pid}: (gone)"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_process_left_behind() -> Iterator[None]:
+    import signal
+    import time
+
+    if not os.path.isdir("/proc") or not _become_subreaper():
+        yield
+        return
+    yield
+    # Give processes that were told to stop a moment to go, then judge.
+    deadline = time.monotonic() + 10
+    left = running_descendants(os.getpid())
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = running_descendants(os.getpid())
+    if not left:
+        return
+    shown = [_describe(p) for p in left]
+    own_group = os.getpgrp()
+    for p in left:
+        try:
+            group = os.getpgid(p)
+            if group != own_group:  # never the group this test run itself belongs to
+                os.killpg(group, signal.SIGKILL)
+            os.kill(p, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    pytest.fail("the tests left these processes running (now killed):\n" + "\n".join(shown), pytrace=False)

@@ -237,7 +237,7 @@ def test_csv_is_plain_and_metadata_is_beside_it(tmp_path: Path) -> None:
     assert [b["label"] for b in meta["bots"]] == ["random", "random-2", "mcts(iterations=5 width=2)"]
     assert meta["bots"][2]["name"] == "mcts" and meta["bots"][2]["options"]["iterations"] == "5"
     assert meta["bots"][2]["spec"].startswith("mcts:iterations=5,")
-    assert meta["rules"]["players"] == 2 and len(meta["lineups"]) == 6
+    assert genial.Rules.from_text(meta["rules"]).players == 2 and len(meta["lineups"]) == 6
     assert meta["genial_version"] == genial.__version__ and "written" in meta
 
 

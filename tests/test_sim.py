@@ -294,7 +294,7 @@ def test_cli_simulate_writes_csv_and_shows_progress(tmp_path: Path, capsys: pyte
     assert [b["label"] for b in meta["bots"]] == ["greedy", "random"]
     assert meta["bots"][0] == {"label": "greedy", "spec": "greedy", "name": "greedy", "options": {}}
     assert meta["lineups"] == [[0, 1]] and meta["paired"] is False
-    assert meta["genial_version"] == genial.__version__ and meta["rules"]["variant"] == "standard"
+    assert meta["genial_version"] == genial.__version__ and genial.Rules.from_text(meta["rules"]).variant == "standard"
     assert meta["written"].endswith("+00:00")
     res = genial.simulate(300, bots=("greedy", "random"), seed=4, rotate=False)
     assert len(rows) == 300
@@ -418,12 +418,7 @@ def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
     back = pq.read_table(path)
     assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
     meta = json.loads(back.schema.metadata[b"genial"])
-    assert meta["rules"] == {
-        "variant": "duel",
-        "players": 2,
-        "swap_timing": "after_placement",
-        "require_contact": False,
-    }
+    assert meta["rules"] == "version=1 variant=duel players=2 swap_timing=after_placement require_contact=false"
     assert genial.results.read_metadata(path)["games"] == 50
     assert set(back.column("place_0").to_pylist()) <= {1, 2}
     # A plain CSV: pandas reads exactly the games, with no options.

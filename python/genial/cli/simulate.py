@@ -302,7 +302,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if out is None:
         return 2
     chunk = args.chunk or run.chunk_size(games)
-    log.info("%d games of %s, %d lineups, chunks of %d, seed %d", games, run.rules, len(run.lineups), chunk, run.seed)
+    log.info("%d games of %r, %d lineups, chunks of %d, seed %d", games, run.rules, len(run.lineups), chunk, run.seed)
     summary: Summary | None = None
     start = time.perf_counter()
     done = 0
@@ -370,7 +370,7 @@ def _simulate_dataset(
             f"resuming {args.out}: {len(ds.done)} of {len(ds.shards)} shards done, {len(pending)} to play",
         )
     log.info(
-        "%d games of %s in %d shards of %d, seed %d%s",
+        "%d games of %r in %d shards of %d, seed %d%s",
         games,
         run.rules,
         len(ds.shards),
@@ -489,7 +489,7 @@ def _tournament(args: argparse.Namespace) -> int:
         return 2
     if args.games is None:
         _note(args, f"playing {total} games: whole rounds near {DEFAULT_GAMES}, every bot in every seat equally often")
-    log.info("%d games of %s, %d seatings a round, seed %d", total, run.rules, len(run.lineups), run.seed)
+    log.info("%d games of %r, %d seatings a round, seed %d", total, run.rules, len(run.lineups), run.seed)
     done = 0
     summaries: list[Summary] = []
     bar = ProgressBar(total, "tournament", enabled=False if args.quiet else args.progress)
