@@ -1,5 +1,6 @@
 //! Fails the build when a lower layer of the crate uses a higher one (see
-//! `build/layers.rs`): `rust/rules` ← `rust/players` ← `rust/learning` ← `rust/python`.
+//! `build/layers.rs`): `rust/rules` ← `rust/players` ← `rust/learning` ← `rust/python`, or
+//! when the binding modules of `rust/python` use each other in a cycle.
 
 #[path = "build/layers.rs"]
 mod layers;
@@ -23,5 +24,16 @@ fn main() {
         }
         eprintln!("error: {} use(s) of a higher layer; see ARCHITECTURE.md, \"The layers\"", found.len());
         std::process::exit(1);
+    }
+    match layers::binding_cycle(Path::new(&root)) {
+        Ok(None) => {}
+        Ok(Some(cycle)) => {
+            eprintln!("error: the binding modules of rust/python use each other in a cycle: {}", cycle.join(" -> "));
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("error: the cycle check cannot read the sources: {e}");
+            std::process::exit(1);
+        }
     }
 }

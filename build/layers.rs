@@ -374,3 +374,67 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> 
     }
     Ok(())
 }
+
+/// The sibling modules one binding file names (`super::NAME`), from its source.
+pub fn sibling_uses(src: &str, siblings: &[String]) -> Vec<String> {
+    let toks = tokens(src);
+    let mut out: Vec<String> = Vec::new();
+    for w in toks.windows(3) {
+        if w[0].text == "super" && w[1].text == "::" && siblings.contains(&w[2].text) && !out.contains(&w[2].text) {
+            out.push(w[2].text.clone());
+        }
+    }
+    out
+}
+
+/// A cycle in a graph of modules (`name` → the names it uses), as the path that closes it
+/// (`a → b → a`), or `None`.
+pub fn find_cycle(graph: &[(String, Vec<String>)]) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &[(String, Vec<String>)],
+        done: &mut Vec<String>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.iter().any(|d| d == node) {
+            return None;
+        }
+        path.push(node.to_string());
+        let next = graph.iter().find(|(n, _)| n == node).map(|(_, uses)| uses.clone()).unwrap_or_default();
+        for n in next {
+            if let Some(c) = visit(&n, graph, done, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(node.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    graph.iter().find_map(|(n, _)| visit(n, graph, &mut done, &mut Vec::new()))
+}
+
+/// A cycle among the binding modules (`rust/python/*.rs`), which must form layers of
+/// their own (`convert` ← `types` ← `rules` ← `game` ← ...), or `None`.
+pub fn binding_cycle(root: &Path) -> Result<Option<Vec<String>>, String> {
+    let dir = root.join("rust/python");
+    let mut files = Vec::new();
+    collect(&dir, &mut files)?;
+    files.sort();
+    let name = |p: &std::path::PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let siblings: Vec<String> = files.iter().map(name).filter(|n| n != "mod").collect();
+    let mut graph = Vec::new();
+    for path in &files {
+        if name(path) == "mod" {
+            continue;
+        }
+        let src = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        graph.push((name(path), sibling_uses(&src, &siblings)));
+    }
+    Ok(find_cycle(&graph))
+}

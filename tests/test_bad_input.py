@@ -331,9 +331,9 @@ CASES = [
     Case(
         "record rules option unknown",
         "start",
-        lambda g: Game.from_json(_record(version=2, rules="variant=standard players=2 bonus_placements=false")),
+        lambda g: Game.from_json(_record(version=2, rules="variant=standard players=2 no_such_option=false")),
         RecordError,
-        "record field 'rules': unknown rule option \"bonus_placements\"",
+        "record field 'rules': unknown rule option \"no_such_option\"",
     ),
     Case(
         "record rules newer",

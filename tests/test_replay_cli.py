@@ -126,7 +126,7 @@ BAD_RECORDS: dict[str, Any] = {
     "deeply nested": lambda r: "[" * 100_000 + "]" * 100_000,
     "huge number": lambda r: mutated(r, {"seed": 10**30}),
     "wrong type": lambda r: mutated(r, {"rules": {"players": "three"}}),
-    "unknown rule option": lambda r: mutated(r, {"rules": "variant=standard players=2 bonus_placements=false"}),
+    "unknown rule option": lambda r: mutated(r, {"rules": "variant=standard players=2 no_such_option=false"}),
     "moves not a list": lambda r: mutated(r, {"moves": "R0,-4+B1,-4"}),
     "wrong version": lambda r: mutated(r, {"version": 3}),
     "wrong format": lambda r: mutated(r, {"format": "chess.pgn"}),

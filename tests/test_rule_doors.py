@@ -132,7 +132,7 @@ def test_the_server_keeps_the_rules(tmp_path: Path) -> None:
                 assert Rules.from_text(state["rules"]) == rules
         # A rule set the server cannot read is refused, named, and makes no game.
         for body in (
-            {"rules": "variant=standard players=2 bonus_placements=false"},
+            {"rules": "variant=standard players=2 no_such_option=false"},
             {"rules": "players=2", "players": 2},
             {"variant": "standard", "players": 2, "require_contact": "yes"},
         ):

@@ -95,6 +95,7 @@ impl PyRules {
     }
 
     /// The one text form, every key written.
+    #[allow(clippy::wrong_self_convention)] // pyo3 methods take &self
     fn to_text(&self) -> String {
         self.0.to_text()
     }
@@ -105,6 +106,7 @@ impl PyRules {
 
     /// The rule set as a JSON-ready dict: `version`, `variant`, `players` (an int) and each
     /// option (a bool for a flag, else its text).
+    #[allow(clippy::wrong_self_convention)] // pyo3 methods take &self
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("version", Config::TEXT_VERSION)?;

@@ -735,8 +735,8 @@ mod tests {
             Config::new(Variant::Standard, 3, SwapTiming::AfterPlacement, true)
         );
         let err = |t: &str| Config::parse_text(t).unwrap_err().0;
-        assert!(err("bonus_placements=false").contains("unknown rule option \"bonus_placements\""));
-        assert!(err("bonus_placements=false").contains("require_contact"));
+        assert!(err("no_such_option=false").contains("unknown rule option \"no_such_option\""));
+        assert!(err("no_such_option=false").contains("require_contact"));
         assert!(err("players=2 players=3").contains("given twice"));
         assert!(err("version=2").contains("version 2"));
         assert!(err("version=x").contains("must be a number"));
