@@ -43,6 +43,7 @@ __all__ = [
     "limits",
     "move_to_actions",
     "observation_layout",
+    "observation_version",
     "observe",
     "observe_batch",
     "observe_with_mask",
@@ -58,6 +59,7 @@ __all__ = [
 ]
 
 from .colors import Color
+from .game import End, Phase
 
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow now; the game is left unchanged."""
@@ -245,7 +247,7 @@ class PlayResult:
     def next_player(self) -> int | None:
         """Whose move it is now (``None`` once the game is over)."""
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """The phase now: ``place``, ``bonus``, ``swap_offer`` or ``over``."""
     @property
     def game_over(self) -> bool:
@@ -295,11 +297,11 @@ class GameState:
     @property
     def current_player(self) -> int: ...
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> Phase: ...
     @property
     def is_over(self) -> bool: ...
     @property
-    def end(self) -> str | None:
+    def end(self) -> End | None:
         """Why the game ended (``board_full``, ``no_placement``, ``immediate_win``), or ``None``."""
     @property
     def pending_bonuses(self) -> int: ...
@@ -626,6 +628,9 @@ def rl_constants() -> tuple[int, int, int, int, int]:
 
 def observation_layout() -> list[tuple[str, int, list[int]]]:
     """The observation's blocks as ``(name, offset, shape)``, in order."""
+
+def observation_version() -> int:
+    """The version of the observation's layout and meaning (raised when either changes)."""
 
 def decode_action(action: int) -> tuple[int, tuple[int, int], int] | str:
     """``(slot, (q, r), direction)`` of a placement action, or ``"swap"`` / ``"keep"``."""

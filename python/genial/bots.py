@@ -20,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, Rules, Tile
 from .arguments import type_name
-from .game import Game, MoveLike, check_seed
+from .game import Game, MoveLike, Phase, check_seed
 
 __all__ = [
     "Bot",
@@ -220,7 +220,7 @@ class GameView:
         return self._game.current_player
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``"place"``, ``"bonus"``, ``"swap_offer"`` or ``"over"``."""
         return self._game.phase
 

@@ -6,7 +6,7 @@ import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, PlayResult, Preview, Rules, Tile
@@ -38,8 +38,8 @@ __all__ = [
     "parse_record",
 ]
 
-MoveLike = Move | str
-TileLike = Tile | str | tuple[Color | int | str, Color | int | str]
+MoveLike: TypeAlias = Move | str
+TileLike: TypeAlias = Tile | str | tuple[Color | int | str, Color | int | str]
 
 Sequence.register(LegalMoves)
 
@@ -52,6 +52,13 @@ def core_state(game: object) -> _core.GameState:
     return game._state
 
 
+#: The phases of a turn, as `Game.phase` names them (the core's `phase_names()`, checked
+#: by tests/test_types.py).
+Phase: TypeAlias = Literal["place", "bonus", "swap_offer", "over"]
+#: Why a game ended, as `Game.end` names them (the core's `end_names()`).
+End: TypeAlias = Literal["board_full", "no_placement", "immediate_win"]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
@@ -61,7 +68,7 @@ class Outcome:
     first; tied seats share a group.
     """
 
-    end: str
+    end: End
     winner: int | None
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[tuple[int, ...], ...]
@@ -162,7 +169,7 @@ class Game:
         return self._state.current_player
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``"place"``, ``"bonus"`` (a bonus placement), ``"swap_offer"`` or ``"over"``."""
         return self._state.phase
 
@@ -171,7 +178,7 @@ class Game:
         return self._state.is_over
 
     @property
-    def end(self) -> str | None:
+    def end(self) -> End | None:
         """Why the game ended: ``"board_full"``, ``"no_placement"``, ``"immediate_win"``."""
         return self._state.end
 
@@ -328,8 +335,10 @@ class Game:
         """How the game ended, or ``None`` while it runs."""
         if not self.is_over:
             return None
+        end = self.end
+        assert end is not None  # a game that is over has ended for a reason
         return Outcome(
-            end=self.end or "",
+            end=end,
             winner=self.winner,
             ranking=tuple(tuple(g) for g in self.ranking()),
             scores=self.scores,

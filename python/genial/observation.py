@@ -33,7 +33,8 @@ to_move        (4,)      one-hot: the seat to move is ``observer + k``
 seat           (4,)      one-hot: the observer's seat number
 variant        (4,)      one-hot: standard, solo, team, duel
 players        (4,)      one-hot: 1, 2, 3, 4 players
-options        (2,)      swap taken instead of a placement; contact required
+options        (2,)      one entry per rule option, in `genial.Rules.options()` order: the
+                         value's place among the option's values, 0 (default) to 1
 ============== ========= =============================================================
 
 >>> import genial
@@ -59,6 +60,7 @@ from . import _core
 from .game import Game, core_state
 
 __all__ = [
+    "VERSION",
     "OBS_SIZE",
     "LAYOUT",
     "BOARD_PLANES",
@@ -68,6 +70,10 @@ __all__ = [
     "low_high",
 ]
 
+#: The version of the layout and meaning of an observation (the core's): raised whenever
+#: either changes, such as when a rule option adds an entry to ``options``. The learning
+#: environments carry it as their ``version``.
+VERSION: int = _core.observation_version()
 OBS_SIZE: int = _core.rl_constants()[4]
 LAYOUT: dict[str, tuple[int, tuple[int, ...]]] = {
     name: (offset, tuple(shape)) for name, offset, shape in _core.observation_layout()

@@ -371,7 +371,7 @@ def review(
 ) -> Review:
     """Reviews every decision of ``game`` (a `Game`, finished or not, or a record dict).
 
-    Each decision is searched like ``level`` (``"hard"`` or ``"expert"``; ``iterations``
+    Each decision is searched like ``level`` (one of `searching_levels()`; ``iterations``
     replaces its budget) from the mover's view only, never from the real hidden racks, with
     a seed derived from ``seed`` and the decision's index: deterministic for a seed.
     ``progress(done, total, decision)`` is called after each decision; Ctrl-C stops the

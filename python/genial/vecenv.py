@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -73,6 +73,9 @@ class VecEnv:
     """
 
     __slots__ = ("_env", "_seed")
+    #: The version of what the agents see (`genial.observation.VERSION`), as pgx's
+    #: ``Env.version``.
+    version: ClassVar[int] = _core.observation_version()
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ use crate::board::{EMPTY, SYMBOLS};
 use crate::game::{Game, Phase};
 use crate::hex::{zone, Cell, BOARD_CELLS};
 use crate::tiles::{Tile, COLORS, TILE_COUNT, TILE_KINDS};
-use crate::variants::{SwapTiming, Variant};
+use crate::variants::{Variant, RULE_OPTIONS};
 use std::sync::OnceLock;
 
 /// Offsets and sizes of the observation's blocks.
@@ -49,7 +49,9 @@ pub mod layout {
     pub const VARIANT: usize = SEAT + 4;
     pub const PLAYERS: usize = VARIANT + 4;
     pub const OPTIONS: usize = PLAYERS + 4;
-    pub const END: usize = OPTIONS + 2;
+    /// One entry per rule option (`RULE_OPTIONS`), so a new option reaches the agents.
+    pub const OPTION_COUNT: usize = RULE_OPTIONS.len();
+    pub const END: usize = OPTIONS + OPTION_COUNT;
 
     /// `(name, offset, shape)` of every block, in order.
     pub const BLOCKS: [(&str, usize, &[usize]); 16] = [
@@ -68,12 +70,17 @@ pub mod layout {
         ("seat", SEAT, &[4]),
         ("variant", VARIANT, &[4]),
         ("players", PLAYERS, &[4]),
-        ("options", OPTIONS, &[2]),
+        ("options", OPTIONS, &[OPTION_COUNT]),
     ];
 }
 
 /// Length of an observation.
 pub const OBS_SIZE: usize = layout::END;
+
+/// The version of the observation's layout and meaning: raised whenever either changes
+/// (a new rule option adds an entry), so that an agent trained on one knows it meets
+/// another. `tests` pin it to the layout.
+pub const VERSION: u32 = 1;
 
 /// Dense indices of the printed symbols, in `SYMBOLS` order.
 fn symbol_dense() -> &'static [usize; 6] {
@@ -181,8 +188,10 @@ pub fn observe(game: &Game, observer: usize, out: &mut [f32]) {
     // Rules.
     out[VARIANT + variant_index(config.variant)] = 1.0;
     out[PLAYERS + players - 1] = 1.0;
-    out[OPTIONS] = (config.swap_timing == SwapTiming::InsteadOfPlacement) as u8 as f32;
-    out[OPTIONS + 1] = config.require_contact as u8 as f32;
+    for (k, option) in RULE_OPTIONS.iter().enumerate() {
+        // The value's place among the option's values, 0 (the default) to 1.
+        out[OPTIONS + k] = option.index_in(config) as f32 / (option.values.len() - 1).max(1) as f32;
+    }
 }
 
 #[cfg(test)]
@@ -193,6 +202,27 @@ mod tests {
 
     fn at(out: &[f32], p: usize, q: i32, r: i32) -> f32 {
         out[BOARD + p * BOARD_CELLS + Cell::new(q, r).unwrap().dense()]
+    }
+
+    #[test]
+    fn the_version_names_this_layout() {
+        // A change of the layout (a block, a size, a new rule option) must raise `VERSION`
+        // and then this pin: agents trained on one layout must not silently read another.
+        let shapes: Vec<(&str, usize, Vec<usize>)> = BLOCKS.iter().map(|&(n, o, s)| (n, o, s.to_vec())).collect();
+        let pinned = (VERSION, OBS_SIZE, shapes.len(), shapes.last().cloned());
+        assert_eq!(pinned, (1, 1911, 16, Some(("options", 1909, vec![2]))), "raise observation::VERSION");
+    }
+
+    #[test]
+    fn options_are_written_from_the_option_table() {
+        use crate::variants::{SwapTiming, Variant as V};
+        let mut game = Game::new(Config::new(V::Standard, 2, SwapTiming::InsteadOfPlacement, false).unwrap(), 1);
+        let mut out = vec![0.0; OBS_SIZE];
+        observe(&game, 0, &mut out);
+        assert_eq!(&out[OPTIONS..END], &[1.0, 0.0]);
+        game = Game::new(Config::new(V::Standard, 2, SwapTiming::AfterPlacement, true).unwrap(), 1);
+        observe(&game, 0, &mut out);
+        assert_eq!(&out[OPTIONS..END], &[0.0, 1.0]);
     }
 
     #[test]

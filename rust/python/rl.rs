@@ -12,7 +12,7 @@ use crate::actions::{
     PLACEMENT_ACTIONS, SWAP_ACTION,
 };
 use crate::game::Game;
-use crate::observation::{layout, observe as core_observe, OBS_SIZE};
+use crate::observation::{layout, observe as core_observe, OBS_SIZE, VERSION as OBSERVATION_VERSION};
 use crate::record::Record;
 use crate::vecenv::{Outputs, VecEnv, MAX_ENVS, MAX_THREADS};
 use numpy::ndarray::Dimension;
@@ -104,6 +104,12 @@ fn rl_constants() -> (usize, usize, usize, usize, usize) {
 #[pyfunction]
 fn observation_layout() -> Vec<(&'static str, usize, Vec<usize>)> {
     layout::BLOCKS.iter().map(|&(n, o, s)| (n, o, s.to_vec())).collect()
+}
+
+/// The version of the observation's layout and meaning (raised when either changes).
+#[pyfunction]
+fn observation_version() -> u32 {
+    OBSERVATION_VERSION
 }
 
 /// `(slot, (q, r), direction)` of a placement action, or `"swap"` / `"keep"`.
@@ -516,6 +522,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(rl_constants, m)?)?;
     m.add_function(wrap_pyfunction!(observation_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_version, m)?)?;
     m.add_function(wrap_pyfunction!(decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
     m.add_function(wrap_pyfunction!(move_to_actions, m)?)?;

@@ -160,6 +160,11 @@ impl RuleOption {
         self.values[(self.get)(config)]
     }
 
+    /// The position of the option's value in `values` (0: the default).
+    pub fn index_in(&self, config: &Config) -> usize {
+        (self.get)(config)
+    }
+
     /// The error for a value outside `values`, naming them.
     fn unknown(&self, value: &str) -> ConfigError {
         ConfigError(format!("unknown {} {value:?}: choose {}", self.name, self.values.join(" or ")))

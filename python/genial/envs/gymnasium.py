@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +46,7 @@ from .. import _core
 from ..actions import ACTION_COUNT, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
-from ..observation import low_high
+from ..observation import VERSION, low_high
 from ..raster import svg_to_rgb
 from ..variants import Rules, as_rules
 from .registration import ENV_ID, register_gymnasium_envs
@@ -68,6 +68,9 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's own attribute)
+    #: The version of what the agent sees (`genial.observation.VERSION`), as pgx's
+    #: ``Env.version``: an agent trained on one version is not fit for another.
+    version: ClassVar[int] = VERSION
 
     def __init__(
         self,

@@ -23,7 +23,7 @@ and neither changes the game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +40,7 @@ except ImportError as e:  # pragma: no cover - depends on what is installed
 from .. import _core
 from ..actions import ACTION_COUNT
 from ..game import Game
-from ..observation import low_high
+from ..observation import VERSION, low_high
 from ..variants import Rules, as_rules
 
 __all__ = ["env", "raw_env", "IngeniousAEC"]
@@ -72,6 +72,9 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         "name": "genial_ingenious_v0",
         "is_parallelizable": False,
     }
+    #: The version of what the agents see (`genial.observation.VERSION`), as pgx's
+    #: ``Env.version``.
+    version: ClassVar[int] = VERSION
 
     def __init__(
         self,
