@@ -1,14 +1,12 @@
 """Game records: a documented, versioned JSON format that replays exactly.
 
-Format ``genial.game`` version 1::
+Format ``genial.game`` version 2::
 
     {
       "format": "genial.game",
-      "version": 1,
-      "variant": "standard",            # standard | solo | team | duel
-      "players": 2,
-      "swap_timing": "after_placement", # or "instead_of_placement"
-      "require_contact": false,
+      "version": 2,
+      "rules": "version=1 variant=standard players=2 swap_timing=after_placement require_contact=false",
+                                        # the rule set's one text form (genial.Rules.to_text)
       "seed": 12345,                    # drives the mixing of swapped tiles into the bag
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)
       "moves": ["Y5,-1+P4,-1", "keep", ...],
@@ -18,7 +16,11 @@ Format ``genial.game`` version 1::
       "review": {"format": "genial.review", "version": 1, ...}
     }                                   # optional: the game's review (`genial.reviews`)
 
-Unknown fields are ignored on read, so tools may add informational fields like ``seats``.
+Unknown fields are ignored on read, so tools may add informational fields like ``seats``;
+unknown keys inside ``rules`` are not: a rule option this genial does not know would
+replay the game under other rules, so the record is refused. Version 1 records, which held
+``variant``, ``players``, ``swap_timing`` and ``require_contact`` at the top level instead
+of ``rules``, still read.
 The optional ``review`` section has its own format and version (`genial.reviews.Review.to_dict`);
 read it with `genial.reviews.Review.from_dict`, which checks it reviews the record's moves.
 
