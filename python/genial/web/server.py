@@ -13,8 +13,13 @@ header, never in the URL, so tokens stay out of access logs):
   the creator's seat with its token and a one-time invite code for each other human seat
 - ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
   token, once
-- ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): the seat's token
-  stops working and a new invite is returned; every seat sees it in ``events``
+- ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): hands a seat on:
+  its token stops working and a new invite is returned; every seat sees it in ``events``.
+  A held seat is handed on by its holder, or by another player once the holder has been
+  away for the table's ``away_minutes`` (or has left); before any person has moved, a seat
+  whose rack was seen is dealt anew from a new bag with a new commitment
+- ``POST /api/games/{id}/leave``       (a player's token): the holder leaves the seat; any
+  player may then hand it on
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
@@ -47,6 +52,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -169,6 +175,9 @@ def create_app(
     async def replace(request: Request) -> Response:
         body = await _body(request, 10_000)
         return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
+
+    async def leave(request: Request) -> Response:
+        return JSONResponse(hub.leave(request.path_params["game_id"], _token(request)))
 
     async def get_game(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
@@ -294,6 +303,8 @@ def create_app(
         finally:
             reader.cancel()
             table.listeners.discard(listener)
+            if listener.seat is not None:
+                table.seen_at[listener.seat] = time.time()  # away from now on
             for other in table.listeners:
                 other.wake.set()
             with contextlib.suppress(Exception):
@@ -330,6 +341,7 @@ def create_app(
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
         Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
+        Route("/api/games/{game_id}/leave", leave, methods=["POST"]),
         Route("/api/games/{game_id}/options", options),
         Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),

@@ -12,6 +12,7 @@ or a rack slot by its index.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -177,6 +178,8 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
             {
                 "index": int(c),
                 "name": str(c),
+                # The colour's letter in tiles' text (a revealed bag, the end's draws).
+                "letter": str(Tile(c, c))[0],
                 "symbol": c.symbol,
                 "fill": PALETTE[c],
                 # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
@@ -335,9 +338,14 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
         out["label"] = s["label"]
         out["role"] = f"bot · {s['label']}"
     else:
-        out["online"] = any(lis.seat == i for lis in table.listeners)
+        out["online"] = table.present(i)
         out["joined"] = table.tokens[i] is not None  # the seat's invite was claimed
-        out["role"] = "online" if out["online"] else "away"
+        out["vacant"] = table.vacant(i)  # its holder left: any player may hand it on
+        out["away_s"] = round(table.away_for(i)) if out["joined"] else None
+        # Seconds until another player may hand the seat on (0: now; None: only its holder).
+        wait = table.hand_on_in(i)
+        out["hand_on_in_s"] = None if wait is None else round(wait)
+        out["role"] = "online" if out["online"] else "left" if out["vacant"] else "away"
     return out
 
 
@@ -607,7 +615,14 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         # Seats joined and replaced, and the bag's fingerprint (genial.web.commitment).
         "events": table.events[-table.log_tail :],
         "commitment": table.commitment,
+        # How long a holder must be away before another player may hand the seat on (0: never).
+        "away_limit_s": table.away_s,
     }
+    if seat is not None and table.inherited(seat):
+        out["inherited"] = (
+            "Someone else held this seat before you and saw its rack: the game had begun, so "
+            "it could not be dealt anew."
+        )
     if table.forfeit is not None:
         out["ranking"] = _ranking(ranks)
         first = _ranking(ranks)[0]
@@ -676,6 +691,32 @@ def summary(table: Table) -> dict[str, Any]:
 
 
 # ----- replays ----------------------------------------------------------------------------------------
+
+
+def deal_steps(start: Game, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """Every draw of a game in the order drawn, for the end screen's check of the deal
+    (static/fairness.js ``checkDeal``): per seat its deal ``{"move": None, "seat", "drew"}``,
+    then per move ``{"move": i, "seat", "drew"}`` with the tile laid (``played``) or the
+    tiles a swap put back (``returned``). Tiles are written as in the bag (two colour
+    letters each). Read off the core's replay of ``moves`` from ``start``: the tiles a move
+    drew are the last of the mover's rack (draws go to the end of a rack), and the tiles it
+    gave up are the rest of the rack before, less what stayed."""
+    g = start.clone()
+    steps: list[dict[str, Any]] = [
+        {"move": None, "seat": p, "drew": "".join(str(t) for t in g.rack(p))} for p in range(g.players)
+    ]
+    for i, m in enumerate(moves):
+        seat = g.current_player
+        before = Counter(str(t) for t in g.rack(seat))
+        result = g.play(m)
+        after = [str(t) for t in g.rack(seat)]
+        cut = len(after) - result.drawn
+        gone = before - Counter(after[:cut])
+        step: dict[str, Any] = {"move": i, "seat": seat, "drew": "".join(after[cut:])}
+        if gone:
+            step["returned" if result.swapped else "played"] = "".join(sorted(gone.elements()))
+        steps.append(step)
+    return steps
 
 
 def frame(game: Game) -> dict[str, Any]:

@@ -5,7 +5,7 @@ import { api, gamePath } from "./api.js";
 import { BoardView, icon } from "./board.js";
 import { Connection, liveUrl } from "./connection.js";
 import { download, h, toast } from "./dom.js";
-import { fairnessCard, verifyButton } from "./fairness.js";
+import { fairnessCard, recordSeen, verifyButton } from "./fairness.js";
 import { glyph } from "./icons.js";
 import { inviteCard } from "./invite.js";
 import { cellKey } from "./placements.js";
@@ -103,6 +103,7 @@ class GamePage {
         onState: (msg) => {
           // A seat given to someone else: the server now sends this page what a spectator sees.
           if (slot !== "watch" && msg.you === null) return this.seatLost(slot);
+          recordSeen(this.id, msg); // the racks shown, for the deal's check at the end
           this.views.set(slot, msg);
           this.render();
         },
@@ -144,9 +145,9 @@ class GamePage {
       h(
         "p",
         {},
-        `Another player gave ${names.join(" and ")}'s seat a new invite, so the key this browser kept ` +
-          "for it stopped working and was removed. You are watching the game now; to play again, " +
-          "ask a player for a new invite link.",
+        `${names.join(" and ")}'s seat was handed on with a new invite (its holder was away longer ` +
+          "than this table allows, or left), so the key this browser kept for it stopped working and " +
+          "was removed. You are watching the game now; to play again, ask a player for a new invite link.",
       ),
     );
   }
@@ -236,7 +237,7 @@ class GamePage {
     this.renderSeats(st);
     this.renderTracks(st, this.placer.previewGains());
     this.renderLog(st);
-    this.inviteEl.replaceChildren(...[this.lostCard(st), inviteCard(this, st)].filter(Boolean));
+    this.inviteEl.replaceChildren(...[this.lostCard(st), this.inheritedCard(st), inviteCard(this, st)].filter(Boolean));
     this.fairEl.replaceChildren(...[fairnessCard(this.id, st)].filter(Boolean));
     this.placer.highlight();
     if (st.over && !this.endShown) this.showEnd(st);
@@ -403,9 +404,55 @@ class GamePage {
           ),
           who,
           h("span", { class: "rack-size", title: "tiles in rack" }, `${st.rack_sizes[s.seat]} tiles`),
+          this.handOnButton(st, s),
         );
       }),
     );
+  }
+
+  // A seat is handed on by its holder (this browser, if it holds the seat's token), or by
+  // another player once the server says it may be (its holder away for the table's time, or
+  // gone): the server decides, the page offers what it says.
+  handOnButton(st, s) {
+    if (s.kind !== "human" || st.over) return null;
+    const own = this.held.mine[s.seat];
+    const mine = Object.values(this.held.mine)[0];
+    if (!own && (!mine || s.hand_on_in_s !== 0 || s.seat in this.held.invites)) return null;
+    const label = own ? "Give this seat to someone else" : "Hand this seat on";
+    const ask = own
+      ? `Give ${s.name}'s seat to someone else? This browser stops holding it, and every player sees it.`
+      : `Hand ${s.name}'s seat on to someone new? Their key stops working, and every player sees it.`;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `ghost hand-on${own ? " own" : ""}`,
+        "data-seat": s.seat,
+        onclick: async () => {
+          if (!confirm(ask)) return;
+          try {
+            const got = await api(gamePath(this.id, "/replace"), {
+              method: "POST",
+              token: own || mine,
+              body: { seat: s.seat },
+            });
+            this.held.invites[s.seat] = got.invite;
+            if (own) delete this.held.mine[s.seat];
+            saveSeats(this.id, this.held);
+            if (own) location.reload();
+            else this.render();
+          } catch (e) {
+            toast(e.message, "error");
+          }
+        },
+      },
+      label,
+    );
+  }
+
+  inheritedCard(st) {
+    if (!st.inherited) return null;
+    return h("div", { class: "card inherited", role: "note" }, h("p", {}, st.inherited));
   }
 
   renderLog(st) {
@@ -522,7 +569,7 @@ class GamePage {
         h("a", { class: "button primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board"),
       ),
-      verifyButton(this.id, st),
+      verifyButton(this.id, st, Object.fromEntries(this.meta.colors.map((c) => [c.letter, c.index]))),
     );
     this.overlay.replaceChildren(card);
     this.overlay.hidden = false;
