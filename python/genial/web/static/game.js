@@ -417,7 +417,7 @@ class GamePage {
     if (s.kind !== "human" || st.over) return null;
     const own = this.held.mine[s.seat];
     const mine = Object.values(this.held.mine)[0];
-    if (!own && (!mine || s.hand_on_in_s !== 0 || s.seat in this.held.invites)) return null;
+    if (!own && (!mine || s.hand_on_in_s !== 0)) return null;
     const label = own ? "Give this seat to someone else" : "Hand this seat on";
     const ask = own
       ? `Give ${s.name}'s seat to someone else? This browser stops holding it, and every player sees it.`
