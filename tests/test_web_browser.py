@@ -984,18 +984,28 @@ def test_a_held_seat_cannot_be_taken(server: str, browser: Browser) -> None:
 
 def _liar_reveal(table: Any, seed: int) -> dict[str, Any]:
     """What a dishonest server reveals: bag A (whose fingerprint it showed) and draws that fit
-    bag A, though it dealt from bag B; the tiles laid are the real ones."""
+    bag A, as many at each move as the real game drew, though it dealt from bag B; the tiles
+    laid are the real ones. (The liar's own code: it needs nothing of the server's.)"""
     from genial.records import from_record, start_record
-    from genial.web import views
 
     played = json.loads(table.game.to_json())
-    steps = views.deal_steps(from_record(start_record(played)), played["moves"])
     bag_a = json.loads(genial.Game(2, seed).to_json())["bag"]
+    game = from_record(start_record(played))
     at = 0
-    for step in steps:
-        n = len(step["drew"]) // 2
-        step["drew"] = "".join(bag_a[at : at + n])
+
+    def take(n: int) -> str:
+        nonlocal at
         at += n
+        return "".join(bag_a[at - n : at])
+
+    steps: list[dict[str, Any]] = [{"move": None, "seat": p, "drew": take(len(game.rack(p)))} for p in range(2)]
+    for i, m in enumerate(played["moves"]):
+        seat = game.current_player
+        result = game.play(m)
+        step: dict[str, Any] = {"move": i, "seat": seat, "drew": take(result.drawn)}
+        if result.move.colors is not None:
+            step["played"] = str(genial.Tile(*result.move.colors))
+        steps.append(step)
     return {"salt": table.salt, "seed": str(seed), "bag": "".join(bag_a), "steps": steps}
 
 
