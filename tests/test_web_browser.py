@@ -928,9 +928,7 @@ def test_the_creator_never_sees_a_rack_the_friend_then_plays(server: str, browse
     assert again != first
     for page in (a, b):  # every seat sees the new deal and its fingerprint
         page.wait_for_selector(".fairness .event.redealt")
-        page.wait_for_function(
-            "c => document.querySelector('.fairness code')?.dataset.commitment === c", arg=again
-        )
+        page.wait_for_function("c => document.querySelector('.fairness code')?.dataset.commitment === c", arg=again)
     assert wa.errors == [] and wb.errors == []
     host.close()
     friend.close()
@@ -1052,14 +1050,14 @@ def test_a_dishonest_deal_is_caught_by_the_end_screen(browser: Browser, tmp_path
                     break
             move = move or s["others"][0]
             ack = httpx.post(
-                f"{url}/api/games/{gid}/move", json={"version": s["version"], "move": move}, headers={"X-Seat-Token": token}
+                f"{url}/api/games/{gid}/move",
+                json={"version": s["version"], "move": move},
+                headers={"X-Seat-Token": token},
             )
             assert ack.status_code == 200, ack.text
             version = ack.json()["version"]
             if s["current"] == 0:  # the page records the racks it is shown as they come
-                page.wait_for_function(
-                    "v => Number(document.querySelector('.game').dataset.version) >= v", arg=version
-                )
+                page.wait_for_function("v => Number(document.querySelector('.game').dataset.version) >= v", arg=version)
         page.wait_for_selector(".end-card #verify")
         page.click("#verify")
         page.wait_for_selector(".verify-result.error, .verify-result.ok")

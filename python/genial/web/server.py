@@ -73,6 +73,7 @@ from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
 from .tables import (
+    DEFAULT_AWAY_S,
     FAIR_SEED_HUMANS,
     Hub,
     Listener,
@@ -152,6 +153,8 @@ def create_app(
         "bot_limits": limits.meta(),
         "engines": [{"name": name} for name in sorted(hub.engines)],
         "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+        # What the lobby offers for a table's away_minutes (0: never), and its default.
+        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
     }
     index = STATIC / "index.html"
 

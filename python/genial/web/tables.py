@@ -286,9 +286,7 @@ class Table:
                     else f"it can be handed on after {_duration(self.away_s)} away (in {_duration(wait)})"
                 )
                 what = f"{name} holds this seat" if held else f"{name}'s invite is still open"
-                raise ApiError(
-                    409, f"{what}: only its holder can give it to someone else, or leave it; {after}"
-                )
+                raise ApiError(409, f"{what}: only its holder can give it to someone else, or leave it; {after}")
             reason = "away" if held else "open"
         seen = held or self.inherited(seat)
         redeal = held and not self.humans_moved() and self.commitment is not None
@@ -650,7 +648,13 @@ class Hub:
             raise ApiError(400, 'name the seat to give to someone new: {"seat": n}')
         code, redealt = table.replace(by, body.get("seat"))
         self._persist_seats(table, redealt)
-        return {"id": table.id, "seat": body["seat"], "invite": code, "redealt": redealt, "commitment": table.commitment}
+        return {
+            "id": table.id,
+            "seat": body["seat"],
+            "invite": code,
+            "redealt": redealt,
+            "commitment": table.commitment,
+        }
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The token's holder leaves their seat (resigns it): the token stops working and any
