@@ -947,8 +947,17 @@ def test_a_swap_offer_says_why(client: TestClient) -> None:
     assert s["swap_why"].startswith("none of your tiles shows")
     assert all(n in s["swap_why"] for n in names)
     assert s["status"]["kind"] == "swap" and s["swap_why"] in s["status"]["text"]
+    # The others learn nothing of the offer (it would tell them no tile of seat 0 shows its
+    # lowest colour): to them it is seat 0's turn, as any other, in words and in the phase.
     other = state(client, made["id"])  # a spectator
-    assert "swap_why" not in other and "decides on a swap" in other["status"]["text"]
+    assert "swap_why" not in other and other["status"]["text"] == "Waiting: Player 1 is placing"
+    assert other["phase"] == "place" and "swap" not in json.dumps(other["status"])
+    assert client.get("/api/games").json()["games"][0]["phase"] == "place"
+    # Seat 0 keeps its rack: "kept the rack" is seat 0's to see, not the others'.
+    assert act(client, made["id"], made["token"], {"version": s["version"], "move": "keep"}).status_code == 200
+    mine = state(client, made["id"], made["token"])
+    assert any(e["kind"] == "keep" for e in mine["log"])
+    assert not any(e["kind"] == "keep" or "kept" in e["text"] for e in state(client, made["id"])["log"])
     # Two people at the table: the status names whose turn it is.
     two = create(client, [HUMAN, HUMAN])
     t0, t1 = tokens(client, two)

@@ -89,6 +89,7 @@ log = logging.getLogger("genial.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
+_PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -109,9 +110,18 @@ async def _body(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw:
         raise ApiError(400, "request body is empty: send a JSON object")
     try:
+        if len(raw) > _PARSE_IN_THREAD:  # a record of a megabyte: parsed off the event loop
+            return await asyncio.to_thread(json.loads, raw)
         return json.loads(raw)
     except (ValueError, RecursionError) as e:  # bad JSON or UTF-8; an int of over 4300 digits
         raise ApiError(400, f"request body is not valid JSON: {e}") from None
+
+
+def _game_id(value: Any) -> str:
+    """A game's id as a request names it: text, or a 400."""
+    if not isinstance(value, str):
+        raise ApiError(400, f'"game" must be a game\'s id (text), not {type(value).__name__}')
+    return value
 
 
 def _token(request: Request) -> str | None:
@@ -148,6 +158,7 @@ def create_app(
     # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
+    new_replays = RateLimit(3 * edge.new_games_per_minute, "replays")
     meta = {
         **views.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
@@ -213,7 +224,10 @@ def create_app(
         )
 
     async def replay(request: Request) -> Response:
-        return JSONResponse(replay_frames(await _body(request)))
+        body = await _body(request)
+        new_replays.take(client(request))
+        # A record of up to a megabyte replays in a thread: the event loop serves the others.
+        return JSONResponse(await asyncio.to_thread(replay_frames, body))
 
     def client(request: Request) -> str:
         return request.client.host if request.client else ""
@@ -224,7 +238,7 @@ def create_app(
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
         if "game" in body:
-            table = hub.table(body["game"])
+            table = hub.table(_game_id(body["game"]))
             names = [s["name"] for s in table.seats]
             if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 seat = table.seat_of(_token(request))
@@ -234,10 +248,15 @@ def create_app(
                         "a game is reviewed once it is over: until then the review would tell what the hidden "
                         "racks hold (a player may review their own moves with their seat's token)",
                     )
-                return JSONResponse(reviews.start(table.game, names, {}, seat=seat), status_code=202)
-            return JSONResponse(reviews.start(table.game, names, {"game": table.id}), status_code=202)
+                return JSONResponse(
+                    reviews.start(table.game, names, {}, seat=seat, client=client(request)), status_code=202
+                )
+            return JSONResponse(
+                reviews.start(table.game, names, {"game": table.id}, client=client(request)), status_code=202
+            )
         game, _ = posted_record(body["record"], "reviewed")
-        return JSONResponse(reviews.start(game, record_names(body["record"], game.players), {}), status_code=202)
+        names = record_names(body["record"], game.players)
+        return JSONResponse(reviews.start(game, names, {}, client=client(request)), status_code=202)
 
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]
@@ -253,7 +272,7 @@ def create_app(
     async def share(request: Request) -> Response:
         body = await _body(request)
         new_analyses.take(client(request))  # a share is stored: paced like an analysis
-        return JSONResponse(analyses.share(body), status_code=201)
+        return JSONResponse(analyses.share(body, client(request)), status_code=201)
 
     async def shared(request: Request) -> Response:
         return JSONResponse(analyses.shared(request.path_params["position_id"]))

@@ -35,7 +35,7 @@ from ..variants import variants
 from . import views
 from .commitment import commitment, new_salt
 from .errors import ApiError
-from .seats import BotLimits, check_seats, new_invite, new_token
+from .seats import BotLimits, check_seats, clean_name, new_invite, new_token
 from .store import GameRow, Store, hash_token
 from .workers import BotWorkers, Stopped
 
@@ -51,6 +51,8 @@ FAIR_SEED_HUMANS = 2
 #: the table chose otherwise (``away_minutes``; 0: never).
 DEFAULT_AWAY_S = 600.0
 MAX_AWAY_MINUTES = 24 * 60
+#: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
+EVICT_IDLE_S = 600.0
 MAX_GAMES_LISTED = 200
 
 
@@ -127,7 +129,7 @@ def record_names(record: dict[str, Any], players: int) -> list[str]:
     """The seats' names a record gives, or ``Seat 1`` ... when it gives none that fit."""
     names = record.get("names")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
-        return list(names)
+        return [clean_name(n) or f"Seat {i + 1}" for i, n in enumerate(names)]
     return [f"Seat {i + 1}" for i in range(players)]
 
 
@@ -174,6 +176,7 @@ class Table:
         # a server that restarts counts everybody as just seen.
         self.seen_at = [now] * len(self.seats)
         self.invited_at = [now] * len(self.seats)  # when each open invite was made
+        self.touched = time.monotonic()  # when it was last asked for (`Hub.evict`)
 
     @property
     def over(self) -> bool:
@@ -435,6 +438,7 @@ class Hub:
         self._thinking: set[EngineBot] = set()  # engines running a decision now
         self.keep_days = keep_days
         self._pruner: asyncio.Task[None] | None = None
+        self._evictor: asyncio.Task[None] | None = None
         self.tables: dict[str, Table] = {}
         self.limits = limits or BotLimits()
         self.workers = BotWorkers(bot_threads, max_think=self.limits.max_think_ms / 1000)
@@ -447,6 +451,7 @@ class Hub:
     def start(self) -> None:
         """Loads the unfinished games and lets their bots move (call inside the event loop)."""
         self.workers.start()
+        self._evictor = asyncio.get_running_loop().create_task(self._evict_idle())
         if self.keep_days > 0:
             self.prune()
             self._pruner = asyncio.get_running_loop().create_task(self._prune_hourly())
@@ -464,6 +469,8 @@ class Hub:
         self._closing = True
         if self._pruner is not None:
             self._pruner.cancel()
+        if self._evictor is not None:
+            self._evictor.cancel()
         for engine in list(self._thinking):
             engine.kill("the server stopped")  # its worker thread reaps it at once
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
@@ -498,10 +505,13 @@ class Hub:
     # ----- finding games ----------------------------------------------------------------
 
     def table(self, game_id: str) -> Table:
+        if not isinstance(game_id, str):
+            raise ApiError(400, f"a game is named by its id (text), not {type(game_id).__name__}")
         found = self.tables.get(game_id)
         if found is not None:
+            found.touched = time.monotonic()
             return found
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 64:
+        if not 1 <= len(game_id) <= 64:
             raise ApiError(404, "no such game")
         row = self.store.get(game_id)
         if row is None:
@@ -512,6 +522,25 @@ class Hub:
             raise ApiError(500, f"game {game_id} is stored but cannot be replayed: {e}") from None
         self.tables[game_id] = table
         return table
+
+    def evict(self, idle_s: float = EVICT_IDLE_S) -> list[str]:
+        """Drops from memory the games nobody has asked for in ``idle_s`` seconds, with no
+        live page and no bot thinking (they stay in the database and come back when asked
+        for); their ids."""
+        now = time.monotonic()
+        gone = [
+            game_id
+            for game_id, t in self.tables.items()
+            if now - t.touched >= idle_s and not t.listeners and (t.bot_task is None or t.bot_task.done())
+        ]
+        for game_id in gone:
+            del self.tables[game_id]
+        return gone
+
+    async def _evict_idle(self) -> None:
+        while True:
+            await asyncio.sleep(EVICT_IDLE_S / 4)
+            self.evict()
 
     def lobby(self) -> list[dict[str, Any]]:
         out = []

@@ -545,7 +545,9 @@ def _status(table: Table, names: Sequence[str], seats: Sequence[dict[str, Any]],
     who = seats[current]
     if who["kind"] == "bot":
         return {"kind": "wait", "text": f"{names[current]} is thinking…"}
-    verb = {"bonus": "plays a bonus tile", "swap_offer": "decides on a swap"}.get(phase, "is placing")
+    # A swap offer is the mover's own business: it says that no tile of theirs shows their
+    # lowest colour, which the table would not learn. To the others it is still their turn.
+    verb = {"bonus": "plays a bonus tile"}.get(phase, "is placing")
     return {"kind": "wait", "text": f"Waiting: {names[current]} {verb}"}
 
 
@@ -598,7 +600,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "tokens": list(gv.duel_tokens),
         "rack_sizes": list(gv.rack_sizes),
         "bag": gv.bag_size,
-        "phase": gv.phase,
+        # The swap offer shows to the mover only (see `_status`); the others see the turn on.
+        "phase": "place" if gv.phase == "swap_offer" and seat != g.current_player else gv.phase,
         "current": gv.current_player,
         "pending_bonuses": gv.pending_bonuses,
         "over": over,
@@ -606,7 +609,13 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "forfeit": table.forfeit,
         "ranks": ranks,
         "moves": len(table.log),
-        "log": [_log_entry(e, names) for e in table.log[-table.log_tail :]],
+        # A rack kept after a swap offer is the keeper's own business until the end (see
+        # `_status`); a swap done is public, as at the table.
+        "log": [
+            _log_entry(e, names)
+            for e in table.log[-table.log_tail :]
+            if over or e["kind"] != "keep" or e["seat"] == seat
+        ],
         "seats": seats,
         "status": _status(table, names, seats, seat),
         "you": seat,
@@ -667,7 +676,7 @@ def summary(table: Table) -> dict[str, Any]:
     if table.over:
         status = f"finished · {ending(table)['summary']}"
     else:
-        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "swap offer"}.get(g.phase, g.phase)
+        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "to place"}.get(g.phase, g.phase)
         status = f"move {len(table.log) + 1} · {names[g.current_player]} {phase}"
     return {
         "id": table.id,
@@ -679,7 +688,7 @@ def summary(table: Table) -> dict[str, Any]:
         "tags": tags,
         "moves": len(table.log),
         "current": None if table.over else g.current_player,
-        "phase": g.phase,
+        "phase": "place" if g.phase == "swap_offer" else g.phase,  # the offer is the mover's own
         "over": table.over,
         "end": "forfeit" if table.forfeit is not None else g.end,
         "ranking": _ranking(table.ranks()) if table.over else None,
