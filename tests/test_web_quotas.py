@@ -182,9 +182,7 @@ def test_replays_are_paced_and_run_off_the_event_loop(tmp_path: Path, monkeypatc
 
 
 def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
-    made = client.post(
-        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN]}
-    ).json()
+    made = client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN]}).json()
     hub = client.app.state.hub  # type: ignore[attr-defined]
     with client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws") as ws:
         ws.send_json({"token": made["token"]})
