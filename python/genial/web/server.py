@@ -90,6 +90,10 @@ log = logging.getLogger("genial.web")
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
 _PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
+#: Live connections (WebSockets) one client address may hold open at once.
+MAX_LIVE_PER_ADDRESS = 32
+#: Spectators (live connections without a seat) of one game at once; seats are never refused.
+MAX_SPECTATORS = 100
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -168,6 +172,7 @@ def create_app(
         "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
     }
     index = STATIC / "index.html"
+    live_by_address: dict[str, int] = {}  # open live connections per client address
 
     async def page(request: Request) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
@@ -302,10 +307,22 @@ def create_app(
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
+        address = ws.client.host if ws.client else ""
+        refused = None
+        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
+            refused = f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first"
+        elif seat is None and table.spectators() >= MAX_SPECTATORS:
+            refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
+        if refused is not None:
+            await ws.send_json({"type": "error", "status": 429, "error": refused})
+            await ws.close(code=4429)
+            return
+        live_by_address[address] = live_by_address.get(address, 0) + 1
+        was_present = seat is not None and table.present(seat)
         listener = Listener(seat)
         table.listeners.add(listener)
-        for other in table.listeners:  # presence shows in the seat list
-            other.wake.set()
+        if seat is not None and not was_present:  # presence shows in the seat list
+            table.presence_changed()
 
         async def drain() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -316,7 +333,7 @@ def create_app(
         try:
             while not reader.done() and not hub._closing:
                 listener.wake.clear()
-                await ws.send_json(table.view(listener.seat))  # None once the seat is replaced
+                await ws.send_text(table.view_text(listener.seat))  # None once the seat is replaced
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
                 await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
@@ -325,10 +342,13 @@ def create_app(
         finally:
             reader.cancel()
             table.listeners.discard(listener)
+            live_by_address[address] -= 1
+            if not live_by_address[address]:
+                del live_by_address[address]
             if listener.seat is not None:
                 table.seen_at[listener.seat] = time.time()  # away from now on
-            for other in table.listeners:
-                other.wake.set()
+                if not table.present(listener.seat):
+                    table.presence_changed()
             with contextlib.suppress(Exception):
                 await ws.close()
 

@@ -53,6 +53,8 @@ DEFAULT_AWAY_S = 600.0
 MAX_AWAY_MINUTES = 24 * 60
 #: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
 EVICT_IDLE_S = 600.0
+#: A seat's page opened or closed is told to the others at most this often (s).
+PRESENCE_DELAY = 0.25
 MAX_GAMES_LISTED = 200
 
 
@@ -177,6 +179,13 @@ class Table:
         self.seen_at = [now] * len(self.seats)
         self.invited_at = [now] * len(self.seats)  # when each open invite was made
         self.touched = time.monotonic()  # when it was last asked for (`Hub.evict`)
+        # Live updates: every change bumps the epoch and wakes the listeners; each state is
+        # encoded once per epoch and seat (spectators share one), and presence alone (a page
+        # opened or closed) is told at most once per PRESENCE_DELAY.
+        self.epoch = 0
+        self._texts: dict[int | None, str] = {}
+        self._texts_epoch = -1
+        self._presence: asyncio.TimerHandle | None = None
 
     @property
     def over(self) -> bool:
@@ -219,6 +228,38 @@ class Table:
                 self.events.append({**self._event("joined", seat), "inherited": self.inherited(seat)})
                 return seat, token
         raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
+
+    # ----- live updates --------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """The game changed: every live page is sent its state (once, however many changes
+        came meanwhile)."""
+        self.epoch += 1
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+        for lis in self.listeners:
+            lis.wake.set()
+
+    def presence_changed(self) -> None:
+        """A seat's page opened or closed: told to every page within `PRESENCE_DELAY`, in one
+        update however many came meanwhile (a client cycling connections cannot make every
+        spectator be sent a state each time)."""
+        if self._presence is None:
+            self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
+
+    def view_text(self, seat: int | None) -> str:
+        """`view` as the JSON text sent, made once per change and seat."""
+        if self._texts_epoch != self.epoch:
+            self._texts.clear()
+            self._texts_epoch = self.epoch
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = json.dumps(self.view(seat), separators=(",", ":"))
+        return text
+
+    def spectators(self) -> int:
+        return sum(lis.seat is None for lis in self.listeners)
 
     # ----- handing a seat on ---------------------------------------------------------------
 
@@ -709,8 +750,7 @@ class Hub:
                 events=table.events,
                 summary=table.summary(),
             )
-            for lis in table.listeners:
-                lis.wake.set()
+            table.notify()
             self._kick_bots(table)
             return
         table.updated = self.store.update_seats(
@@ -721,8 +761,7 @@ class Hub:
             events=table.events,
             summary=table.summary(),
         )
-        for lis in table.listeners:
-            lis.wake.set()
+        table.notify()
 
     # ----- acting -------------------------------------------------------------------------
 
@@ -736,8 +775,7 @@ class Hub:
             summary=table.summary(),
             forfeit=table.forfeit,
         )
-        for lis in table.listeners:
-            lis.wake.set()
+        table.notify()
         if self.on_change is not None:
             self.on_change(table)
 
