@@ -5,6 +5,7 @@ that never sends a request closed by the server."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -44,79 +45,64 @@ def two_people(client: TestClient) -> tuple[str, str, str]:
     return made["id"], made["token"], t1
 
 
-def watch(client: TestClient, gid: str, token: str | None = None) -> Any:
-    ws = client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws")
-    conn = ws.__enter__()
+def watch(stack: contextlib.ExitStack, client: TestClient, gid: str, token: str | None = None) -> Any:
+    """A live connection (closed when ``stack`` closes, whatever happens) after its hello."""
+    conn = stack.enter_context(client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws"))
     conn.send_json({"token": token})
-    return ws, conn
+    return conn
 
 
 def test_spectators_per_game_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_module, "MAX_SPECTATORS", 2)
     gid, t0, _ = two_people(client)
-    opened = [watch(client, gid) for _ in range(2)]
-    for _, conn in opened:
-        assert conn.receive_json()["type"] == "state"
-    ws, conn = watch(client, gid)
-    got = conn.receive_json()
-    assert got["type"] == "error" and got["status"] == 429 and "spectators" in got["error"]
-    ws.__exit__(None, None, None)
-    # A seat is never refused for the crowd.
-    ws, conn = watch(client, gid, t0)
-    assert conn.receive_json()["you"] == 0
-    ws.__exit__(None, None, None)
-    for ws, _ in opened:
-        ws.__exit__(None, None, None)
+    with contextlib.ExitStack() as stack:
+        for _ in range(2):
+            assert watch(stack, client, gid).receive_json()["type"] == "state"
+        got = watch(stack, client, gid).receive_json()
+        assert got["type"] == "error" and got["status"] == 429 and "spectators" in got["error"]
+        # A seat is never refused for the crowd.
+        assert watch(stack, client, gid, t0).receive_json()["you"] == 0
 
 
 def test_live_connections_per_address_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_module, "MAX_LIVE_PER_ADDRESS", 3)
     gid, t0, _ = two_people(client)
-    opened = [watch(client, gid, t0 if i == 0 else None) for i in range(3)]
-    for _, conn in opened:
-        assert conn.receive_json()["type"] == "state"
-    ws, conn = watch(client, gid)
-    got = conn.receive_json()
-    assert got["type"] == "error" and got["status"] == 429 and "your address" in got["error"]
-    ws.__exit__(None, None, None)
-    opened.pop()[0].__exit__(None, None, None)  # one closed: one more may open
-    ws, conn = watch(client, gid)
-    assert conn.receive_json()["type"] == "state"
-    ws.__exit__(None, None, None)
-    for ws, _ in opened:
-        ws.__exit__(None, None, None)
+    with contextlib.ExitStack() as stack:
+        for i in range(2):
+            assert watch(stack, client, gid, t0 if i == 0 else None).receive_json()["type"] == "state"
+        with contextlib.ExitStack() as third:
+            assert watch(third, client, gid).receive_json()["type"] == "state"
+            got = watch(stack, client, gid).receive_json()
+            assert got["type"] == "error" and got["status"] == 429 and "your address" in got["error"]
+        # One closed: one more may open.
+        assert watch(stack, client, gid).receive_json()["type"] == "state"
 
 
 def test_spectators_coming_and_going_send_the_others_nothing(client: TestClient) -> None:
     gid, t0, t1 = two_people(client)
-    ws, conn = watch(client, gid)
-    first = conn.receive_json()
-    for _ in range(30):  # a client cycling spectator connections
-        other, oc = watch(client, gid)
-        oc.receive_json()
-        other.__exit__(None, None, None)
-    # The next thing the watcher is sent is the next change of the game, not 60 copies of
-    # the state it has.
-    s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": t0}).json()
-    moves = client.get(f"/api/games/{gid}/options", params={"slot": 0}, headers={"X-Seat-Token": t0}).json()
-    for slot in range(6):
-        moves = client.get(
-            f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": t0}
-        ).json()
-        if moves["moves"]:
-            break
-    r = client.post(
-        f"/api/games/{gid}/move", json={"version": s["version"], "move": moves["moves"][0]}, headers={"X-Seat-Token": t0}
-    )
-    assert r.status_code == 200, r.text
-    assert conn.receive_json()["version"] == first["version"] + 1
-    # A seat's page opening shows in the seat list (one update, shortly after).
-    seat, sc = watch(client, gid, t1)
-    assert sc.receive_json()["you"] == 1
-    got = conn.receive_json()
-    assert got["seats"][1]["online"] is True
-    seat.__exit__(None, None, None)
-    ws.__exit__(None, None, None)
+    with contextlib.ExitStack() as stack:
+        conn = watch(stack, client, gid)
+        first = conn.receive_json()
+        for _ in range(30):  # a client cycling spectator connections
+            with contextlib.ExitStack() as cycle:
+                watch(cycle, client, gid).receive_json()
+        # The next thing the watcher is sent is the next change of the game, not 60 copies
+        # of the state it has.
+        s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": t0}).json()
+        for slot in range(6):
+            moves = client.get(f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": t0}).json()
+            if moves["moves"]:
+                break
+        r = client.post(
+            f"/api/games/{gid}/move",
+            json={"version": s["version"], "move": moves["moves"][0]},
+            headers={"X-Seat-Token": t0},
+        )
+        assert r.status_code == 200, r.text
+        assert conn.receive_json()["version"] == first["version"] + 1
+        # A seat's page opening shows in the seat list (one update, shortly after).
+        assert watch(stack, client, gid, t1).receive_json()["you"] == 1
+        assert conn.receive_json()["seats"][1]["online"] is True
 
 
 def test_a_connection_that_sends_nothing_is_closed(tmp_path: Path) -> None:
