@@ -1106,3 +1106,14 @@ def test_the_page_runs_under_its_content_security_policy(server: str, browser: B
     assert page.locator(".cell.legal").count() > 0
     assert problems == [], problems
     ctx.close()
+
+
+def test_a_bare_analysis_page_says_what_to_do(server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/analysis")
+    page.wait_for_selector("#analysis-note strong")
+    note = page.inner_text("#analysis-note")
+    assert "analysis board" in note and "Analyse" in note and "Replay" in note
+    assert page.inner_text("#analysis-status") == "Set up a position to analyse"
+    ctx.close()
