@@ -207,3 +207,25 @@ def test_the_away_time_is_the_tables_choice(client: TestClient) -> None:
     app = client.app.state.hub  # type: ignore[attr-defined]
     app.tables.clear()
     assert view(client, made["id"])["away_limit_s"] == 120
+
+
+def test_a_table_may_play_without_hints_or_reviews_until_the_end(client: TestClient) -> None:
+    r = client.post(
+        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "hints": "no"}
+    )
+    assert r.status_code == 400 and "hints" in r.json()["error"]
+    on = create(client, 2)
+    assert view(client, on["id"], on["token"])["hints"] is True
+    assert client.get(f"/api/games/{on['id']}/hint", headers={"X-Seat-Token": on["token"]}).status_code == 200
+    made = create(client, 2, hints=False)
+    gid, t0 = made["id"], made["token"]
+    claim(client, gid, made["seats"][1]["invite"])
+    assert view(client, gid, t0)["hints"] is False
+    r = client.get(f"/api/games/{gid}/hint", headers={"X-Seat-Token": t0})
+    assert r.status_code == 403 and "without hints" in r.json()["error"]
+    first_move(client, gid, t0)
+    r = client.post("/api/reviews", json={"game": gid}, headers={"X-Seat-Token": t0})
+    assert r.status_code == 403 and "until the end" in r.json()["error"]
+    # The choice survives a restart.
+    client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
+    assert view(client, gid, t0)["hints"] is False

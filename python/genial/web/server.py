@@ -247,6 +247,10 @@ def create_app(
             names = [s["name"] for s in table.seats]
             if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 seat = table.seat_of(_token(request))
+                if seat is not None and not table.hints:
+                    raise ApiError(
+                        403, "this table plays without hints or reviews until the end: ask again once it is over"
+                    )
                 if seat is None:
                     raise ApiError(
                         409,

@@ -173,6 +173,8 @@ class Table:
         # How long a held seat's holder must be away before another player may hand the
         # seat on (0: never; only its holder can, or anyone once the holder has left).
         self.away_s = float(row.settings.get("away_s", DEFAULT_AWAY_S))
+        # Whether a seat may ask for a hint, or review its own moves, before the end.
+        self.hints = bool(row.settings.get("hints", True))
         now = time.time()
         # When each seat's holder was last seen (a request with its token, or a live page);
         # a server that restarts counts everybody as just seen.
@@ -656,6 +658,12 @@ class Hub:
                 f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
                 "may give their seat to someone else (0: never)",
             )
+        hints = body.get("hints", True)
+        if not isinstance(hints, bool):
+            raise ApiError(
+                400,
+                "hints must be true or false: whether players may ask for hints and review their own moves before the end",
+            )
         creator = body.get("creator_seat", humans[0] if humans else None)
         if creator is not None and (isinstance(creator, bool) or creator not in humans):
             raise ApiError(400, f"creator_seat must be one of the human seats {humans} or null, not {creator!r}")
@@ -677,7 +685,7 @@ class Hub:
             summary={},
             invites=[hash_token(invites[i]) if i in invites else None for i in range(len(seats))],
             salt=new_salt() if game.seed is not None else "",
-            settings={"away_s": float(away) * 60},
+            settings={"away_s": float(away) * 60, "hints": hints},
         )
         table = Table(row)
         row.summary = table.summary()
@@ -860,6 +868,8 @@ class Hub:
         table = self.table(game_id)
         seat = table.seat_of(token)
         table.check_turn(seat, "ask for a hint")
+        if not table.hints:
+            raise ApiError(403, "this table plays without hints: they were turned off when the game was made")
         assert seat is not None
         version = table.version
         if table.hint is None or table.hint[0] != version:

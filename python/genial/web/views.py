@@ -626,6 +626,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "commitment": table.commitment,
         # How long a holder must be away before another player may hand the seat on (0: never).
         "away_limit_s": table.away_s,
+        # Whether hints and a seat's review of its own moves are on before the end.
+        "hints": table.hints,
     }
     if seat is not None and table.inherited(seat):
         out["inherited"] = (

@@ -350,7 +350,7 @@ class GamePage {
         h("button", { type: "button", id: "keep", title: "Keep (K)", onclick: () => this.send("keep") }, "Keep rack"),
       );
     }
-    if (my) {
+    if (my && st.hints) {
       btns.push(
         h(
           "button",
@@ -369,7 +369,7 @@ class GamePage {
         ),
       );
     }
-    if (st.you !== null && !st.over && st.moves > 0) {
+    if (st.you !== null && !st.over && st.moves > 0 && st.hints) {
       // A seat may review its own decisions while the game goes on (from its view alone).
       const token = this.held.mine[st.you];
       btns.push(
@@ -605,7 +605,7 @@ class GamePage {
       this.send("swap");
     } else if ((k === "k" || k === "K") && others.includes("keep")) {
       this.send("keep");
-    } else if ((k === "h" || k === "H") && this.myTurn(st)) {
+    } else if ((k === "h" || k === "H") && this.myTurn(st) && st.hints) {
       p.hint();
     } else if ((k === "u" || k === "U") && st.can_undo) {
       this.undo();

@@ -122,6 +122,7 @@ export async function showLobby(root, meta) {
   // With this many people seated the server draws the seed itself (meta.fair_seed).
   const seedNote = h("p", { class: "muted seed-note", hidden: true }, meta.fair_seed.text);
   const hotseat = h("input", { type: "checkbox", name: "hotseat" });
+  const hints = h("input", { type: "checkbox", name: "hints", checked: true });
   // How long a player must be away before another may hand their seat on (the table's choice).
   const away = h(
     "select",
@@ -190,6 +191,7 @@ export async function showLobby(root, meta) {
       seedNote,
       h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
       h("label", {}, h("span", {}, "A player away this long may have their seat handed on"), away),
+      h("label", { class: "check" }, hints, h("span", {}, "Hints, and reviewing one's own moves, before the end")),
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
   );
@@ -209,6 +211,7 @@ export async function showLobby(root, meta) {
       seats: editors.map((e) => e.value()),
       seed: seedValue.seed,
       away_minutes: Number(away.value),
+      hints: hints.checked,
     };
     try {
       const made = await api("/api/games", { method: "POST", body });
