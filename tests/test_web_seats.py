@@ -210,9 +210,7 @@ def test_the_away_time_is_the_tables_choice(client: TestClient) -> None:
 
 
 def test_a_table_may_play_without_hints_or_reviews_until_the_end(client: TestClient) -> None:
-    r = client.post(
-        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "hints": "no"}
-    )
+    r = client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "hints": "no"})
     assert r.status_code == 400 and "hints" in r.json()["error"]
     on = create(client, 2)
     assert view(client, on["id"], on["token"])["hints"] is True
@@ -229,3 +227,34 @@ def test_a_table_may_play_without_hints_or_reviews_until_the_end(client: TestCli
     # The choice survives a restart.
     client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
     assert view(client, gid, t0)["hints"] is False
+
+
+def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
+    import json
+
+    import genial
+
+    record = json.loads(genial.play_game(["greedy", "greedy"], seed=4).to_json())
+    body = {"record": record, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}
+    made = client.post("/api/games", json=body).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = claim(client, gid, made["seats"][1]["invite"])
+    assert client.post(f"/api/games/{gid}/rematch", json={}).status_code == 401
+    on = create(client, 2)
+    assert (
+        client.post(f"/api/games/{on['id']}/rematch", json={}, headers={"X-Seat-Token": on["token"]}).status_code == 409
+    )
+    r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t1})
+    assert r.status_code == 201, r.text
+    got = r.json()
+    assert set(got) == {"id", "seat", "token"} and got["seat"] == 1  # no invite for anyone else
+    new = view(client, got["id"], got["token"])
+    assert new["you"] == 1 and [s["name"] for s in new["seats"]] == ["Ann", "Bo"] and new["moves"] == 0
+    assert new["commitment"] and new["seats"][0]["joined"] is False
+    assert view(client, gid)["rematch"] == got["id"]  # every seat of the old game sees it
+    # Ann takes her own seat with her old token; nobody takes a seat twice.
+    r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
+    assert r.status_code == 201 and r.json()["id"] == got["id"] and r.json()["seat"] == 0
+    assert view(client, got["id"], r.json()["token"])["you"] == 0
+    again = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
+    assert again.status_code == 409

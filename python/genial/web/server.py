@@ -20,6 +20,9 @@ header, never in the URL, so tokens stay out of access logs):
   whose rack was seen is dealt anew from a new bag with a new commitment
 - ``POST /api/games/{id}/leave``       (a player's token): the holder leaves the seat; any
   player may then hand it on
+- ``POST /api/games/{id}/rematch``     (a player's token, the game over): the same table again
+  with a new bag, made once (``rematch`` in the state); each player takes their own seat in
+  it with their old seat's token: its id, the seat and a fresh token
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
@@ -194,6 +197,13 @@ def create_app(
     async def replace(request: Request) -> Response:
         body = await _body(request, 10_000)
         return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
+
+    async def rematch(request: Request) -> Response:
+        await _body(request, 10_000)
+        table = hub.table(request.path_params["game_id"])
+        if table.settings.get("rematch") is None:
+            new_games.take(client(request))  # a new game: paced as one
+        return JSONResponse(hub.rematch(table.id, _token(request)), status_code=201)
 
     async def leave(request: Request) -> Response:
         return JSONResponse(hub.leave(request.path_params["game_id"], _token(request)))
@@ -388,6 +398,7 @@ def create_app(
         Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
         Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
         Route("/api/games/{game_id}/leave", leave, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game_id}/options", options),
         Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),

@@ -243,6 +243,11 @@ class Store:
             )
         return now
 
+    def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """The table's settings (its rematch, once one is made)."""
+        with self._db:
+            self._db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game_id))
+
     def get(self, game_id: str) -> GameRow | None:
         cur = self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
         found = cur.fetchone()

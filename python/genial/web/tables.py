@@ -175,6 +175,7 @@ class Table:
         self.away_s = float(row.settings.get("away_s", DEFAULT_AWAY_S))
         # Whether a seat may ask for a hint, or review its own moves, before the end.
         self.hints = bool(row.settings.get("hints", True))
+        self.settings = dict(row.settings)  # with "rematch": the id of the game played next
         now = time.time()
         # When each seat's holder was last seen (a request with its token, or a live page);
         # a server that restarts counts everybody as just seen.
@@ -733,6 +734,57 @@ class Hub:
             "redealt": redealt,
             "commitment": table.commitment,
         }
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """A player of a finished game asks for a rematch: the same table (variant, options,
+        seats, the table's settings) with a new bag, made once; each player of the old game
+        takes their own seat in it with their old seat's token, and nobody else can (the new
+        game's human seats wait for them, as invites that no link holds). Returns the new
+        game's id, the seat and its fresh token."""
+        table = self.table(game_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "only a player of this game (header X-Seat-Token) can ask for a rematch")
+        if not table.over:
+            raise ApiError(409, "a rematch follows a game that is over")
+        found = table.settings.get("rematch")
+        if found is None:
+            g = table.game
+            made = self.create(
+                {
+                    "variant": g.variant,
+                    "players": g.players,
+                    "swap_timing": g.swap_timing,
+                    "require_contact": g.require_contact,
+                    "seats": [
+                        {"kind": "human", "name": s["name"]}
+                        if s["kind"] == "human"
+                        else {"kind": "bot", "engine": s["engine"], "name": s["name"]}
+                        if "engine" in s
+                        else {"kind": "bot", "bot": s["bot"], "options": s.get("options") or {}, "name": s["name"]}
+                        for s in table.seats
+                    ],
+                    "away_minutes": table.away_s / 60,
+                    "hints": table.hints,
+                    "creator_seat": seat,
+                }
+            )
+            # The other seats' invites are handed to nobody: they keep the seats for their
+            # old holders, who take them with their old tokens.
+            table.settings["rematch"] = made["id"]
+            self.store.update_settings(table.id, table.settings)
+            table.notify()
+            return {"id": made["id"], "seat": seat, "token": made["token"]}
+        new = self.table(found)
+        if new.tokens[seat] is not None:
+            raise ApiError(409, "your seat in the rematch is taken already (by this seat's holder on another page?)")
+        token = new_token()
+        new.tokens[seat] = hash_token(token)
+        new.invites[seat] = None
+        new.seen_at[seat] = time.time()
+        new.events.append({**new._event("joined", seat), "inherited": False})
+        self._persist_seats(new)
+        return {"id": new.id, "seat": seat, "token": token}
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The token's holder leaves their seat (resigns it): the token stops working and any

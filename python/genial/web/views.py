@@ -628,6 +628,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "away_limit_s": table.away_s,
         # Whether hints and a seat's review of its own moves are on before the end.
         "hints": table.hints,
+        # The game played next at this table, once a player asked for a rematch.
+        "rematch": table.settings.get("rematch"),
     }
     if seat is not None and table.inherited(seat):
         out["inherited"] = (

@@ -566,6 +566,9 @@ class GamePage {
         st.can_undo
           ? h("button", { type: "button", class: "ghost", onclick: () => this.undo() }, glyph("undo"), "Undo last move")
           : null,
+        st.you !== null && this.held.mine[st.you]
+          ? h("button", { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch(st) }, "Rematch")
+          : null,
         h("a", { class: "button primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board"),
       ),
@@ -573,6 +576,20 @@ class GamePage {
     );
     this.overlay.replaceChildren(card);
     this.overlay.hidden = false;
+  }
+
+  // The same table again with a new bag: made by the first player who asks, joined by the
+  // others with their own seats' tokens (the server keeps each seat for its old holder).
+  async rematch(st) {
+    try {
+      const got = await api(gamePath(this.id, "/rematch"), { method: "POST", token: this.held.mine[st.you], body: {} });
+      const held = seatsFor(got.id);
+      held.mine[got.seat] = got.token;
+      saveSeats(got.id, held);
+      location.href = `/game/${encodeURIComponent(got.id)}`;
+    } catch (e) {
+      toast(e.message, "error");
+    }
   }
 
   hideEnd() {
