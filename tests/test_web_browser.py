@@ -1117,3 +1117,44 @@ def test_a_bare_analysis_page_says_what_to_do(server: str, browser: Browser) -> 
     assert "analysis board" in note and "Analyse" in note and "Replay" in note
     assert page.inner_text("#analysis-status") == "Set up a position to analyse"
     ctx.close()
+
+
+def test_a_rematch_seats_both_players_again(server: str, browser: Browser) -> None:
+    import httpx
+
+    record = json.loads(genial.play_game(["greedy", "greedy"], seed=4).to_json())
+    made = httpx.post(
+        f"{server}/api/games", json={"record": record, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
+    gid = made["id"]
+    link = f"{server}/game/{gid}#invite={made['seats'][1]['invite']}"
+    ctxs = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    a, b = (c.new_page() for c in ctxs)
+    a.goto(f"{server}/game/{gid}#t={made['token']}")
+    b.goto(link)
+    for page, seat in ((a, "0"), (b, "1")):
+        page.wait_for_selector(".end-card #rematch")
+        page.click("#rematch")
+        page.wait_for_function(
+            f"""() => location.pathname !== '/game/{gid}'
+                 && document.querySelector('.game')?.dataset.you === '{seat}'"""
+        )
+    assert a.url == b.url and game_of(a.url) != gid
+    for c in ctxs:
+        c.close()
+
+
+def test_a_table_without_hints_shows_no_hint_button(server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    page.click("details.options summary")
+    page.uncheck('input[name="hints"]')
+    page.click("#create")
+    wait_turn(page)
+    page.wait_for_selector('.rack-tile[data-slot="0"]')
+    assert page.locator("#hint").count() == 0
+    page.keyboard.press("h")
+    assert page.inner_text("#hint-text") == ""
+    ctx.close()

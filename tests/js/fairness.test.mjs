@@ -116,3 +116,13 @@ test("the racks shown are kept per deal", () => {
   recordSeen("g", st("b", 0, [[2, 2]]), s); // dealt anew: the old deal's racks are dropped
   assert.deepEqual(seenOf("g", s).racks[0], { 0: ["2,2"] });
 });
+
+test("what was seen after moves taken back is forgotten", () => {
+  const s = memory();
+  const st = (moves, rack, log = []) => ({ commitment: "a", you: 0, moves, rack, log });
+  recordSeen("g", st(2, [[0, 0]], [{ n: 1, colors: [1, 1] }]), s);
+  recordSeen("g", st(4, [[5, 5]], [{ n: 3, colors: [2, 2] }]), s);
+  recordSeen("g", st(2, [[0, 1]]), s); // an undo back to two moves
+  assert.deepEqual(seenOf("g", s).racks[0], { 2: ["0,1"] });
+  assert.deepEqual(Object.keys(seenOf("g", s).plays), ["1"]);
+});

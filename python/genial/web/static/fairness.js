@@ -67,6 +67,11 @@ export function recordSeen(id, st, storage = globalThis.localStorage) {
     seen = null;
   }
   if (!seen || seen.commitment !== st.commitment) seen = { commitment: st.commitment, racks: {}, plays: {} };
+  // Moves taken back (undo against bots): what was seen after them belongs to no game now.
+  for (const racks of Object.values(seen.racks)) {
+    for (const m of Object.keys(racks)) if (Number(m) > st.moves) delete racks[m];
+  }
+  for (const n of Object.keys(seen.plays)) if (Number(n) >= st.moves) delete seen.plays[n];
   if (st.you !== null && Array.isArray(st.rack)) {
     if (!seen.racks[st.you]) seen.racks[st.you] = {};
     seen.racks[st.you][st.moves] = st.rack.map(([a, b]) => tileKey(a, b)).sort();

@@ -240,6 +240,7 @@ class GamePage {
     this.inviteEl.replaceChildren(...[this.lostCard(st), this.inheritedCard(st), inviteCard(this, st)].filter(Boolean));
     this.fairEl.replaceChildren(...[fairnessCard(this.id, st)].filter(Boolean));
     this.placer.highlight();
+    this.scheduleHandOn(st);
     if (st.over && !this.endShown) this.showEnd(st);
     if (!st.over) this.hideEnd();
   }
@@ -448,6 +449,27 @@ class GamePage {
       },
       label,
     );
+  }
+
+  // A seat that may be handed on later (its holder away, not yet for the table's time):
+  // the page asks for the state again then, as nothing changes in the game to push it.
+  scheduleHandOn(st) {
+    clearTimeout(this.handOnTimer);
+    const waits = st.seats.map((s) => s.hand_on_in_s).filter((w) => typeof w === "number" && w > 0);
+    if (!waits.length || st.over || !this.mySeats.length) return;
+    this.handOnTimer = setTimeout(() => this.refresh(), (Math.min(...waits) + 1) * 1000);
+  }
+
+  async refresh() {
+    const seat = this.seat;
+    const slot = seat === null ? "watch" : seat;
+    try {
+      const fresh = await api(gamePath(this.id), { token: seat === null ? undefined : this.held.mine[seat] });
+      if (fresh.version >= (this.views.get(slot)?.version ?? -1)) this.views.set(slot, fresh);
+      this.render();
+    } catch {
+      /* the live connection brings the next state */
+    }
   }
 
   inheritedCard(st) {
