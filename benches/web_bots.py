@@ -85,7 +85,7 @@ async def run(args: argparse.Namespace, base: str) -> tuple[list[float], list[st
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         busy = []
         for i in range(args.busy):
-            seat = {"kind": "bot", "bot": args.busy_bot}
+            seat = {"kind": "bot", "bot": args.busy_bot, "options": json.loads(args.busy_options)}
             r = await http.post("/api/games", json={"players": 2, "seed": 100 + i, "seats": [seat, seat]})
             r.raise_for_status()
             busy.append(r.json()["id"])
@@ -105,11 +105,23 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--busy", type=int, default=50, help="games of --busy-bot against itself")
     ap.add_argument("--busy-bot", default="expert")
+    ap.add_argument(
+        "--busy-options",
+        default="{}",
+        help="the busy bot's options as JSON, e.g. '{\"iterations\": 20000}' (serves with --allow-bot-options)",
+    )
     ap.add_argument("--bot", default="greedy", help="the bot whose answers are timed")
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--bot-threads", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, local_server(Path(tmp) / "bots.sqlite3", args.bot_threads) as base:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        local_server(
+            Path(tmp) / "bots.sqlite3",
+            args.bot_threads,
+            ["--allow-bot-options"] if json.loads(args.busy_options) else [],
+        ) as base,
+    ):
         answers, errors, decisions = asyncio.run(run(args, base))
     if len(answers) < 2:
         print(f"too few answers timed ({len(answers)}); errors: {errors[:3]}", file=sys.stderr)

@@ -179,10 +179,10 @@ async def main_async(args: argparse.Namespace, base: str) -> Run:
 
 
 @contextlib.contextmanager
-def local_server(db: Path, bot_threads: int) -> Iterator[str]:
+def local_server(db: Path, bot_threads: int, extra: list[str] | None = None) -> Iterator[str]:
     """Runs ``genial serve`` in its own process on 127.0.0.1 (a free port, the database
-    ``db``, no bot delay, no limit on new games) for the length of the block, and yields its
-    base URL; the load benches share it."""
+    ``db``, no bot delay, no limit on new games, and the ``extra`` arguments) for the length
+    of the block, and yields its base URL; the load benches share it."""
     server = subprocess.Popen(
         [
             sys.executable,
@@ -202,6 +202,7 @@ def local_server(db: Path, bot_threads: int) -> Iterator[str]:
             "0",
             "--bot-threads",
             str(bot_threads),
+            *(extra or []),
         ],
         stdout=subprocess.PIPE,
         text=True,

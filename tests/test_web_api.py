@@ -502,25 +502,28 @@ def test_replacing_a_player_is_an_act_every_seat_sees(client: TestClient) -> Non
     with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as ws:
         ws.send_json({"token": t1})
         assert ws.receive_json()["you"] == 1
-        r = client.post(f"/api/games/{gid}/replace", json={"seat": 1}, headers={"X-Seat-Token": t0})
+        # Its holder gives the seat on (before anyone moved: the game is dealt anew).
+        r = client.post(f"/api/games/{gid}/replace", json={"seat": 1}, headers={"X-Seat-Token": t1})
         assert r.status_code == 200, r.text
         fresh = r.json()["invite"]
         pushed = ws.receive_json()
-        while not any(e["type"] == "replaced" for e in pushed["events"]):
+        while not any(e["type"] == "handed" for e in pushed["events"]):
             pushed = ws.receive_json()
         assert pushed["you"] is None and "rack" not in pushed  # the replaced page now only watches
-    # The old token is dead; every seat (and a spectator) sees who replaced whom, and when.
+    # The old token is dead; every seat (and a spectator) sees who handed on which seat, and when.
     assert client.get(f"/api/games/{gid}", headers={"X-Seat-Token": t1}).status_code == 403
     for token in (t0, t2, None):
         events = state(client, gid, token)["events"]
-        assert events[-1]["type"] == "replaced" and events[-1]["seat"] == 1 and events[-1]["by"] == 0
+        handed = [e for e in events if e["type"] == "handed"][-1]
+        assert handed["seat"] == 1 and handed["by"] == 1 and handed["reason"] == "own"
+        assert events[-1]["type"] == "redealt"
     assert state(client, gid)["seats"][1]["joined"] is False
     r = claim(client, gid, fresh)
     assert r.status_code == 200 and r.json()["seat"] == 1 and r.json()["token"] != t1
     assert state(client, gid, r.json()["token"])["you"] == 1
-    # Only a player may replace, never themselves, never a bot's seat.
+    # Only a player may hand a seat on, never a bot's seat.
     assert client.post(f"/api/games/{gid}/replace", json={"seat": 2}).status_code == 401
-    for body in ({"seat": 0}, {"seat": 9}, {"seat": "1"}, {"seat": True}, []):
+    for body in ({"seat": 9}, {"seat": "1"}, {"seat": True}, []):
         r = client.post(f"/api/games/{gid}/replace", json=body, headers={"X-Seat-Token": t0})
         assert r.status_code == 400, (body, r.text)
     bots = create(client, [HUMAN, GREEDY])
@@ -944,8 +947,17 @@ def test_a_swap_offer_says_why(client: TestClient) -> None:
     assert s["swap_why"].startswith("none of your tiles shows")
     assert all(n in s["swap_why"] for n in names)
     assert s["status"]["kind"] == "swap" and s["swap_why"] in s["status"]["text"]
+    # The others learn nothing of the offer (it would tell them no tile of seat 0 shows its
+    # lowest colour): to them it is seat 0's turn, as any other, in words and in the phase.
     other = state(client, made["id"])  # a spectator
-    assert "swap_why" not in other and "decides on a swap" in other["status"]["text"]
+    assert "swap_why" not in other and other["status"]["text"] == "Waiting: Player 1 is placing"
+    assert other["phase"] == "place" and "swap" not in json.dumps(other["status"])
+    assert client.get("/api/games").json()["games"][0]["phase"] == "place"
+    # Seat 0 keeps its rack: "kept the rack" is seat 0's to see, not the others'.
+    assert act(client, made["id"], made["token"], {"version": s["version"], "move": "keep"}).status_code == 200
+    mine = state(client, made["id"], made["token"])
+    assert any(e["kind"] == "keep" for e in mine["log"])
+    assert not any(e["kind"] == "keep" or "kept" in e["text"] for e in state(client, made["id"])["log"])
     # Two people at the table: the status names whose turn it is.
     two = create(client, [HUMAN, HUMAN])
     t0, t1 = tokens(client, two)

@@ -78,6 +78,14 @@ def shots(request: pytest.FixtureRequest) -> Path:
     return SHOTS
 
 
+#: The app behind each served address (tests that play the clock reach into its games).
+APPS: dict[str, Any] = {}
+
+
+def hub_of(url: str) -> Any:
+    return APPS[url].app.state.hub
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,17 +100,34 @@ def server() -> Iterator[str]:
         while not srv.started:
             assert time.monotonic() < deadline, "server did not start"
             time.sleep(0.02)
+        APPS[f"http://127.0.0.1:{port}"] = app
         yield f"http://127.0.0.1:{port}"
         srv.should_exit = True
         thread.join(10)
         sock.close()
 
 
+class _Browser:
+    """The browser with contexts that let Playwright evaluate its own waits in a page (string
+    predicates run through ``eval``, which the page's Content-Security-Policy forbids); the
+    real policy is exercised by `test_the_page_runs_under_its_content_security_policy`
+    (``strict``)."""
+
+    def __init__(self, strict: Browser) -> None:
+        self.strict = strict
+
+    def new_context(self, **options: Any) -> Any:
+        return self.strict.new_context(bypass_csp=True, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.strict, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield b
+        yield _Browser(b)  # type: ignore[misc]
         b.close()
 
 
@@ -407,16 +432,25 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     assert all(token_b not in body for _, body in wa.responses)
     assert token_b not in a.evaluate("JSON.stringify(Object.entries(localStorage))")
 
-    # The creator gives the friend's seat to someone else: an explicit act both pages show.
+    # The friend closes the page and stays away longer than the table allows (10 minutes by
+    # default; the server's clock is moved instead of waiting): then, and only then, the
+    # creator may hand the seat on, an explicit act every page shows.
+    gid = game_of(link)
     a.on("dialog", lambda d: d.accept())
-    a.click('.invite[data-seat="1"] button.replace')
+    assert a.locator('.player[data-seat="1"] .hand-on').count() == 0
+    b.goto("about:blank")
+    a.wait_for_selector('.player[data-seat="1"] .kind.away')  # the server saw the page close
+    hub_of(server).tables[gid].seen_at[1] -= 601
+    a.reload()
+    a.click('.player[data-seat="1"] .hand-on')
     a.wait_for_selector('.invite[data-seat="1"] input')
     fresh = a.input_value('.invite[data-seat="1"] input')
     assert "#invite=" in fresh and fresh != link
+    a.wait_for_selector('.fairness .event.handed[data-seat="1"]')
+    assert "handed on Friend's seat (away too long)" in a.inner_text(".fairness .event.handed")
+    b.goto(f"{server}/game/{gid}")
+    b.wait_for_selector('.fairness .event.handed[data-seat="1"]')
     b.wait_for_function("document.querySelector('.game').dataset.you === ''")  # now only watching
-    for page in (a, b):
-        page.wait_for_selector('.fairness .event.replaced[data-seat="1"]')
-        assert "new invite" in page.inner_text(".fairness .event.replaced")
     gone = b.evaluate(
         "async ([id, t]) => (await fetch(`/api/games/${id}`, {headers: {'X-Seat-Token': t}})).status",
         [game_of(link), token_b],
@@ -600,6 +634,7 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
     page.click("#verify")
     page.wait_for_selector(".verify-result.ok")
     assert "one fingerprinted at the start" in page.inner_text(".verify-result")
+    assert "draws came in the revealed bag's order" in page.inner_text(".verify-result")
     # Had the server shown this browser another fingerprint at the start, the check fails.
     page.evaluate(f"localStorage.setItem('genial.commitment.{gid}', '{'0' * 64}')")
     page.click("#verify")
@@ -841,3 +876,285 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
         srv.should_exit = True
         thread.join(10)
         sock.close()
+
+
+# ----- attacks on seats and on the deal (issue 29) ------------------------------------------------
+
+
+def _racks_of(wire: Wire, seat: int) -> list[str]:
+    return [json.dumps(f["rack"]) for f in wire.frames if f.get("type") == "state" and f.get("you") == seat]
+
+
+def _post(page: Page, path: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """async ([path, token, body]) => { const r = await fetch(path, {method: "POST",
+                 headers: {"Content-Type": "application/json", "X-Seat-Token": token}, body: JSON.stringify(body)});
+                 return {status: r.status, body: await r.json()}; }""",
+            [path, token, body],
+        )
+    )
+
+
+def _create_for_two(page: Page, server: str, players: int = 2) -> str:
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    if players != 2:
+        page.select_option('select[name="players"]', str(players))
+    for seat in range(1, players):
+        page.select_option(f'.seat-row[data-seat="{seat}"] .seat-kind', "human")
+        page.fill(f'.seat-row[data-seat="{seat}"] .seat-name', f"Friend {seat}")
+    page.click("#create")
+    page.wait_for_selector(".invite input")
+    return game_of(page.url)
+
+
+def test_the_creator_never_sees_a_rack_the_friend_then_plays(server: str, browser: Browser) -> None:
+    """Issue 29, item 1: the creator opens the friend's invite with "Play here", reads the
+    rack, then gives the seat to the friend. The friend must not be dealt that rack."""
+    host, friend = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    a, b = host.new_page(), friend.new_page()
+    wa, wb = Wire(a), Wire(b)
+    a.on("dialog", lambda d: d.accept())
+    gid = _create_for_two(a, server)
+    first = hub_of(server).tables[gid].commitment
+    a.click('.invite[data-seat="1"] button:has-text("Play here")')
+    a.wait_for_function("document.querySelector('.game')?.dataset.version !== undefined")
+    a.wait_for_function(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine['1'] !== undefined")
+    held = a.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine")
+    a.wait_for_function("() => document.querySelectorAll('.player.me').length === 2")
+    peeked = set(_racks_of(wa, 1))
+    assert peeked  # the creator's browser was shown seat 1's rack
+    # The attack: the creator, with their own seat's token, gives the friend's seat a new invite.
+    r = _post(a, f"/api/games/{gid}/replace", held["0"], {"seat": 1})
+    if r["status"] == 200:  # what the server allowed before: the friend is seated on the peeked rack
+        link = f"{server}/game/{gid}#invite={r['body']['invite']}"
+    else:
+        assert r["status"] == 409 and "holds this seat" in r["body"]["error"]
+        # Only the seat's holder (here the creator, with that seat's own token) can give it on,
+        # and before anyone moved that deals every rack anew from a new bag.
+        a.click('.player[data-seat="1"] .hand-on.own')
+        a.wait_for_selector('.invite[data-seat="1"] input')
+        link = a.input_value('.invite[data-seat="1"] input')
+    b.goto(link)
+    b.wait_for_function("document.querySelector('.game')?.dataset.you === '1'")
+    dealt = set(_racks_of(wb, 1))
+    assert dealt and not dealt & peeked, "the friend plays the rack the creator read"
+    again = hub_of(server).tables[gid].commitment
+    assert again != first
+    for page in (a, b):  # every seat sees the new deal and its fingerprint
+        page.wait_for_selector(".fairness .event.redealt")
+        page.wait_for_function("c => document.querySelector('.fairness code')?.dataset.commitment === c", arg=again)
+    assert wa.errors == [] and wb.errors == []
+    host.close()
+    friend.close()
+
+
+def test_a_held_seat_cannot_be_taken(server: str, browser: Browser) -> None:
+    """Issue 29, item 2: in a three-player game B tries to take C's seat after the first
+    move, to read C's rack and play it; C must keep the seat."""
+    ctxs = [browser.new_context(viewport=DESKTOP) for _ in range(4)]
+    a, b, c, d = (x.new_page() for x in ctxs)
+    for p in (a, b, c, d):
+        p.on("dialog", lambda dlg: dlg.accept())
+    gid = _create_for_two(a, server, players=3)
+    links = [a.input_value(f'.invite[data-seat="{s}"] input') for s in (1, 2)]
+    b.goto(links[0])
+    c.goto(links[1])
+    for page, seat in ((b, "1"), (c, "2")):
+        page.wait_for_function(f"document.querySelector('.game')?.dataset.you === '{seat}'")
+    sa = wait_turn(a)
+    play_policy(a)
+    finish_turn(a, int(sa["version"]))
+    token_b = b.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine['1']")
+    token_c = c.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine['2']")
+    # The attack: B gives C's seat a new invite, to claim it and play C's rack.
+    r = _post(b, f"/api/games/{gid}/replace", token_b, {"seat": 2})
+    assert r["status"] == 409, f"B took C's held seat: {r}"
+    assert b.locator('.player[data-seat="2"] .hand-on').count() == 0
+    c.reload()
+    c.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")  # C keeps the seat
+    # C goes away for longer than the table allows: now B may hand the seat on, every seat
+    # sees it, and the newcomer is told the rack was held by someone else.
+    c.goto("about:blank")
+    b.wait_for_selector('.player[data-seat="2"] .kind.away')  # the server saw the page close
+    hub_of(server).tables[gid].seen_at[2] -= 601
+    b.reload()
+    b.click('.player[data-seat="2"] .hand-on')
+    b.wait_for_selector('.invite[data-seat="2"] input')
+    d.goto(b.input_value('.invite[data-seat="2"] input'))
+    d.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")
+    d.wait_for_selector(".card.inherited")
+    assert "held this seat before you" in d.inner_text(".card.inherited")
+    for page in (a, b, d):
+        page.wait_for_selector('.fairness .event.handed[data-seat="2"]')
+    gone = a.evaluate(
+        "async ([id, t]) => (await fetch(`/api/games/${id}`, {headers: {'X-Seat-Token': t}})).status", [gid, token_c]
+    )
+    assert gone == 403
+    for x in ctxs:
+        x.close()
+
+
+def _liar_reveal(table: Any, seed: int) -> dict[str, Any]:
+    """What a dishonest server reveals: bag A (whose fingerprint it showed) and draws that fit
+    bag A, as many at each move as the real game drew, though it dealt from bag B; the tiles
+    laid are the real ones. (The liar's own code: it needs nothing of the server's.)"""
+    from genial.records import from_record, start_record
+
+    played = json.loads(table.game.to_json())
+    bag_a = json.loads(genial.Game(2, seed).to_json())["bag"]
+    game = from_record(start_record(played))
+    at = 0
+
+    def take(n: int) -> str:
+        nonlocal at
+        at += n
+        return "".join(bag_a[at - n : at])
+
+    steps: list[dict[str, Any]] = [{"move": None, "seat": p, "drew": take(len(game.rack(p)))} for p in range(2)]
+    for i, m in enumerate(played["moves"]):
+        seat = game.current_player
+        result = game.play(m)
+        step: dict[str, Any] = {"move": i, "seat": seat, "drew": take(result.drawn)}
+        if result.move.colors is not None:
+            step["played"] = str(genial.Tile(*result.move.colors))
+        steps.append(step)
+    return {"salt": table.salt, "seed": str(seed), "bag": "".join(bag_a), "steps": steps}
+
+
+def test_a_dishonest_deal_is_caught_by_the_end_screen(browser: Browser, tmp_path: Path) -> None:
+    """Issue 29, item 3: a server deals from bag B while it shows bag A's fingerprint and
+    reveals bag A at the end. The fingerprint matches; the deal must not."""
+    import httpx
+    from genial.web.commitment import commitment
+
+    sock = _bound()
+    port = sock.getsockname()[1]
+    srv, thread = _serve(tmp_path / "games.sqlite3", sock)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        made = httpx.post(
+            f"{url}/api/games", json={"variant": "standard", "players": 2, "seats": [{"kind": "human"}] * 2}
+        ).json()
+        gid, t0 = made["id"], made["token"]
+        t1 = httpx.post(f"{url}/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+        table = srv.config.app.app.state.hub.tables[gid]
+        seed_a = 12345
+        bag_a = json.loads(genial.Game(2, seed_a).to_json())["bag"]
+        table.commitment = commitment(table.salt, seed_a, bag_a)  # shows A's fingerprint from the start
+        table.reveal = lambda: _liar_reveal(table, seed_a)  # and reveals A at the end
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        page.goto(f"{url}/game/{gid}#t={t0}")
+        page.wait_for_selector(".fairness code")
+        assert page.get_attribute(".fairness code", "data-commitment") == table.commitment
+        version = -1
+        while True:
+            s = httpx.get(f"{url}/api/games/{gid}").json()
+            if s["over"]:
+                break
+            token = (t0, t1)[s["current"]]
+            s = httpx.get(f"{url}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+            move = "keep" if s["phase"] == "swap_offer" else None
+            for slot in range(len(s["rack"])) if move is None else []:
+                moves = httpx.get(
+                    f"{url}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
+                ).json()["moves"]
+                if moves:
+                    move = moves[0]
+                    break
+            move = move or s["others"][0]
+            ack = httpx.post(
+                f"{url}/api/games/{gid}/move",
+                json={"version": s["version"], "move": move},
+                headers={"X-Seat-Token": token},
+            )
+            assert ack.status_code == 200, ack.text
+            version = ack.json()["version"]
+            if s["current"] == 0:  # the page records the racks it is shown as they come
+                page.wait_for_function("v => Number(document.querySelector('.game').dataset.version) >= v", arg=version)
+        page.wait_for_selector(".end-card #verify")
+        page.click("#verify")
+        page.wait_for_selector(".verify-result.error, .verify-result.ok")
+        text = page.inner_text(".verify-result")
+        assert page.locator(".verify-result.error").count() == 1, f"the dishonest deal passed: {text}"
+        assert "revealed bag" in text
+        ctx.close()
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def test_the_page_runs_under_its_content_security_policy(server: str, browser: Browser) -> None:
+    """The real policy (no bypass): the lobby, a game against a bot with its board, symbols
+    and rack, a placement, with no script blocked and no error."""
+    ctx = browser.strict.new_context(viewport=DESKTOP)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(server + "/")
+    page.locator("#create").click()
+    page.locator('.rack-tile[data-slot="0"]').wait_for()
+    page.locator(".board .cell").first.wait_for()
+    for slot in range(6):
+        page.locator(f'.rack-tile[data-slot="{slot}"]').click()
+        if page.locator(".cell.legal").count():
+            break
+    assert page.locator(".cell.legal").count() > 0
+    assert problems == [], problems
+    ctx.close()
+
+
+def test_a_bare_analysis_page_says_what_to_do(server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/analysis")
+    page.wait_for_selector("#analysis-note strong")
+    note = page.inner_text("#analysis-note")
+    assert "analysis board" in note and "Analyse" in note and "Replay" in note
+    assert page.inner_text("#analysis-status") == "Set up a position to analyse"
+    ctx.close()
+
+
+def test_a_rematch_seats_both_players_again(server: str, browser: Browser) -> None:
+    import httpx
+
+    record = json.loads(genial.play_game(["greedy", "greedy"], seed=4).to_json())
+    made = httpx.post(
+        f"{server}/api/games", json={"record": record, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
+    gid = made["id"]
+    link = f"{server}/game/{gid}#invite={made['seats'][1]['invite']}"
+    ctxs = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    a, b = (c.new_page() for c in ctxs)
+    a.goto(f"{server}/game/{gid}#t={made['token']}")
+    b.goto(link)
+    for page, seat in ((a, "0"), (b, "1")):
+        page.wait_for_selector(".end-card #rematch")
+        page.click("#rematch")
+        page.wait_for_function(
+            f"""() => location.pathname !== '/game/{gid}'
+                 && document.querySelector('.game')?.dataset.you === '{seat}'"""
+        )
+    assert a.url == b.url and game_of(a.url) != gid
+    for c in ctxs:
+        c.close()
+
+
+def test_a_table_without_hints_shows_no_hint_button(server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    page.click("details.options summary")
+    page.uncheck('input[name="hints"]')
+    page.click("#create")
+    wait_turn(page)
+    page.wait_for_selector('.rack-tile[data-slot="0"]')
+    assert page.locator("#hint").count() == 0
+    page.keyboard.press("h")
+    assert page.inner_text("#hint-text") == ""
+    ctx.close()

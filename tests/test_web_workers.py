@@ -26,7 +26,7 @@ def endless() -> genial.bots.BuiltinBot:
 
 def test_the_game_that_used_the_least_thinking_time_is_served_first() -> None:
     async def main() -> list[str]:
-        workers = BotWorkers(1)
+        workers = BotWorkers(1, quick_lane=False)  # one worker: the queue's order shows
         workers.start()
         done: list[str] = []
 
@@ -92,3 +92,31 @@ def test_closing_stops_every_search_and_drops_its_move() -> None:
 
     asyncio.run(main())
     assert len(outcome) == 3  # two stopped mid-search, one never started
+
+
+def test_a_quick_decision_does_not_wait_for_a_long_search() -> None:
+    """One game's long budget holds the only worker; another game's quick bot moves at once
+    in the quick lane, beside it (issue 29, item 8)."""
+
+    async def main() -> list[str]:
+        workers = BotWorkers(1)
+        workers.start()
+        order: list[str] = []
+        try:
+            # The pool learns what each bot's decisions take.
+            await workers.choose("warm", make("greedy"), view())
+            await workers.run("warm", "slow", lambda: threading.Event().wait(0.2))
+            release = threading.Event()
+            slow = asyncio.ensure_future(workers.run("long", "slow", lambda: release.wait(60)))
+            while workers.stats()["running"] == 0:
+                await asyncio.sleep(0.01)
+            move = await asyncio.wait_for(workers.choose("quick", make("greedy"), view()), 30)
+            order.append("quick" if move is not None else "none")
+            release.set()
+            await slow
+            order.append("long")
+        finally:
+            workers.close()
+        return order
+
+    assert asyncio.run(main()) == ["quick", "long"]

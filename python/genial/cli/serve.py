@@ -194,6 +194,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from ..web.edge import EdgeRules
         from ..web.seats import BotLimits
         from ..web.server import MAX_BODY, create_app
+        from ..web.transport import http_protocol
     except ImportError:
         return error(_MISSING)
     if not 0 <= args.port <= 65535:
@@ -264,6 +265,8 @@ def run_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,  # genial.web.edge writes its own, without query strings
         ws="auto",
+        # A connection must send its request within timeout_keep_alive (5 s), as an idle one.
+        http=http_protocol(),
         lifespan="on",
         # Compressing every state costs more CPU than it saves on a LAN.
         ws_per_message_deflate=False,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,11 +37,26 @@ if TYPE_CHECKING:
     from .reviews import Reviews
     from .tables import Hub
 
-__all__ = ["MAX_LINE", "Analyses", "position_key"]
+__all__ = ["MAX_LINE", "MAX_SHARED", "SHARES_PER_DAY", "Analyses", "position_key"]
 
 #: The longest variation accepted (a game has fewer moves).
 MAX_LINE = 300
 _CACHE = 64
+#: The largest shared position kept, as stored (its canonical JSON): a whole 4-player record
+#: with a long variation fits several times over.
+MAX_SHARED = 64_000
+#: Positions one client address may share a day, and how many bytes of them.
+SHARES_PER_DAY = 200
+SHARED_BYTES_PER_DAY = 2_000_000
+#: What a shared request and each kind of position may hold; anything else is refused.
+_SHARE_FIELDS = {"position", "line"}
+_POSITION_FIELDS = {
+    "game": {"game", "upto"},
+    "review": {"review", "upto"},
+    "record": {"record", "upto"},
+    "setup": {"setup"},
+}
+_SETUP_FIELDS = {"players", "variant", "tiles", "tracks", "seat", "rack"}
 
 
 def position_key(position: dict[str, Any], line: list[str]) -> str:
@@ -102,6 +118,17 @@ def _rack_tile(t: Any, i: int) -> Tile:
         raise ApiError(400, f"rack tile {i}: {e}") from None
 
 
+def _only(value: Any, fields: set[str], what: str) -> None:
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - fields)
+        if unknown:
+            raise ApiError(400, f"{what} holds only {', '.join(sorted(fields))}; unknown: {', '.join(unknown)[:80]}")
+
+
+def _setup_rack(setup: dict[str, Any]) -> list[Tile]:
+    return [_rack_tile(t, i) for i, t in enumerate(setup.get("rack") or [])]
+
+
 def setup_game(setup: Any) -> tuple[Game, list[Move]]:
     """The game of a position set up by hand, and its tiles (for the drawing)."""
     if not isinstance(setup, dict):
@@ -136,6 +163,7 @@ class Analyses:
         self.level = level
         self.iterations = iterations
         self._cache: dict[str, dict[str, Any]] = {}
+        self._shares: dict[str, tuple[int, int, int]] = {}  # client -> (day, positions, bytes)
 
     def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str]]:
         from .tables import posted_record, record_names
@@ -222,14 +250,68 @@ class Analyses:
         self._cache[key] = payload
         return payload
 
-    def share(self, body: Any) -> dict[str, Any]:
+    def share(self, body: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/positions``: keeps a position and its variation (checked by playing
-        it) under an id for a link."""
-        self.played(body)
-        data = {"position": body["position"], "line": body.get("line", [])}
+        it) under an id for a link. What is kept is rebuilt from what was checked (the
+        fields of the module's text, a record as the core writes it, a setup's tiles as
+        text), never the body as sent; at most `MAX_SHARED` bytes, and per client address
+        at most `SHARES_PER_DAY` positions and `SHARED_BYTES_PER_DAY` bytes a day."""
+        _only(body, _SHARE_FIELDS, "a shared position")
+        game, names, tiles, _ = self.played(body)
+        data = {"position": self._canonical(body["position"], game, names, tiles), "line": body.get("line", [])}
+        size = len(json.dumps(data, separators=(",", ":")))
+        if size > MAX_SHARED:
+            raise ApiError(413, f"this position is {size} bytes as kept; a shared position is at most {MAX_SHARED}")
         key = position_key(data["position"], data["line"])
-        self.hub.store.put_position(key, data)
+        if self.hub.store.get_position(key) is None:
+            self._count_share(client, size)
+            self.hub.store.put_position(key, data)
         return {"id": key, "path": f"/analysis/{key}"}
+
+    def _canonical(self, position: dict[str, Any], game: Game, names: list[str], tiles: list[Move]) -> dict[str, Any]:
+        """A checked position rebuilt from its known fields only."""
+        kind = next(k for k in _POSITION_FIELDS if k in position)
+        _only(position, _POSITION_FIELDS[kind], f"a {kind} position")
+        out: dict[str, Any] = {}
+        if kind == "setup":
+            setup = position["setup"]
+            _only(setup, _SETUP_FIELDS, "a setup")
+            out["setup"] = {
+                "players": game.players,
+                "variant": game.variant,
+                "tiles": [str(m) for m in tiles],
+                "tracks": [list(t) for t in setup["tracks"]],
+                "seat": setup["seat"],
+                "rack": [str(t) for t in _setup_rack(setup)],
+            }
+            return out
+        if kind == "record":
+            from .tables import posted_record
+
+            whole, _ = posted_record(position["record"], "loaded")
+            out["record"] = to_record(whole)
+            if "names" in position["record"]:
+                out["record"]["names"] = names  # cleaned (`record_names`)
+        else:
+            out[kind] = position[kind]
+        if "upto" in position:
+            out["upto"] = position["upto"]
+        return out
+
+    def _count_share(self, client: str, size: int) -> None:
+        day = int(time.time() // 86_400)
+        got_day, count, used = self._shares.get(client, (day, 0, 0))
+        if got_day != day:
+            count, used = 0, 0
+        if count + 1 > SHARES_PER_DAY or used + size > SHARED_BYTES_PER_DAY:
+            raise ApiError(
+                429,
+                f"your address has shared {count} positions ({used} bytes) today: at most {SHARES_PER_DAY} "
+                f"positions and {SHARED_BYTES_PER_DAY} bytes a day",
+            )
+        if len(self._shares) > 10_000:
+            self._shares = {c: v for c, v in self._shares.items() if v[0] == day}
+        self._shares[client] = (day, count + 1, used + size)
 
     def shared(self, key: str) -> dict[str, Any]:
         if not (isinstance(key, str) and 1 <= len(key) <= 64):

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from .errors import ApiError
 
-__all__ = ["AccessLog", "Edge", "EdgeRules", "RateLimit", "host_name"]
+__all__ = ["SECURITY_HEADERS", "AccessLog", "Edge", "EdgeRules", "RateLimit", "host_name"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -36,6 +36,20 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 access_log = logging.getLogger("genial.access")
+
+#: Sent with every HTTP response: the page runs only its own scripts and connects only to its
+#: own server (seat tokens live in its localStorage), no other site may frame it, and no
+#: response is read as another type than it says.
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
 
 _SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -195,6 +209,7 @@ class Edge:
             kind = message["type"]
             if kind == "http.response.start":
                 status = int(message["status"])
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             elif kind == "http.response.body":
                 size += len(message.get("body", b""))
             elif kind == "websocket.accept":

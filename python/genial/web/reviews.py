@@ -11,6 +11,11 @@ board cannot open such a review's game (its record holds the bag). Each decision
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
 decision per job, so a review never holds the pool for long and stops at once on shutdown.
+The reviews asked from one client address share one place in that fair queue: an address
+with four reviews under way gets the same share of the pool as one with a single review, so
+another address's review starts after at most the decisions already running (not after
+whole reviews). An address may have `PER_CLIENT` reviews under way, the server
+`MAX_RUNNING`; beyond, a 429 or a 503 says to ask again later.
 A review is identified by the hash of what it is made from (the game's start and moves,
 the level and the budget): asking twice gives the same review, finished or under way.
 """
@@ -32,12 +37,14 @@ from .errors import ApiError
 from .store import Store
 from .workers import BotWorkers, Stopped
 
-__all__ = ["MAX_RUNNING", "Reviews"]
+__all__ = ["MAX_RUNNING", "PER_CLIENT", "Reviews"]
 
 log = logging.getLogger("genial.web")
 
-#: Reviews computed at once; more are refused (503) until one ends.
-MAX_RUNNING = 4
+#: Reviews under way on the server at once; more are refused (503) until one ends.
+MAX_RUNNING = 64
+#: Reviews under way for one client address at once; more are refused (429).
+PER_CLIENT = 4
 
 
 @dataclass(eq=False)
@@ -53,14 +60,34 @@ class _Job:
     decisions: list[Decision] = field(default_factory=list)
     error: str | None = None
     task: asyncio.Task[None] | None = None
+    #: The address that asked for it: its reviews share one place in the fair queue.
+    client: str = ""
 
 
-def review_key(record: dict[str, Any], level: str, iterations: int | None, seat: int | None = None) -> str:
-    """The id of a review: the hash of the game's start and moves, the level, the budget and
-    the seat whose own decisions it holds (if not every one)."""
-    what = {"start": start_record(record), "moves": record["moves"], "level": level, "iterations": iterations}
+def review_key(
+    record: dict[str, Any],
+    level: str,
+    iterations: int | None,
+    seat: int | None = None,
+    names: list[str] | None = None,
+    source: dict[str, Any] | None = None,
+) -> str:
+    """The id of a review: the hash of the game's start and moves, the level, the budget,
+    the seat whose own decisions it holds (if not every one), and the names and source it
+    shows (so that a record posted with other names, by anyone, makes another review than the
+    players' own)."""
+    what: dict[str, Any] = {
+        "start": start_record(record),
+        "moves": record["moves"],
+        "level": level,
+        "iterations": iterations,
+    }
     if seat is not None:
         what["seat"] = seat
+    if names is not None:
+        what["names"] = names
+    if source:
+        what["source"] = source
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -74,19 +101,26 @@ class Reviews:
         self.iterations = iterations
         self.jobs: dict[str, _Job] = {}
 
-    def start(self, game: Game, names: list[str], source: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    def start(
+        self, game: Game, names: list[str], source: dict[str, Any], seat: int | None = None, client: str = ""
+    ) -> dict[str, Any]:
         """Starts the review of ``game`` (over, or a record the asker holds; with ``seat``,
         that seat's own decisions only) unless it is finished or under way; its status.
         ``source``: where the analysis board finds the game again (``{"game": id}``, or
-        ``{}``)."""
+        ``{}``); ``client``: the asker's address (its reviews share one place in the queue)."""
         record = to_record(game)
-        key = review_key(record, self.level, self.iterations, seat)
+        key = review_key(record, self.level, self.iterations, seat, names, source)
         if key in self.jobs or self.store.get_review(key) is not None:
             return self.status(key)
-        if sum(j.task is not None and not j.task.done() for j in self.jobs.values()) >= MAX_RUNNING:
+        running = [j for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        if sum(j.client == client for j in running) >= PER_CLIENT:
+            raise ApiError(
+                429, f"your address has {PER_CLIENT} reviews being computed: ask again when one of them is done"
+            )
+        if len(running) >= MAX_RUNNING:
             raise ApiError(503, f"{MAX_RUNNING} reviews are being computed: ask again in a minute")
         plies = [i for i, p in enumerate(core_state(game).movers) if seat is None or p == seat]
-        job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies))
+        job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies), client=client)
         self.jobs[key] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job))
         return self.status(key)
@@ -119,6 +153,7 @@ class Reviews:
 
     async def _run(self, job: _Job) -> None:
         game, level, its = job.game, self.level, self.iterations
+        queue = f"review@{job.client}"  # one place in the fair queue per address
         plies = [i for i, p in enumerate(core_state(game).movers) if job.seat is None or p == job.seat]
         try:
             for n, ply in enumerate(plies):
@@ -126,13 +161,13 @@ class Reviews:
                 def one(ply: int = ply) -> Review:
                     return review(game, level, iterations=its, plies=range(ply, ply + 1))
 
-                part = await self.workers.run(f"review:{job.key}", "review", one)
+                part = await self.workers.run(queue, "review", one)
                 job.decisions.extend(part.decisions)
                 job.done = n + 1
             resume = Review.partial(game, level, its, 0, job.decisions)
             if job.seat is None:
                 full = await self.workers.run(
-                    f"review:{job.key}", "review", lambda: review(game, level, iterations=its, resume=resume)
+                    queue, "review", lambda: review(game, level, iterations=its, resume=resume)
                 )
             else:
                 # No row for the position now: it would be estimated from the next mover's view.
@@ -155,7 +190,7 @@ class Reviews:
             log.exception("review %s failed", job.key)
             job.error = f"the review could not be made: {type(e).__name__}: {e}"
         finally:
-            self.workers.forget(f"review:{job.key}")
+            self.workers.forget(queue)
 
     async def close(self) -> None:
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]

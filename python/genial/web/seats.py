@@ -10,6 +10,7 @@ SHA-256 hashes of tokens and open invites, never the secrets themselves.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -17,9 +18,16 @@ from typing import Any
 from ..bots import BUILTIN_BOTS, make
 from .errors import ApiError
 
-__all__ = ["MAX_NAME", "BotLimits", "check_seats", "new_invite", "new_token"]
+__all__ = ["MAX_NAME", "BotLimits", "check_seats", "clean_name", "new_invite", "new_token"]
 
 MAX_NAME = 40
+
+
+def clean_name(text: str) -> str:
+    """A name as pages show it: without control and format characters (NUL, line breaks,
+    bidi overrides such as U+202E, zero-width characters: Unicode's categories C*), with
+    surrounding blanks stripped, at most `MAX_NAME` characters."""
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()[:MAX_NAME]
 
 
 def new_token() -> str:
@@ -80,7 +88,7 @@ def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[s
         name = s.get("name")
         if name is not None and not isinstance(name, str):
             raise ApiError(400, f"seat {i}: name must be text")
-        name = (name or "").strip()[:MAX_NAME]
+        name = clean_name(name or "")
         if kind == "human":
             seats.append({"kind": "human", "name": name or f"Player {i + 1}"})
         elif kind == "bot" and "engine" in s:

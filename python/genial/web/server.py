@@ -13,8 +13,16 @@ header, never in the URL, so tokens stay out of access logs):
   the creator's seat with its token and a one-time invite code for each other human seat
 - ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
   token, once
-- ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): the seat's token
-  stops working and a new invite is returned; every seat sees it in ``events``
+- ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): hands a seat on:
+  its token stops working and a new invite is returned; every seat sees it in ``events``.
+  A held seat is handed on by its holder, or by another player once the holder has been
+  away for the table's ``away_minutes`` (or has left); before any person has moved, a seat
+  whose rack was seen is dealt anew from a new bag with a new commitment
+- ``POST /api/games/{id}/leave``       (a player's token): the holder leaves the seat; any
+  player may then hand it on
+- ``POST /api/games/{id}/rematch``     (a player's token, the game over): the same table again
+  with a new bag, made once (``rematch`` in the state); each player takes their own seat in
+  it with their old seat's token: its id, the seat and a fresh token
 - ``GET  /api/games/{id}``             the state as the token's seat sees it (spectator without)
 - ``GET  /api/games/{id}/options?slot=0``  the mover's placements of one rack tile (by
   slot, or ``tile=RB``), best first, as columns (``moves``: the texts to send back,
@@ -47,6 +55,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -67,6 +76,7 @@ from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
 from .tables import (
+    DEFAULT_AWAY_S,
     FAIR_SEED_HUMANS,
     Hub,
     Listener,
@@ -82,6 +92,11 @@ log = logging.getLogger("genial.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
+_PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
+#: Live connections (WebSockets) one client address may hold open at once.
+MAX_LIVE_PER_ADDRESS = 32
+#: Spectators (live connections without a seat) of one game at once; seats are never refused.
+MAX_SPECTATORS = 100
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -102,9 +117,18 @@ async def _body(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw:
         raise ApiError(400, "request body is empty: send a JSON object")
     try:
+        if len(raw) > _PARSE_IN_THREAD:  # a record of a megabyte: parsed off the event loop
+            return await asyncio.to_thread(json.loads, raw)
         return json.loads(raw)
     except (ValueError, RecursionError) as e:  # bad JSON or UTF-8; an int of over 4300 digits
         raise ApiError(400, f"request body is not valid JSON: {e}") from None
+
+
+def _game_id(value: Any) -> str:
+    """A game's id as a request names it: text, or a 400."""
+    if not isinstance(value, str):
+        raise ApiError(400, f'"game" must be a game\'s id (text), not {type(value).__name__}')
+    return value
 
 
 def _token(request: Request) -> str | None:
@@ -141,13 +165,17 @@ def create_app(
     # (a review is as much work as a game), analyses and shared positions three times as often.
     new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
     new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
+    new_replays = RateLimit(3 * edge.new_games_per_minute, "replays")
     meta = {
         **views.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
         "engines": [{"name": name} for name in sorted(hub.engines)],
         "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+        # What the lobby offers for a table's away_minutes (0: never), and its default.
+        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
     }
     index = STATIC / "index.html"
+    live_by_address: dict[str, int] = {}  # open live connections per client address
 
     async def page(request: Request) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
@@ -169,6 +197,16 @@ def create_app(
     async def replace(request: Request) -> Response:
         body = await _body(request, 10_000)
         return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
+
+    async def rematch(request: Request) -> Response:
+        await _body(request, 10_000)
+        table = hub.table(request.path_params["game_id"])
+        if table.settings.get("rematch") is None:
+            new_games.take(client(request))  # a new game: paced as one
+        return JSONResponse(hub.rematch(table.id, _token(request)), status_code=201)
+
+    async def leave(request: Request) -> Response:
+        return JSONResponse(hub.leave(request.path_params["game_id"], _token(request)))
 
     async def get_game(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
@@ -201,7 +239,10 @@ def create_app(
         )
 
     async def replay(request: Request) -> Response:
-        return JSONResponse(replay_frames(await _body(request)))
+        body = await _body(request)
+        new_replays.take(client(request))
+        # A record of up to a megabyte replays in a thread: the event loop serves the others.
+        return JSONResponse(await asyncio.to_thread(replay_frames, body))
 
     def client(request: Request) -> str:
         return request.client.host if request.client else ""
@@ -212,20 +253,29 @@ def create_app(
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
         if "game" in body:
-            table = hub.table(body["game"])
+            table = hub.table(_game_id(body["game"]))
             names = [s["name"] for s in table.seats]
             if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 seat = table.seat_of(_token(request))
+                if seat is not None and not table.hints:
+                    raise ApiError(
+                        403, "this table plays without hints or reviews until the end: ask again once it is over"
+                    )
                 if seat is None:
                     raise ApiError(
                         409,
                         "a game is reviewed once it is over: until then the review would tell what the hidden "
                         "racks hold (a player may review their own moves with their seat's token)",
                     )
-                return JSONResponse(reviews.start(table.game, names, {}, seat=seat), status_code=202)
-            return JSONResponse(reviews.start(table.game, names, {"game": table.id}), status_code=202)
+                return JSONResponse(
+                    reviews.start(table.game, names, {}, seat=seat, client=client(request)), status_code=202
+                )
+            return JSONResponse(
+                reviews.start(table.game, names, {"game": table.id}, client=client(request)), status_code=202
+            )
         game, _ = posted_record(body["record"], "reviewed")
-        return JSONResponse(reviews.start(game, record_names(body["record"], game.players), {}), status_code=202)
+        names = record_names(body["record"], game.players)
+        return JSONResponse(reviews.start(game, names, {}, client=client(request)), status_code=202)
 
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]
@@ -241,7 +291,7 @@ def create_app(
     async def share(request: Request) -> Response:
         body = await _body(request)
         new_analyses.take(client(request))  # a share is stored: paced like an analysis
-        return JSONResponse(analyses.share(body), status_code=201)
+        return JSONResponse(analyses.share(body, client(request)), status_code=201)
 
     async def shared(request: Request) -> Response:
         return JSONResponse(analyses.shared(request.path_params["position_id"]))
@@ -271,10 +321,22 @@ def create_app(
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
+        address = ws.client.host if ws.client else ""
+        refused = None
+        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
+            refused = f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first"
+        elif seat is None and table.spectators() >= MAX_SPECTATORS:
+            refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
+        if refused is not None:
+            await ws.send_json({"type": "error", "status": 429, "error": refused})
+            await ws.close(code=4429)
+            return
+        live_by_address[address] = live_by_address.get(address, 0) + 1
+        was_present = seat is not None and table.present(seat)
         listener = Listener(seat)
         table.listeners.add(listener)
-        for other in table.listeners:  # presence shows in the seat list
-            other.wake.set()
+        if seat is not None and not was_present:  # presence shows in the seat list
+            table.presence_changed()
 
         async def drain() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -285,7 +347,7 @@ def create_app(
         try:
             while not reader.done() and not hub._closing:
                 listener.wake.clear()
-                await ws.send_json(table.view(listener.seat))  # None once the seat is replaced
+                await ws.send_text(table.view_text(listener.seat))  # None once the seat is replaced
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
                 await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
@@ -294,8 +356,13 @@ def create_app(
         finally:
             reader.cancel()
             table.listeners.discard(listener)
-            for other in table.listeners:
-                other.wake.set()
+            live_by_address[address] -= 1
+            if not live_by_address[address]:
+                del live_by_address[address]
+            if listener.seat is not None:
+                table.seen_at[listener.seat] = time.time()  # away from now on
+                if not table.present(listener.seat):
+                    table.presence_changed()
             with contextlib.suppress(Exception):
                 await ws.close()
 
@@ -330,6 +397,8 @@ def create_app(
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
         Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
+        Route("/api/games/{game_id}/leave", leave, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game_id}/options", options),
         Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),

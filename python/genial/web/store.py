@@ -56,8 +56,10 @@ CREATE TABLE IF NOT EXISTS positions (
 # Columns added after the first release, with their value in older rows: open invites (none:
 # the creator was given every token), the commitment's salt (none: no commitment) and the
 # public events, the forfeit (none).
-_ADDED = {"invites": "'[]'", "salt": "''", "events": "'[]'", "forfeit": "''"}
-_COLUMNS = "id, created, updated, version, seats, tokens, record, over, summary, invites, salt, events, forfeit"
+_ADDED = {"invites": "'[]'", "salt": "''", "events": "'[]'", "forfeit": "''", "settings": "'{}'"}
+_COLUMNS = (
+    "id, created, updated, version, seats, tokens, record, over, summary, invites, salt, events, forfeit, settings"
+)
 
 
 def default_db_path() -> Path:
@@ -96,6 +98,9 @@ class GameRow:
     events: list[dict[str, Any]] = field(default_factory=list)
     # The forfeit that ended the game: {"seat": s, "reason": public text, "move": moves played}.
     forfeit: dict[str, Any] | None = None
+    # What the table chose at its start: {"away_s": seconds a held seat's holder must be away
+    # before another player may hand the seat on (0: never)}.
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 def _private_file(path: Path) -> None:
@@ -138,7 +143,7 @@ class Store:
     def insert(self, row: GameRow) -> None:
         with self._db:
             self._db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -153,6 +158,7 @@ class Store:
                     row.salt,
                     json.dumps(row.events),
                     json.dumps(row.forfeit) if row.forfeit else "",
+                    json.dumps(row.settings),
                 ),
             )
 
@@ -203,6 +209,44 @@ class Store:
                 ),
             )
         return now
+
+    def redeal(
+        self,
+        game_id: str,
+        *,
+        version: int,
+        record: str,
+        salt: str,
+        tokens: list[str | None],
+        invites: list[str | None],
+        events: list[dict[str, Any]],
+        summary: dict[str, Any],
+    ) -> float:
+        """A seat handed on before anyone played: a fresh deal from a fresh bag (its record
+        and its commitment's salt) with the seats as they now are, in one write."""
+        now = time.time()
+        with self._db:
+            self._db.execute(
+                "UPDATE games SET version = ?, record = ?, salt = ?, tokens = ?, invites = ?, events = ?, "
+                "summary = ?, updated = ? WHERE id = ?",
+                (
+                    version,
+                    record,
+                    salt,
+                    json.dumps(tokens),
+                    json.dumps(invites),
+                    json.dumps(events),
+                    json.dumps(summary),
+                    now,
+                    game_id,
+                ),
+            )
+        return now
+
+    def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """The table's settings (its rematch, once one is made)."""
+        with self._db:
+            self._db.execute("UPDATE games SET settings = ? WHERE id = ?", (json.dumps(settings), game_id))
 
     def get(self, game_id: str) -> GameRow | None:
         cur = self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -275,4 +319,5 @@ def _row(r: tuple[Any, ...]) -> GameRow:
         salt=r[10],
         events=json.loads(r[11]),
         forfeit=json.loads(r[12]) if r[12] else None,
+        settings=json.loads(r[13]) if r[13] else {},
     )

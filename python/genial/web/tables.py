@@ -35,7 +35,7 @@ from ..variants import Rules
 from . import views
 from .commitment import commitment, new_salt
 from .errors import ApiError
-from .seats import BotLimits, check_seats, new_invite, new_token
+from .seats import BotLimits, check_seats, clean_name, new_invite, new_token
 from .store import GameRow, Store, hash_token
 from .workers import BotWorkers, Stopped
 
@@ -47,6 +47,14 @@ log = logging.getLogger("genial.web")
 LOG_TAIL = 16
 #: From this many people at the table the server draws the seed itself and refuses one sent.
 FAIR_SEED_HUMANS = 2
+#: How long a held seat's holder must be away before another player may hand it on, unless
+#: the table chose otherwise (``away_minutes``; 0: never).
+DEFAULT_AWAY_S = 600.0
+MAX_AWAY_MINUTES = 24 * 60
+#: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
+EVICT_IDLE_S = 600.0
+#: A seat's page opened or closed is told to the others at most this often (s).
+PRESENCE_DELAY = 0.25
 MAX_GAMES_LISTED = 200
 
 
@@ -123,7 +131,7 @@ def record_names(record: dict[str, Any], players: int) -> list[str]:
     """The seats' names a record gives, or ``Seat 1`` ... when it gives none that fit."""
     names = record.get("names")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
-        return list(names)
+        return [clean_name(n) or f"Seat {i + 1}" for i, n in enumerate(names)]
     return [f"Seat {i + 1}" for i in range(players)]
 
 
@@ -162,6 +170,25 @@ class Table:
         self._options: dict[tuple[int, int], bytes] = {}  # (version, rack slot) -> placements, encoded
         self.hint: tuple[int, dict[str, Any]] | None = None  # (version, the hint)
         self.log_tail = LOG_TAIL
+        # How long a held seat's holder must be away before another player may hand the
+        # seat on (0: never; only its holder can, or anyone once the holder has left).
+        self.away_s = float(row.settings.get("away_s", DEFAULT_AWAY_S))
+        # Whether a seat may ask for a hint, or review its own moves, before the end.
+        self.hints = bool(row.settings.get("hints", True))
+        self.settings = dict(row.settings)  # with "rematch": the id of the game played next
+        now = time.time()
+        # When each seat's holder was last seen (a request with its token, or a live page);
+        # a server that restarts counts everybody as just seen.
+        self.seen_at = [now] * len(self.seats)
+        self.invited_at = [now] * len(self.seats)  # when each open invite was made
+        self.touched = time.monotonic()  # when it was last asked for (`Hub.evict`)
+        # Live updates: every change bumps the epoch and wakes the listeners; each state is
+        # encoded once per epoch and seat (spectators share one), and presence alone (a page
+        # opened or closed) is told at most once per PRESENCE_DELAY.
+        self.epoch = 0
+        self._texts: dict[int | None, str] = {}
+        self._texts_epoch = -1
+        self._presence: asyncio.TimerHandle | None = None
 
     @property
     def over(self) -> bool:
@@ -184,11 +211,14 @@ class Table:
         digest = hash_token(token)
         for seat, h in enumerate(self.tokens):
             if h is not None and secrets.compare_digest(h, digest):
+                self.seen_at[seat] = time.time()
                 return seat
         raise ApiError(403, f"this token holds no seat in game {self.id}")
 
     def claim(self, code: Any) -> tuple[int, str]:
-        """Exchanges a one-time invite for its seat and a fresh token (the invite is spent)."""
+        """Exchanges a one-time invite for its seat and a fresh token (the invite is spent).
+        The ``joined`` event says whether the seat's rack was held by someone else before
+        (``inherited``: it was handed on after the first move, so no new deal was possible)."""
         if not isinstance(code, str) or not code:
             raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
         digest = hash_token(code)
@@ -197,29 +227,164 @@ class Table:
                 token = new_token()
                 self.invites[seat] = None
                 self.tokens[seat] = hash_token(token)
-                self.events.append(self._event("joined", seat))
+                self.seen_at[seat] = time.time()
+                self.events.append({**self._event("joined", seat), "inherited": self.inherited(seat)})
                 return seat, token
         raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
 
-    def replace(self, by: int, seat: Any) -> str:
-        """A player hands ``seat`` to someone new: its token stops working, and a fresh
-        invite (returned) will seat the newcomer. Every seat sees the event."""
+    # ----- live updates --------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """The game changed: every live page is sent its state (once, however many changes
+        came meanwhile)."""
+        self.epoch += 1
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+        for lis in self.listeners:
+            lis.wake.set()
+
+    def presence_changed(self) -> None:
+        """A seat's page opened or closed: told to every page within `PRESENCE_DELAY`, in one
+        update however many came meanwhile (a client cycling connections cannot make every
+        spectator be sent a state each time)."""
+        if self._presence is None:
+            self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
+
+    def view_text(self, seat: int | None) -> str:
+        """`view` as the JSON text sent, made once per change and seat."""
+        if self._texts_epoch != self.epoch:
+            self._texts.clear()
+            self._texts_epoch = self.epoch
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = json.dumps(self.view(seat), separators=(",", ":"))
+        return text
+
+    def spectators(self) -> int:
+        return sum(lis.seat is None for lis in self.listeners)
+
+    # ----- handing a seat on ---------------------------------------------------------------
+
+    def present(self, seat: int) -> bool:
+        return any(lis.seat == seat for lis in self.listeners)
+
+    def away_for(self, seat: int) -> float:
+        """Seconds since the seat's holder was last seen (0 while a page of theirs is open)."""
+        return 0.0 if self.present(seat) else max(0.0, time.time() - self.seen_at[seat])
+
+    def vacant(self, seat: int) -> bool:
+        """Nobody holds the seat and no invite for it is open: its holder left."""
+        return self.seats[seat]["kind"] == "human" and self.tokens[seat] is None and self.invites[seat] is None
+
+    def hand_on_in(self, seat: int) -> float | None:
+        """Seconds until another player may hand ``seat`` on (0: now; None: only its holder
+        can, as this table never hands on a seat for being away)."""
+        if self.seats[seat]["kind"] != "human" or self.over:
+            return None
+        if self.vacant(seat):
+            return 0.0
+        if self.away_s <= 0:
+            return None
+        since = self.away_for(seat) if self.tokens[seat] is not None else time.time() - self.invited_at[seat]
+        return max(0.0, self.away_s - since)
+
+    def humans_moved(self) -> bool:
+        return any(self.seats[e["seat"]]["kind"] == "human" for e in self.log)
+
+    def inherited(self, seat: int) -> bool:
+        """Whether someone held ``seat``'s present rack before its holder: the seat was handed
+        on (or left) since the last deal while its rack had been seen."""
+        for e in reversed(self.events):
+            if e["type"] == "redealt":
+                return False
+            if e["seat"] == seat and e["type"] in ("handed", "left") and e.get("seen"):
+                return True
+        return False
+
+    def replace(self, by: int, seat: Any) -> tuple[str, bool]:
+        """``by`` hands ``seat`` on: its token stops working, and a fresh invite (returned)
+        will seat the newcomer. A held seat is handed on by its holder, or by another player
+        once the holder has been away for the table's ``away_s`` (never with 0); a seat
+        whose holder left, by anyone; an invite still open, once it has been open that
+        long. A seat whose rack was seen, handed on before any person has moved, gets a new
+        deal from a new bag with a new commitment (every rack changes; `redeal`), so the
+        rack its holder saw is never played; after that, the newcomer is told that the rack
+        was held by someone else. Every seat sees the event. Returns the invite and whether
+        the game was dealt anew."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise ApiError(400, f"seat must be a seat number 0..{len(self.seats) - 1}")
         if self.seats[seat]["kind"] != "human":
             raise ApiError(400, f"seat {seat} is a bot's")
-        if seat == by:
-            raise ApiError(400, "you cannot replace yourself: another player can give your seat a new invite")
         if self.over:
             raise ApiError(409, "the game is over")
+        held = self.tokens[seat] is not None
+        name = self.seats[seat]["name"]
+        if seat == by:
+            reason = "own"
+        elif self.vacant(seat):
+            reason = "left"
+        else:
+            wait = self.hand_on_in(seat)
+            if wait is None or wait > 0:
+                after = (
+                    "this table never hands on a seat for being away"
+                    if wait is None
+                    else f"it can be handed on after {_duration(self.away_s)} away (in {_duration(wait)})"
+                )
+                what = f"{name} holds this seat" if held else f"{name}'s invite is still open"
+                raise ApiError(409, f"{what}: only its holder can give it to someone else, or leave it; {after}")
+            reason = "away" if held else "open"
+        seen = held or self.inherited(seat)
+        redeal = held and not self.humans_moved() and self.commitment is not None
         code = new_invite()
-        self.tokens[seat] = None
+        self._vacate(seat)
         self.invites[seat] = hash_token(code)
-        self.events.append({**self._event("replaced", seat), "by": by})
+        self.invited_at[seat] = time.time()
+        self.events.append({**self._event("handed", seat), "by": by, "reason": reason, "seen": seen and not redeal})
+        if redeal:
+            self.redeal(seat)
+        return code, redeal
+
+    def leave(self, seat: int) -> bool:
+        """The holder of ``seat`` leaves it (resigns the seat): its token stops working and
+        any player may hand it on. Before any person has moved, the game is dealt anew, as
+        for a seat handed on. Returns whether it was."""
+        if self.over:
+            raise ApiError(409, "the game is over")
+        redeal = not self.humans_moved() and self.commitment is not None
+        self._vacate(seat)
+        self.events.append({**self._event("left", seat), "seen": not redeal})
+        if redeal:
+            self.redeal(seat)
+        return redeal
+
+    def _vacate(self, seat: int) -> None:
+        self.tokens[seat] = None
+        self.invites[seat] = None
         for lis in self.listeners:
             if lis.seat == seat:
-                lis.seat = None  # the replaced player's open page now watches
-        return code
+                lis.seat = None  # the seat's open page now watches
+
+    def redeal(self, seat: int) -> None:
+        """A new deal from a new bag (a new secret seed) with a new salt and commitment,
+        the game started again; every seat sees the new commitment in a ``redealt`` event."""
+        g = self.game
+        self.game = Game(
+            g.players,
+            secrets.randbits(63),
+            variant=g.variant,
+            swap_timing=g.swap_timing,
+            require_contact=g.require_contact,
+        )
+        self.log = []
+        self.bag = [str(t) for t in json.loads(self.game.to_json()).get("bag", [])]
+        self.salt = new_salt()
+        assert self.game.seed is not None
+        self.commitment = commitment(self.salt, self.game.seed, self.bag)
+        self._options.clear()
+        self.hint = None
+        self.events.append({**self._event("redealt", seat), "commitment": self.commitment})
 
     def _event(self, kind: str, seat: int) -> dict[str, Any]:
         return {"type": kind, "seat": seat, "move": len(self.log), "time": time.time()}
@@ -252,9 +417,13 @@ class Table:
 
     def reveal(self) -> dict[str, Any]:
         """What the commitment was made of (see `genial.web.commitment`): only once the game
-        is over. The seed travels as text (JavaScript numbers lose 63-bit integers)."""
+        is over. The seed travels as text (JavaScript numbers lose 63-bit integers). With it,
+        every draw in order (`views.deal_steps`), for the page to check against the bag and
+        the racks it was shown."""
         assert self.over and self.game.seed is not None
-        return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag)}
+        record = json.loads(self.game.to_json())
+        steps = views.deal_steps(from_record(start_record(record)), record["moves"])
+        return {"salt": self.salt, "seed": str(self.game.seed), "bag": "".join(self.bag), "steps": steps}
 
     def options(self, seat: int | None, tile_text: str | None, slot: str | None = None) -> bytes:
         """Where the seat to move may lay one tile of its rack (by ``slot`` or text), with
@@ -313,6 +482,7 @@ class Hub:
         self._thinking: set[EngineBot] = set()  # engines running a decision now
         self.keep_days = keep_days
         self._pruner: asyncio.Task[None] | None = None
+        self._evictor: asyncio.Task[None] | None = None
         self.tables: dict[str, Table] = {}
         self.limits = limits or BotLimits()
         self.workers = BotWorkers(bot_threads, max_think=self.limits.max_think_ms / 1000)
@@ -325,6 +495,7 @@ class Hub:
     def start(self) -> None:
         """Loads the unfinished games and lets their bots move (call inside the event loop)."""
         self.workers.start()
+        self._evictor = asyncio.get_running_loop().create_task(self._evict_idle())
         if self.keep_days > 0:
             self.prune()
             self._pruner = asyncio.get_running_loop().create_task(self._prune_hourly())
@@ -342,6 +513,8 @@ class Hub:
         self._closing = True
         if self._pruner is not None:
             self._pruner.cancel()
+        if self._evictor is not None:
+            self._evictor.cancel()
         for engine in list(self._thinking):
             engine.kill("the server stopped")  # its worker thread reaps it at once
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
@@ -376,10 +549,13 @@ class Hub:
     # ----- finding games ----------------------------------------------------------------
 
     def table(self, game_id: str) -> Table:
+        if not isinstance(game_id, str):
+            raise ApiError(400, f"a game is named by its id (text), not {type(game_id).__name__}")
         found = self.tables.get(game_id)
         if found is not None:
+            found.touched = time.monotonic()
             return found
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 64:
+        if not 1 <= len(game_id) <= 64:
             raise ApiError(404, "no such game")
         row = self.store.get(game_id)
         if row is None:
@@ -390,6 +566,25 @@ class Hub:
             raise ApiError(500, f"game {game_id} is stored but cannot be replayed: {e}") from None
         self.tables[game_id] = table
         return table
+
+    def evict(self, idle_s: float = EVICT_IDLE_S) -> list[str]:
+        """Drops from memory the games nobody has asked for in ``idle_s`` seconds, with no
+        live page and no bot thinking (they stay in the database and come back when asked
+        for); their ids."""
+        now = time.monotonic()
+        gone = [
+            game_id
+            for game_id, t in self.tables.items()
+            if now - t.touched >= idle_s and not t.listeners and (t.bot_task is None or t.bot_task.done())
+        ]
+        for game_id in gone:
+            del self.tables[game_id]
+        return gone
+
+    async def _evict_idle(self) -> None:
+        while True:
+            await asyncio.sleep(EVICT_IDLE_S / 4)
+            self.evict()
 
     def lobby(self) -> list[dict[str, Any]]:
         out = []
@@ -447,6 +642,19 @@ class Hub:
                 raise ApiError(400, f"cannot set up this game: {e}") from None
             entries = []
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+        away = body.get("away_minutes", DEFAULT_AWAY_S / 60)
+        if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 <= away <= MAX_AWAY_MINUTES:
+            raise ApiError(
+                400,
+                f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
+                "may give their seat to someone else (0: never)",
+            )
+        hints = body.get("hints", True)
+        if not isinstance(hints, bool):
+            raise ApiError(
+                400,
+                "hints must be true or false: whether players may ask for hints and review their own moves before the end",
+            )
         creator = body.get("creator_seat", humans[0] if humans else None)
         if creator is not None and (isinstance(creator, bool) or creator not in humans):
             raise ApiError(400, f"creator_seat must be one of the human seats {humans} or null, not {creator!r}")
@@ -468,6 +676,7 @@ class Hub:
             summary={},
             invites=[hash_token(invites[i]) if i in invites else None for i in range(len(seats))],
             salt=new_salt() if game.seed is not None else "",
+            settings={"away_s": float(away) * 60, "hints": hints},
         )
         table = Table(row)
         row.summary = table.summary()
@@ -506,11 +715,94 @@ class Hub:
             raise ApiError(401, "only a player of this game (header X-Seat-Token) can replace a player")
         if not isinstance(body, dict):
             raise ApiError(400, 'name the seat to give to someone new: {"seat": n}')
-        code = table.replace(by, body.get("seat"))
-        self._persist_seats(table)
-        return {"id": table.id, "seat": body["seat"], "invite": code}
+        code, redealt = table.replace(by, body.get("seat"))
+        self._persist_seats(table, redealt)
+        return {
+            "id": table.id,
+            "seat": body["seat"],
+            "invite": code,
+            "redealt": redealt,
+            "commitment": table.commitment,
+        }
 
-    def _persist_seats(self, table: Table) -> None:
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """A player of a finished game asks for a rematch: the same table (variant, options,
+        seats, the table's settings) with a new bag, made once; each player of the old game
+        takes their own seat in it with their old seat's token, and nobody else can (the new
+        game's human seats wait for them, as invites that no link holds). Returns the new
+        game's id, the seat and its fresh token."""
+        table = self.table(game_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "only a player of this game (header X-Seat-Token) can ask for a rematch")
+        if not table.over:
+            raise ApiError(409, "a rematch follows a game that is over")
+        found = table.settings.get("rematch")
+        if found is None:
+            g = table.game
+            made = self.create(
+                {
+                    "variant": g.variant,
+                    "players": g.players,
+                    "swap_timing": g.swap_timing,
+                    "require_contact": g.require_contact,
+                    "seats": [
+                        {"kind": "human", "name": s["name"]}
+                        if s["kind"] == "human"
+                        else {"kind": "bot", "engine": s["engine"], "name": s["name"]}
+                        if "engine" in s
+                        else {"kind": "bot", "bot": s["bot"], "options": s.get("options") or {}, "name": s["name"]}
+                        for s in table.seats
+                    ],
+                    "away_minutes": table.away_s / 60,
+                    "hints": table.hints,
+                    "creator_seat": seat,
+                }
+            )
+            # The other seats' invites are handed to nobody: they keep the seats for their
+            # old holders, who take them with their old tokens.
+            table.settings["rematch"] = made["id"]
+            self.store.update_settings(table.id, table.settings)
+            table.notify()
+            return {"id": made["id"], "seat": seat, "token": made["token"]}
+        new = self.table(found)
+        if new.tokens[seat] is not None:
+            raise ApiError(409, "your seat in the rematch is taken already (by this seat's holder on another page?)")
+        token = new_token()
+        new.tokens[seat] = hash_token(token)
+        new.invites[seat] = None
+        new.seen_at[seat] = time.time()
+        new.events.append({**new._event("joined", seat), "inherited": False})
+        self._persist_seats(new)
+        return {"id": new.id, "seat": seat, "token": token}
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The token's holder leaves their seat (resigns it): the token stops working and any
+        player may then hand the seat on."""
+        table = self.table(game_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "send your seat's token (header X-Seat-Token) to leave your seat")
+        redealt = table.leave(seat)
+        self._persist_seats(table, redealt)
+        return {"id": table.id, "seat": seat, "redealt": redealt, "commitment": table.commitment}
+
+    def _persist_seats(self, table: Table, redealt: bool = False) -> None:
+        if redealt:  # a new deal: the game and its commitment's salt change with the seats
+            table.version += 1
+            table.updated = self.store.redeal(
+                table.id,
+                version=table.version,
+                record=table.game.to_json(),
+                salt=table.salt,
+                tokens=table.tokens,
+                invites=table.invites,
+                events=table.events,
+                summary=table.summary(),
+            )
+            table.notify()
+            self._kick_bots(table)
+            return
         table.updated = self.store.update_seats(
             table.id,
             version=table.version,
@@ -519,8 +811,7 @@ class Hub:
             events=table.events,
             summary=table.summary(),
         )
-        for lis in table.listeners:
-            lis.wake.set()
+        table.notify()
 
     # ----- acting -------------------------------------------------------------------------
 
@@ -534,8 +825,7 @@ class Hub:
             summary=table.summary(),
             forfeit=table.forfeit,
         )
-        for lis in table.listeners:
-            lis.wake.set()
+        table.notify()
         if self.on_change is not None:
             self.on_change(table)
 
@@ -620,6 +910,8 @@ class Hub:
         table = self.table(game_id)
         seat = table.seat_of(token)
         table.check_turn(seat, "ask for a hint")
+        if not table.hints:
+            raise ApiError(403, "this table plays without hints: they were turned off when the game was made")
         assert seat is not None
         version = table.version
         if table.hint is None or table.hint[0] != version:
@@ -764,6 +1056,13 @@ def posted_rules(body: dict[str, Any]) -> Rules:
         return Rules.from_dict(given)
     except ValueError as e:
         raise ApiError(400, f"cannot set up this game: {e}") from None
+
+
+def _duration(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes >= 1:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{max(1, round(seconds))} s"
 
 
 def _humans(seats: list[dict[str, Any]]) -> int:

@@ -12,6 +12,7 @@ or a rack slot by its index.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -177,6 +178,8 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
             {
                 "index": int(c),
                 "name": str(c),
+                # The colour's letter in tiles' text (a revealed bag, the end's draws).
+                "letter": str(Tile(c, c))[0],
                 "symbol": c.symbol,
                 "fill": PALETTE[c],
                 # The colour's symbol (genial.svg's drawing) in a 200×200 box around 0,0.
@@ -335,9 +338,14 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
         out["label"] = s["label"]
         out["role"] = f"bot · {s['label']}"
     else:
-        out["online"] = any(lis.seat == i for lis in table.listeners)
+        out["online"] = table.present(i)
         out["joined"] = table.tokens[i] is not None  # the seat's invite was claimed
-        out["role"] = "online" if out["online"] else "away"
+        out["vacant"] = table.vacant(i)  # its holder left: any player may hand it on
+        out["away_s"] = round(table.away_for(i)) if out["joined"] else None
+        # Seconds until another player may hand the seat on (0: now; None: only its holder).
+        wait = table.hand_on_in(i)
+        out["hand_on_in_s"] = None if wait is None else round(wait)
+        out["role"] = "online" if out["online"] else "left" if out["vacant"] else "away"
     return out
 
 
@@ -537,7 +545,9 @@ def _status(table: Table, names: Sequence[str], seats: Sequence[dict[str, Any]],
     who = seats[current]
     if who["kind"] == "bot":
         return {"kind": "wait", "text": f"{names[current]} is thinking…"}
-    verb = {"bonus": "plays a bonus tile", "swap_offer": "decides on a swap"}.get(phase, "is placing")
+    # A swap offer is the mover's own business: it says that no tile of theirs shows their
+    # lowest colour, which the table would not learn. To the others it is still their turn.
+    verb = {"bonus": "plays a bonus tile"}.get(phase, "is placing")
     return {"kind": "wait", "text": f"Waiting: {names[current]} {verb}"}
 
 
@@ -591,7 +601,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "tokens": list(gv.duel_tokens),
         "rack_sizes": list(gv.rack_sizes),
         "bag": gv.bag_size,
-        "phase": gv.phase,
+        # The swap offer shows to the mover only (see `_status`); the others see the turn on.
+        "phase": "place" if gv.phase == "swap_offer" and seat != g.current_player else gv.phase,
         "current": gv.current_player,
         "pending_bonuses": gv.pending_bonuses,
         "over": over,
@@ -599,7 +610,13 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "forfeit": table.forfeit,
         "ranks": ranks,
         "moves": len(table.log),
-        "log": [_log_entry(e, names) for e in table.log[-table.log_tail :]],
+        # A rack kept after a swap offer is the keeper's own business until the end (see
+        # `_status`); a swap done is public, as at the table.
+        "log": [
+            _log_entry(e, names)
+            for e in table.log[-table.log_tail :]
+            if over or e["kind"] != "keep" or e["seat"] == seat
+        ],
         "seats": seats,
         "status": _status(table, names, seats, seat),
         "you": seat,
@@ -608,7 +625,18 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         # Seats joined and replaced, and the bag's fingerprint (genial.web.commitment).
         "events": table.events[-table.log_tail :],
         "commitment": table.commitment,
+        # How long a holder must be away before another player may hand the seat on (0: never).
+        "away_limit_s": table.away_s,
+        # Whether hints and a seat's review of its own moves are on before the end.
+        "hints": table.hints,
+        # The game played next at this table, once a player asked for a rematch.
+        "rematch": table.settings.get("rematch"),
     }
+    if seat is not None and table.inherited(seat):
+        out["inherited"] = (
+            "Someone else held this seat before you and saw its rack: the game had begun, so "
+            "it could not be dealt anew."
+        )
     if table.forfeit is not None:
         out["ranking"] = _ranking(ranks)
         first = _ranking(ranks)[0]
@@ -653,7 +681,7 @@ def summary(table: Table) -> dict[str, Any]:
     if table.over:
         status = f"finished · {ending(table)['summary']}"
     else:
-        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "swap offer"}.get(g.phase, g.phase)
+        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "to place"}.get(g.phase, g.phase)
         status = f"move {len(table.log) + 1} · {names[g.current_player]} {phase}"
     return {
         "id": table.id,
@@ -666,7 +694,7 @@ def summary(table: Table) -> dict[str, Any]:
         "tags": tags,
         "moves": len(table.log),
         "current": None if table.over else g.current_player,
-        "phase": g.phase,
+        "phase": "place" if g.phase == "swap_offer" else g.phase,  # the offer is the mover's own
         "over": table.over,
         "end": "forfeit" if table.forfeit is not None else g.end,
         "ranking": _ranking(table.ranks()) if table.over else None,
@@ -678,6 +706,32 @@ def summary(table: Table) -> dict[str, Any]:
 
 
 # ----- replays ----------------------------------------------------------------------------------------
+
+
+def deal_steps(start: Game, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """Every draw of a game in the order drawn, for the end screen's check of the deal
+    (static/fairness.js ``checkDeal``): per seat its deal ``{"move": None, "seat", "drew"}``,
+    then per move ``{"move": i, "seat", "drew"}`` with the tile laid (``played``) or the
+    tiles a swap put back (``returned``). Tiles are written as in the bag (two colour
+    letters each). Read off the core's replay of ``moves`` from ``start``: the tiles a move
+    drew are the last of the mover's rack (draws go to the end of a rack), and the tiles it
+    gave up are the rest of the rack before, less what stayed."""
+    g = start.clone()
+    steps: list[dict[str, Any]] = [
+        {"move": None, "seat": p, "drew": "".join(str(t) for t in g.rack(p))} for p in range(g.players)
+    ]
+    for i, m in enumerate(moves):
+        seat = g.current_player
+        before = Counter(str(t) for t in g.rack(seat))
+        result = g.play(m)
+        after = [str(t) for t in g.rack(seat)]
+        cut = len(after) - result.drawn
+        gone = before - Counter(after[:cut])
+        step: dict[str, Any] = {"move": i, "seat": seat, "drew": "".join(after[cut:])}
+        if gone:
+            step["returned" if result.swapped else "played"] = "".join(sorted(gone.elements()))
+        steps.append(step)
+    return steps
 
 
 def frame(game: Game) -> dict[str, Any]:

@@ -12,6 +12,13 @@ already running. A game that was idle (its people were thinking) comes back with
 `CREDIT` seconds of advantage over the games that kept the pool busy, so that no game can
 save up time and then hold the pool.
 
+Beside the ``threads`` workers, one more thread (the quick lane) takes only decisions
+expected to take at most `QUICK` seconds (a quick bot's move, from its recent decisions).
+Fair queuing cannot stop a search once started, so without it a quick game would wait for a
+whole long search (an `--allow-bot-options` budget of seconds) whenever every worker holds
+one; with it, the quick decision runs at once beside the search, the operating system
+sharing the core between the two, so it takes about twice its time at worst.
+
 A search that passes the operator's thinking-time cap is told to stop and plays the best
 move it has found; on shutdown every search is told to stop and its move is dropped (the
 game's bot simply thinks again after a restart).
@@ -31,7 +38,7 @@ from typing import Any, TypeVar
 from .._core import Move
 from ..bots import BuiltinBot, GameView
 
-__all__ = ["CREDIT", "BotWorkers", "Stopped"]
+__all__ = ["CREDIT", "QUICK", "BotWorkers", "Stopped"]
 
 T = TypeVar("T")
 
@@ -43,6 +50,8 @@ CREDIT = 1.0
 _WATCH = 0.02
 #: How much the latest decision counts in an expected length (an exponential average).
 _RECENT = 0.5
+#: Decisions expected to take at most this long (s) may run in the quick lane.
+QUICK = 0.05
 
 
 class Stopped(Exception):
@@ -74,11 +83,12 @@ def _average(old: float | None, new: float) -> float:
 
 
 class BotWorkers:
-    """``threads`` worker threads serving every game; ``max_think`` seconds per decision at
-    most (0: no cap)."""
+    """``threads`` worker threads serving every game, and with ``quick_lane`` one more for
+    quick decisions only; ``max_think`` seconds per decision at most (0: no cap)."""
 
-    def __init__(self, threads: int, max_think: float = 0.0) -> None:
+    def __init__(self, threads: int, max_think: float = 0.0, quick_lane: bool = True) -> None:
         self.threads = max(1, threads)
+        self.quick_lane = quick_lane
         self.max_think = max_think
         self._cond = threading.Condition()
         self._games: dict[str, _Game] = {}
@@ -91,6 +101,10 @@ class BotWorkers:
     def start(self) -> None:
         for i in range(self.threads):
             t = threading.Thread(target=self._work, name=f"genial-bot-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        if self.quick_lane:
+            t = threading.Thread(target=self._work, args=(True,), name="genial-bot-quick", daemon=True)
             t.start()
             self._threads.append(t)
         watchdog = threading.Thread(target=self._watch, name="genial-bot-watchdog", daemon=True)
@@ -113,7 +127,7 @@ class BotWorkers:
             if not g.queue and not g.running:
                 g.used = max(g.used, self._floor - CREDIT)
             g.queue.append(_Job(game, label, work, stop, future, time.monotonic()))
-            self._cond.notify()
+            self._cond.notify_all()  # the quick lane may not take it: wake every worker
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
@@ -144,14 +158,18 @@ class BotWorkers:
             return g.cost
         return self._label_cost.get(g.queue[0].label, 0.0)
 
-    def _next(self) -> _Job | None:
-        """The waiting decision expected to finish first in thinking time (under the lock)."""
+    def _next(self, quick: bool = False) -> _Job | None:
+        """The waiting decision expected to finish first in thinking time (under the lock);
+        with ``quick``, among those expected to take at most `QUICK` seconds."""
         best: _Game | None = None
         best_key = 0.0
         for g in self._games.values():
             if not g.queue:
                 continue
-            key = g.used + self._expected(g)
+            expected = self._expected(g)
+            if quick and expected > QUICK:
+                continue
+            key = g.used + expected
             if best is None or key < best_key or (key == best_key and g.queue[0].arrived < best.queue[0].arrived):
                 best, best_key = g, key
         if best is None:
@@ -160,13 +178,13 @@ class BotWorkers:
         best.running += 1
         return best.queue.pop(0)
 
-    def _work(self) -> None:
+    def _work(self, quick: bool = False) -> None:
         while True:
             with self._cond:
-                job = self._next()
+                job = self._next(quick)
                 while job is None and not self._closing:
                     self._cond.wait()
-                    job = self._next()
+                    job = self._next(quick)
                 if job is None:
                     return
                 if not job.future.set_running_or_notify_cancel():
@@ -203,7 +221,8 @@ class BotWorkers:
             with self._cond:
                 closing = self._closing
                 running = list(self._running)
-                if closing and not running and not any(t.is_alive() for t in self._threads[: self.threads]):
+                workers = self._threads[: self.threads + self.quick_lane]
+                if closing and not running and not any(t.is_alive() for t in workers):
                     return
             now = time.monotonic()
             for job in running:

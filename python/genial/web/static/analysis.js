@@ -27,7 +27,10 @@ export async function showAnalysis(root, meta, id) {
   const board = new AnalysisBoard(root, meta, position, line);
   board.build();
   if (position) await board.load();
-  else board.edit(null);
+  else {
+    board.intro();
+    board.edit(null);
+  }
 }
 
 class AnalysisBoard {
@@ -186,6 +189,19 @@ class AnalysisBoard {
     } catch (e) {
       toast(e.message, "error");
     }
+  }
+
+  // A bare /analysis: what the page is for and how to start.
+  intro() {
+    this.status.textContent = "Set up a position to analyse";
+    this.note.replaceChildren(
+      h("strong", {}, "The analysis board. "),
+      "Lay tiles below (pick two colours, then click two neighbouring cells), set each track's markers, " +
+        "the seat to move and its rack, and press Analyse: the engine ranks that seat's moves. " +
+        "To analyse a game instead, open it from its end screen (Review, then a decision) or load its record on ",
+      h("a", { href: "/replay" }, "the Replay page"),
+      ".",
+    );
   }
 
   // ----- the position editor ---------------------------------------------------------------

@@ -1,18 +1,199 @@
 // The bag's fingerprint: a game between people shows at its start a SHA-256 over a secret salt,
-// the seed and the bag; this browser keeps the first one it saw, and at the end checks it
-// against the salt, seed and bag the server reveals (genial.web.commitment has the layout).
+// the seed and the bag; this browser keeps the fingerprint it was shown (a new one only when
+// the server announces a new deal to every seat), and the racks this browser was shown during
+// the game. At the end it checks the fingerprint against the salt, seed and bag the server
+// reveals (genial.web.commitment has the layout), and rebuilds every draw from the revealed
+// bag to compare with the racks it kept (checkDeal): the server's list of draws is taken as a
+// claim, checked tile by tile against the bag and this browser's own record, never trusted.
 import { h } from "./dom.js";
 
 const KEY = (id) => `genial.commitment.${id}`;
+const DEAL = (id) => `genial.deal.${id}`;
 
-// Keeps the first fingerprint seen for a game: one shown later cannot replace it.
-export function remember(id, commitment) {
-  if (!commitment) return;
+function load(key, storage) {
   try {
-    if (!localStorage.getItem(KEY(id))) localStorage.setItem(KEY(id), commitment);
+    return storage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function save(key, value, storage) {
+  try {
+    storage.setItem(key, value);
   } catch {
     /* storage full or disabled: the end screen compares with the server's copy */
   }
+}
+
+// Keeps the fingerprint shown for a game: a later one replaces it only when the state
+// announces it as a new deal (a seat handed on before anyone moved), which every seat sees.
+export function remember(id, st, storage = globalThis.localStorage) {
+  const commitment = st.commitment;
+  if (!commitment) return;
+  const kept = load(KEY(id), storage);
+  const announced = (st.events || []).some((e) => e.type === "redealt" && e.commitment === commitment);
+  if (!kept || (kept !== commitment && announced)) save(KEY(id), commitment, storage);
+}
+
+// A tile as this page compares tiles: its two colour indices, lower first.
+export function tileKey(a, b) {
+  return a <= b ? `${a},${b}` : `${b},${a}`;
+}
+
+// Tiles written as the server writes a bag (two colour letters each, `letters` maps each
+// letter the server's meta names to its colour index): their keys, or null if one is unknown.
+export function keysOf(text, letters) {
+  if (typeof text !== "string") return null;
+  const out = [];
+  for (let i = 0; i < text.length; i += 2) {
+    const a = letters[text[i]];
+    const b = letters[text[i + 1]];
+    if (a === undefined || b === undefined) return null;
+    out.push(tileKey(a, b));
+  }
+  return out;
+}
+
+// What this browser saw of a game: per seat it held, its rack after each number of moves
+// played, and the tile of every placement in the moves it was sent. Kept per deal: a new
+// fingerprint (a new deal) starts a new record.
+export function recordSeen(id, st, storage = globalThis.localStorage) {
+  if (!st.commitment) return;
+  let seen = null;
+  try {
+    seen = JSON.parse(load(DEAL(id), storage) || "null");
+  } catch {
+    seen = null;
+  }
+  if (!seen || seen.commitment !== st.commitment) seen = { commitment: st.commitment, racks: {}, plays: {} };
+  // Moves taken back (undo against bots): what was seen after them belongs to no game now.
+  for (const racks of Object.values(seen.racks)) {
+    for (const m of Object.keys(racks)) if (Number(m) > st.moves) delete racks[m];
+  }
+  for (const n of Object.keys(seen.plays)) if (Number(n) >= st.moves) delete seen.plays[n];
+  if (st.you !== null && Array.isArray(st.rack)) {
+    if (!seen.racks[st.you]) seen.racks[st.you] = {};
+    seen.racks[st.you][st.moves] = st.rack.map(([a, b]) => tileKey(a, b)).sort();
+  }
+  for (const e of st.log || []) if (e.colors) seen.plays[e.n] = tileKey(e.colors[0], e.colors[1]);
+  save(DEAL(id), JSON.stringify(seen), storage);
+}
+
+export function seenOf(id, storage = globalThis.localStorage) {
+  try {
+    return JSON.parse(load(DEAL(id), storage) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function take(bag, key) {
+  const n = bag.get(key) || 0;
+  if (!n) return false;
+  if (n === 1) bag.delete(key);
+  else bag.set(key, n - 1);
+  return true;
+}
+
+function put(bag, key) {
+  bag.set(key, (bag.get(key) || 0) + 1);
+}
+
+function sorted(bag) {
+  const out = [];
+  for (const [k, n] of bag) for (let i = 0; i < n; i++) out.push(k);
+  return out.sort();
+}
+
+// Rebuilds every draw of a game from the revealed bag and compares it with what this browser
+// saw. `reveal.steps` is the server's claim, in the order things happened: per seat its deal
+// ({move: null, seat, drew}), then per move the tile played or the tiles returned by a swap,
+// and the tiles drawn. Each claimed draw must be the bag's next tile (after a swap has mixed
+// the bag, one of the tiles in it); each tile played or returned must be in the rack the bag
+// gave that seat; each tile this browser saw played must be the one claimed; each rack this
+// browser was shown must be the rack the bag gives. `names[seat]` names the seats.
+// Returns { ok, text, draws }.
+export function checkDeal(reveal, seen, letters, names = []) {
+  const who = (s) => names[s] || `seat ${s + 1}`;
+  const bag = keysOf(reveal.bag, letters);
+  if (!bag || !Array.isArray(reveal.steps)) {
+    return { ok: false, text: "✗ The server did not reveal the draws, so the deal cannot be checked." };
+  }
+  const fail = (text) => ({ ok: false, text: `✗ ${text}` });
+  const racks = new Map(); // seat -> multiset of keys
+  const after = new Map(); // seat -> [[moves played, sorted rack]]
+  let next = 0;
+  let mixed = null; // the bag as a multiset, once a swap has mixed tiles back into it
+  let inOrder = 0;
+  let afterSwap = 0;
+  for (const step of reveal.steps) {
+    const seat = step.seat;
+    if (!Number.isInteger(seat) || seat < 0) return fail("The server's list of draws names no seat.");
+    if (!racks.has(seat)) racks.set(seat, new Map());
+    const rack = racks.get(seat);
+    const at = step.move === null ? "the deal" : `move ${step.move + 1}`;
+    const played = step.played ? keysOf(step.played, letters) : [];
+    const returned = step.returned ? keysOf(step.returned, letters) : [];
+    const drew = keysOf(step.drew || "", letters);
+    if (!played || !returned || !drew) return fail(`The server's list of draws is garbled at ${at}.`);
+    if (played.length && seen?.plays && step.move !== null) {
+      const saw = seen.plays[step.move];
+      if (saw !== undefined && saw !== played[0]) {
+        return fail(`At ${at} this browser saw ${who(seat)} lay another tile than the server lists.`);
+      }
+    }
+    for (const k of [...played, ...returned]) {
+      if (!take(rack, k)) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
+    }
+    for (const k of drew) {
+      if (mixed === null) {
+        if (bag[next] !== k) {
+          return fail(`Draw ${next + 1} (${who(seat)}, ${at}) is not the revealed bag's tile ${next + 1}.`);
+        }
+        next += 1;
+        inOrder += 1;
+      } else {
+        if (!take(mixed, k)) return fail(`At ${at} ${who(seat)} drew a tile that was not in the bag.`);
+        afterSwap += 1;
+      }
+      put(rack, k);
+    }
+    if (returned.length) {
+      if (mixed === null) {
+        mixed = new Map();
+        for (const k of bag.slice(next)) put(mixed, k);
+      }
+      for (const k of returned) put(mixed, k);
+    }
+    if (!after.has(seat)) after.set(seat, []);
+    after.get(seat).push([step.move === null ? 0 : step.move + 1, sorted(rack).join(" ")]);
+  }
+  let racksChecked = 0;
+  for (const [seat, shown] of Object.entries(seen?.racks || {})) {
+    const built = after.get(Number(seat)) || [];
+    for (const [moves, rack] of Object.entries(shown)) {
+      const m = Number(moves);
+      let want = null;
+      for (const [at, keys] of built) if (at <= m) want = keys;
+      if (want !== rack.join(" ")) {
+        const when = m === 0 ? "at the deal" : `after move ${m}`;
+        return fail(`The rack ${who(Number(seat))} was shown ${when} is not the one the revealed bag deals.`);
+      }
+      racksChecked += 1;
+    }
+  }
+  const mix = afterSwap
+    ? `; ${afterSwap} drawn after a swap mixed the bag, each found in it (the mix itself is checked by the guide's Python check)`
+    : "";
+  const mine = racksChecked
+    ? ` and the ${racksChecked} racks this browser was shown are the ones it deals`
+    : " (this browser held no seat: no rack of its own to compare)";
+  return {
+    ok: true,
+    draws: inOrder + afterSwap,
+    text: `✓ ${inOrder} draws came in the revealed bag's order${mix},${mine}.`,
+  };
 }
 
 function hexBytes(hex) {
@@ -30,35 +211,47 @@ export async function digest(reveal) {
   return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// { ok, text }: whether the revealed bag is the one this browser was shown at the start.
-export async function verify(id, st) {
+// { ok, text }: whether the revealed bag is the one this browser was shown at the start, and
+// whether every draw came from it (checkDeal against the racks this browser kept).
+export async function verify(id, st, letters = {}, storage = globalThis.localStorage) {
   if (!st.reveal) return { ok: false, text: "The bag is revealed when the game is over." };
-  if (!(window.crypto && crypto.subtle)) {
+  if (!(globalThis.crypto && crypto.subtle)) {
     return { ok: false, text: "This browser checks fingerprints only over https or on localhost." };
   }
-  let kept = null;
-  try {
-    kept = localStorage.getItem(KEY(id));
-  } catch {
-    kept = null;
-  }
+  const kept = load(KEY(id), storage);
   const expected = kept || st.commitment;
   const got = await digest(st.reveal);
-  if (got === expected && st.commitment === expected) {
-    return {
-      ok: true,
-      text: kept
-        ? "✓ The bag played is the one fingerprinted at the start (checked against this browser's copy)."
-        : "✓ The bag matches the server's fingerprint (this browser did not see the start).",
-    };
+  if (got !== expected || st.commitment !== expected) {
+    return { ok: false, text: "✗ The revealed bag does NOT match the fingerprint shown at the start." };
   }
-  return { ok: false, text: "✗ The revealed bag does NOT match the fingerprint shown at the start." };
+  const first = kept
+    ? "✓ The bag played is the one fingerprinted at the start (checked against this browser's copy)."
+    : "✓ The bag matches the server's fingerprint (this browser did not see the start).";
+  const names = (st.seats || []).map((s) => s.name);
+  const deal = checkDeal(st.reveal, seenOf(id, storage), letters, names);
+  return { ok: deal.ok, text: deal.ok ? `${first} ${deal.text}` : deal.text };
 }
 
-// The card beside the board: the fingerprint, and who joined or was replaced.
+function eventText(e, name) {
+  const at = `at move ${e.move + 1}`;
+  if (e.type === "handed") {
+    if (e.reason === "own") return `${name(e.seat)} gave their seat to someone else ${at}.`;
+    const why = { away: "away too long", left: "left", open: "its invite was never used" }[e.reason] || e.reason;
+    return `${name(e.by)} handed on ${name(e.seat)}'s seat (${why}) ${at}.`;
+  }
+  if (e.type === "left") return `${name(e.seat)} left their seat ${at}.`;
+  if (e.type === "redealt") {
+    return `New deal: a seat whose rack had been seen was handed on before anyone moved, so every rack was dealt anew from a new bag (fingerprint ${String(e.commitment).slice(0, 12)}…).`;
+  }
+  if (e.type === "joined" && e.inherited) return `${name(e.seat)} took a seat whose rack someone else had held.`;
+  return `${name(e.by)} gave ${name(e.seat)}'s seat a new invite ${at}.`; // "replaced", from older servers
+}
+
+// The card beside the board: the fingerprint, and who was handed a seat, left or was dealt anew.
 export function fairnessCard(id, st) {
-  remember(id, st.commitment);
-  const events = (st.events || []).filter((e) => e.type === "replaced");
+  remember(id, st);
+  const shown = new Set(["replaced", "handed", "left", "redealt"]);
+  const events = (st.events || []).filter((e) => shown.has(e.type) || (e.type === "joined" && e.inherited));
   if (!st.commitment && !events.length) return null;
   const name = (i) => (st.seats[i] ? st.seats[i].name : `seat ${i + 1}`);
   return h(
@@ -73,18 +266,12 @@ export function fairnessCard(id, st) {
           st.over ? "" : " (checked at the end)",
         )
       : null,
-    events.map((e) =>
-      h(
-        "p",
-        { class: "event replaced", "data-seat": e.seat },
-        `${name(e.by)} gave ${name(e.seat)}'s seat a new invite at move ${e.move + 1}.`,
-      ),
-    ),
+    events.map((e) => h("p", { class: `event ${e.type}`, "data-seat": e.seat }, eventText(e, name))),
   );
 }
 
 // The end screen's action: checks the bag and says what it found.
-export function verifyButton(id, st) {
+export function verifyButton(id, st, letters) {
   if (!st.reveal) return null;
   const out = h("p", { class: "verify-result", role: "status" });
   const button = h(
@@ -93,7 +280,7 @@ export function verifyButton(id, st) {
       type: "button",
       id: "verify",
       onclick: async () => {
-        const { ok, text } = await verify(id, st);
+        const { ok, text } = await verify(id, st, letters);
         out.textContent = text;
         out.classList.toggle("ok", ok);
         out.classList.toggle("error", !ok);

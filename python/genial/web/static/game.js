@@ -5,7 +5,7 @@ import { api, gamePath } from "./api.js";
 import { BoardView, icon } from "./board.js";
 import { Connection, liveUrl } from "./connection.js";
 import { download, h, toast } from "./dom.js";
-import { fairnessCard, verifyButton } from "./fairness.js";
+import { fairnessCard, recordSeen, verifyButton } from "./fairness.js";
 import { glyph } from "./icons.js";
 import { inviteCard } from "./invite.js";
 import { cellKey } from "./placements.js";
@@ -103,6 +103,7 @@ class GamePage {
         onState: (msg) => {
           // A seat given to someone else: the server now sends this page what a spectator sees.
           if (slot !== "watch" && msg.you === null) return this.seatLost(slot);
+          recordSeen(this.id, msg); // the racks shown, for the deal's check at the end
           this.views.set(slot, msg);
           this.render();
         },
@@ -144,9 +145,9 @@ class GamePage {
       h(
         "p",
         {},
-        `Another player gave ${names.join(" and ")}'s seat a new invite, so the key this browser kept ` +
-          "for it stopped working and was removed. You are watching the game now; to play again, " +
-          "ask a player for a new invite link.",
+        `${names.join(" and ")}'s seat was handed on with a new invite (its holder was away longer ` +
+          "than this table allows, or left), so the key this browser kept for it stopped working and " +
+          "was removed. You are watching the game now; to play again, ask a player for a new invite link.",
       ),
     );
   }
@@ -236,9 +237,10 @@ class GamePage {
     this.renderSeats(st);
     this.renderTracks(st, this.placer.previewGains());
     this.renderLog(st);
-    this.inviteEl.replaceChildren(...[this.lostCard(st), inviteCard(this, st)].filter(Boolean));
+    this.inviteEl.replaceChildren(...[this.lostCard(st), this.inheritedCard(st), inviteCard(this, st)].filter(Boolean));
     this.fairEl.replaceChildren(...[fairnessCard(this.id, st)].filter(Boolean));
     this.placer.highlight();
+    this.scheduleHandOn(st);
     if (st.over && !this.endShown) this.showEnd(st);
     if (!st.over) this.hideEnd();
   }
@@ -349,7 +351,7 @@ class GamePage {
         h("button", { type: "button", id: "keep", title: "Keep (K)", onclick: () => this.send("keep") }, "Keep rack"),
       );
     }
-    if (my) {
+    if (my && st.hints) {
       btns.push(
         h(
           "button",
@@ -368,7 +370,7 @@ class GamePage {
         ),
       );
     }
-    if (st.you !== null && !st.over && st.moves > 0) {
+    if (st.you !== null && !st.over && st.moves > 0 && st.hints) {
       // A seat may review its own decisions while the game goes on (from its view alone).
       const token = this.held.mine[st.you];
       btns.push(
@@ -403,9 +405,76 @@ class GamePage {
           ),
           who,
           h("span", { class: "rack-size", title: "tiles in rack" }, `${st.rack_sizes[s.seat]} tiles`),
+          this.handOnButton(st, s),
         );
       }),
     );
+  }
+
+  // A seat is handed on by its holder (this browser, if it holds the seat's token), or by
+  // another player once the server says it may be (its holder away for the table's time, or
+  // gone): the server decides, the page offers what it says.
+  handOnButton(st, s) {
+    if (s.kind !== "human" || st.over) return null;
+    const own = this.held.mine[s.seat];
+    const mine = Object.values(this.held.mine)[0];
+    if (!own && (!mine || s.hand_on_in_s !== 0)) return null;
+    const label = own ? "Give this seat to someone else" : "Hand this seat on";
+    const ask = own
+      ? `Give ${s.name}'s seat to someone else? This browser stops holding it, and every player sees it.`
+      : `Hand ${s.name}'s seat on to someone new? Their key stops working, and every player sees it.`;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `ghost hand-on${own ? " own" : ""}`,
+        "data-seat": s.seat,
+        onclick: async () => {
+          if (!confirm(ask)) return;
+          try {
+            const got = await api(gamePath(this.id, "/replace"), {
+              method: "POST",
+              token: own || mine,
+              body: { seat: s.seat },
+            });
+            this.held.invites[s.seat] = got.invite;
+            if (own) delete this.held.mine[s.seat];
+            saveSeats(this.id, this.held);
+            if (own) location.reload();
+            else this.render();
+          } catch (e) {
+            toast(e.message, "error");
+          }
+        },
+      },
+      label,
+    );
+  }
+
+  // A seat that may be handed on later (its holder away, not yet for the table's time):
+  // the page asks for the state again then, as nothing changes in the game to push it.
+  scheduleHandOn(st) {
+    clearTimeout(this.handOnTimer);
+    const waits = st.seats.map((s) => s.hand_on_in_s).filter((w) => typeof w === "number" && w > 0);
+    if (!waits.length || st.over || !this.mySeats.length) return;
+    this.handOnTimer = setTimeout(() => this.refresh(), (Math.min(...waits) + 1) * 1000);
+  }
+
+  async refresh() {
+    const seat = this.seat;
+    const slot = seat === null ? "watch" : seat;
+    try {
+      const fresh = await api(gamePath(this.id), { token: seat === null ? undefined : this.held.mine[seat] });
+      if (fresh.version >= (this.views.get(slot)?.version ?? -1)) this.views.set(slot, fresh);
+      this.render();
+    } catch {
+      /* the live connection brings the next state */
+    }
+  }
+
+  inheritedCard(st) {
+    if (!st.inherited) return null;
+    return h("div", { class: "card inherited", role: "note" }, h("p", {}, st.inherited));
   }
 
   renderLog(st) {
@@ -519,13 +588,30 @@ class GamePage {
         st.can_undo
           ? h("button", { type: "button", class: "ghost", onclick: () => this.undo() }, glyph("undo"), "Undo last move")
           : null,
+        st.you !== null && this.held.mine[st.you]
+          ? h("button", { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch(st) }, "Rematch")
+          : null,
         h("a", { class: "button primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board"),
       ),
-      verifyButton(this.id, st),
+      verifyButton(this.id, st, Object.fromEntries(this.meta.colors.map((c) => [c.letter, c.index]))),
     );
     this.overlay.replaceChildren(card);
     this.overlay.hidden = false;
+  }
+
+  // The same table again with a new bag: made by the first player who asks, joined by the
+  // others with their own seats' tokens (the server keeps each seat for its old holder).
+  async rematch(st) {
+    try {
+      const got = await api(gamePath(this.id, "/rematch"), { method: "POST", token: this.held.mine[st.you], body: {} });
+      const held = seatsFor(got.id);
+      held.mine[got.seat] = got.token;
+      saveSeats(got.id, held);
+      location.href = `/game/${encodeURIComponent(got.id)}`;
+    } catch (e) {
+      toast(e.message, "error");
+    }
   }
 
   hideEnd() {
@@ -558,7 +644,7 @@ class GamePage {
       this.send("swap");
     } else if ((k === "k" || k === "K") && others.includes("keep")) {
       this.send("keep");
-    } else if ((k === "h" || k === "H") && this.myTurn(st)) {
+    } else if ((k === "h" || k === "H") && this.myTurn(st) && st.hints) {
       p.hint();
     } else if ((k === "u" || k === "U") && st.can_undo) {
       this.undo();

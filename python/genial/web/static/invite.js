@@ -1,9 +1,8 @@
 // The invite card: one link per friend's seat, wide enough to read and copy, and "joined"
 // once the friend has claimed it (the seat's `joined` in the server's state).
 
-import { api, gamePath } from "./api.js";
 import { h, toast } from "./dom.js";
-import { claimInvite, inviteLink, saveSeats } from "./seats.js";
+import { claimInvite, inviteLink } from "./seats.js";
 
 export function inviteCard(page, st) {
   const seats = Object.keys(page.held.invites)
@@ -28,7 +27,6 @@ export function inviteCard(page, st) {
           h("strong", {}, seat.name),
           h("span", { class: `invite-state ${joined ? "joined" : "waiting"}` }, joined ? "joined" : "not joined yet"),
         ),
-        joined ? replaceButton(page, s, seat.name) : null,
         joined
           ? null
           : h("input", {
@@ -78,32 +76,5 @@ export function inviteCard(page, st) {
             ),
       );
     }),
-  );
-}
-
-// Gives a joined seat to someone new (the friend lost their browser, or left): the seat's
-// token stops working, a new invite link appears here, and every seat is told.
-function replaceButton(page, seat, name) {
-  const mine = Object.values(page.held.mine)[0];
-  if (!mine) return null;
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "ghost replace",
-      onclick: async () => {
-        if (!confirm(`Give ${name}'s seat to someone else? Their link stops working, and every player sees it.`))
-          return;
-        try {
-          const got = await api(gamePath(page.id, "/replace"), { method: "POST", token: mine, body: { seat } });
-          page.held.invites[seat] = got.invite;
-          saveSeats(page.id, page.held);
-          page.render();
-        } catch (e) {
-          toast(e.message, "error");
-        }
-      },
-    },
-    "Give the seat to someone else",
   );
 }

@@ -122,6 +122,15 @@ export async function showLobby(root, meta) {
   // With this many people seated the server draws the seed itself (meta.fair_seed).
   const seedNote = h("p", { class: "muted seed-note", hidden: true }, meta.fair_seed.text);
   const hotseat = h("input", { type: "checkbox", name: "hotseat" });
+  const hints = h("input", { type: "checkbox", name: "hints", checked: true });
+  // How long a player must be away before another may hand their seat on (the table's choice).
+  const away = h(
+    "select",
+    { name: "away_minutes", "aria-label": "Hand on a seat after its player is away for" },
+    meta.away_minutes.choices.map((m) =>
+      h("option", { value: String(m), selected: m === meta.away_minutes.default }, m ? `${m} minutes` : "never"),
+    ),
+  );
   const description = h("p", { class: "muted variant-text" });
   const seats = h("div", { class: "seats" });
   let editors = [];
@@ -181,6 +190,8 @@ export async function showLobby(root, meta) {
       seedLabel,
       seedNote,
       h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
+      h("label", {}, h("span", {}, "A player away this long may have their seat handed on"), away),
+      h("label", { class: "check" }, hints, h("span", {}, "Hints, and reviewing one's own moves, before the end")),
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
   );
@@ -199,6 +210,8 @@ export async function showLobby(root, meta) {
       require_contact: contact.checked,
       seats: editors.map((e) => e.value()),
       seed: seedValue.seed,
+      away_minutes: Number(away.value),
+      hints: hints.checked,
     };
     try {
       const made = await api("/api/games", { method: "POST", body });

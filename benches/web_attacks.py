@@ -1,0 +1,328 @@
+"""The attacks of issue 29 beside a fresh game against the greedy bot: how fast the bot
+answers and `/api/meta` responds, idle and under each attack.
+
+    .venv/bin/python benches/web_attacks.py --seconds 15 --spectators 1000 --sockets 1100
+
+Starts ``genial serve`` on 127.0.0.1 (`web_load.local_server`: its own process, a temporary
+database, no bot delay). A probe plays a game against ``greedy`` (the human moves at once)
+and times each move from the POST to the bot's answer arriving on the game's WebSocket, and
+asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. Phases, each
+``--seconds`` long:
+
+- ``idle``: the probe alone;
+- ``amplification``: ``--spectators`` spectators on one game between two people, and one
+  client opening and closing spectator connections to it as fast as it can;
+- ``descriptors``: ``--sockets`` TCP connections opened to the server that never send a
+  request (held until the server closes them);
+- ``review flood``: one client address (``X-Forwarded-For``, which the server trusts from
+  127.0.0.1) keeps 4 reviews of finished games under way, re-asking as they finish, while
+  other addresses (a new one each time) ask for one review each: the time until it starts
+  (its first decision reviewed) is timed.
+
+Prints per phase the bot's answer and the meta request's median and p95, failures, and
+what each attack saw. Loopback only; the client runs in this process on the same cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import genial
+from web_load import Http, local_server
+
+LETTERS = "ROYGBP"
+
+
+def pct(xs: list[float]) -> str:
+    if len(xs) < 2:
+        return f"n={len(xs)}"
+    q = statistics.quantiles(sorted(xs), n=100)
+    return f"median {statistics.median(xs) * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms (n={len(xs)})"
+
+
+class Probe:
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.answers: list[float] = []
+        self.metas: list[float] = []
+        self.failures = 0
+        self.stop = asyncio.Event()
+
+    async def meta(self) -> None:
+        http = Http(self.host, self.port)
+        while not self.stop.is_set():
+            t0 = time.perf_counter()
+            try:
+                status, _ = await asyncio.wait_for(http.request("GET", "/api/meta"), 30)
+                if status == 200:
+                    self.metas.append(time.perf_counter() - t0)
+                else:
+                    self.failures += 1
+            except (OSError, asyncio.IncompleteReadError, TimeoutError):
+                self.failures += 1
+                http = Http(self.host, self.port)
+            await asyncio.sleep(0.05)
+
+    async def games(self, seed: int) -> None:
+        while not self.stop.is_set():
+            try:
+                await self.game(seed)
+            except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError):
+                self.failures += 1
+                await asyncio.sleep(0.2)
+            seed += 1
+
+    async def game(self, seed: int) -> None:
+        http = Http(self.host, self.port)
+        body = {
+            "variant": "standard",
+            "players": 2,
+            "seed": seed,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+        }
+        status, raw = await http.request("POST", "/api/games", body)
+        if status != 201:
+            self.failures += 1
+            await asyncio.sleep(0.2)
+            return
+        made = json.loads(raw)
+        gid, token = made["id"], made["token"]
+        url = f"ws://{self.host}:{self.port}/api/games/{gid}/ws"
+        async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"token": token}))
+            sent_at: float | None = None
+            answered = -1
+            while not self.stop.is_set():
+                state = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if state.get("type") != "state" or state.get("over"):
+                    return
+                if state["current"] != 0 or "others" not in state or state["version"] <= answered:
+                    continue
+                if sent_at is not None:
+                    self.answers.append(time.perf_counter() - sent_at)
+                answered = state["version"]
+                move = "keep" if state["phase"] == "swap_offer" else None
+                for a, b in state["rack"] if move is None else []:
+                    status, raw = await http.request(
+                        "GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token
+                    )
+                    moves = json.loads(raw)["moves"] if status == 200 else []
+                    if moves:
+                        move = moves[0]
+                        break
+                move = move or state["others"][0]
+                sent_at = time.perf_counter() if move != "keep" else None
+                status, _ = await http.request(
+                    "POST", f"/api/games/{gid}/move", {"version": state["version"], "move": move}, token
+                )
+                if status != 200:
+                    self.failures += 1
+                    return
+
+
+async def amplification(host: str, port: int, spectators: int, stop: asyncio.Event, seen: dict[str, Any]) -> None:
+    http = Http(host, port)
+    _, raw = await http.request(
+        "POST", "/api/games", {"variant": "standard", "players": 2, "seats": [{"kind": "human"}] * 2}
+    )
+    gid = json.loads(raw)["id"]
+    url = f"ws://{host}:{port}/api/games/{gid}/ws"
+    received = 0
+    refused = 0
+
+    async def spectator(i: int) -> None:
+        nonlocal received, refused
+        # Each watcher speaks for its own address, so that the per-address cap does not apply.
+        headers = {"X-Forwarded-For": f"10.1.{i // 250}.{i % 250 + 1}"}
+        try:
+            async with websockets.connect(url, additional_headers=headers, max_size=2**22) as ws:
+                await ws.send(json.dumps({"token": None}))
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                        if msg.get("type") == "error":
+                            refused += 1
+                            return
+                        received += 1
+        except (OSError, websockets.WebSocketException):
+            refused += 1
+
+    async def cycler() -> None:
+        n = 0
+        while not stop.is_set():
+            try:
+                async with websockets.connect(url, additional_headers={"X-Forwarded-For": "10.9.9.9"}) as ws:
+                    await ws.send(json.dumps({"token": None}))
+                    await asyncio.wait_for(ws.recv(), 5)
+                n += 1
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                await asyncio.sleep(0.05)
+        seen["cycles"] = n
+
+    tasks = [asyncio.ensure_future(spectator(i)) for i in range(spectators)]
+    tasks.append(asyncio.ensure_future(cycler()))
+    await asyncio.gather(*tasks)
+    seen["messages to spectators"] = received
+    seen["spectators refused"] = refused
+
+
+async def descriptors(host: str, port: int, count: int, stop: asyncio.Event, seen: dict[str, Any]) -> None:
+    held: list[socket.socket] = []
+    for _ in range(count):
+        s = socket.socket()
+        s.setblocking(False)
+        with contextlib.suppress(BlockingIOError, OSError):
+            s.connect((host, port))
+        held.append(s)
+    await stop.wait()
+    closed = 0
+    for s in held:
+        with contextlib.suppress(BlockingIOError, OSError):
+            closed += s.recv(1) == b""
+        s.close()
+    seen["idle sockets opened"] = count
+    seen["closed by the server"] = closed
+
+
+async def review_flood(host: str, port: int, stop: asyncio.Event, seen: dict[str, Any]) -> None:
+    records = [json.loads(genial.play_game(["greedy", "greedy"], seed=1000 + i).to_json()) for i in range(40)]
+    flood = Http(host, port)
+    refused = 0
+    asked = 0
+
+    async def post(http: Http, record: dict[str, Any], address: str) -> tuple[int, dict[str, Any]]:
+        status, raw = await http.request_with("POST", "/api/reviews", {"record": record}, {"X-Forwarded-For": address})  # type: ignore[attr-defined]
+        return status, json.loads(raw)
+
+    async def flooder() -> None:
+        nonlocal refused, asked
+        i = 0
+        while not stop.is_set():
+            status, _ = await post(flood, records[i % 20], "10.7.7.7")
+            asked += 1
+            if status != 202:
+                refused += 1
+            i += 1
+            await asyncio.sleep(0.05)
+
+    task = asyncio.ensure_future(flooder())
+    await asyncio.sleep(1.0)
+    other = Http(host, port)
+    waits: list[float] = []
+    j = 20
+    while not stop.is_set():  # each time another address, asking for one review
+        t0 = time.perf_counter()
+        status, got = await post(other, records[j % 40], f"10.8.{j // 250}.{j % 250 + 1}")
+        j += 1
+        if status != 202:
+            seen["other addresses refused"] = seen.get("other addresses refused", 0) + 1
+            await asyncio.sleep(0.5)
+            continue
+        while not stop.is_set():
+            _, raw = await other.request("GET", f"/api/reviews/{got['id']}")
+            st = json.loads(raw)
+            if st["status"] == "done" or st.get("done", 0) > 0:
+                waits.append(time.perf_counter() - t0)
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.5)
+    task.cancel()
+    seen["flood: reviews asked"] = asked
+    seen["flood: refused"] = refused
+    seen["another address: its review started after"] = pct(waits)
+
+
+async def phase(name: str, args: argparse.Namespace, base: str, attack: Any) -> None:
+    host, port = base.removeprefix("http://").split(":")
+    probe = Probe(host, int(port))
+    seen: dict[str, Any] = {}
+    stop = asyncio.Event()
+    jobs = [asyncio.ensure_future(probe.meta()), asyncio.ensure_future(probe.games(args.seed))]
+    if attack is not None:
+        jobs.append(asyncio.ensure_future(attack(host, int(port), stop, seen)))
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    probe.stop.set()
+    await asyncio.wait(jobs, timeout=30)
+    print(f"{name}:")
+    print(f"  greedy answer: {pct(probe.answers)}")
+    print(f"  /api/meta:     {pct(probe.metas)}")
+    print(f"  probe failures: {probe.failures}")
+    for k, v in seen.items():
+        print(f"  {k}: {v}")
+
+
+def _request_with(self: Http, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
+    """`Http.request` with extra headers (one write)."""
+
+    async def go() -> tuple[int, bytes]:
+        if self.writer is None or time.monotonic() - self.last_used > 3.0:
+            if self.writer is not None:
+                self.writer.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None and self.writer is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+        for k, v in headers.items():
+            head += f"{k}: {v}\r\n"
+        head += f"Content-Length: {len(data)}\r\n\r\n"
+        self.writer.write(head.encode() + data)
+        status_line = await self.reader.readline()
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        self.last_used = time.monotonic()
+        return int(status_line.split()[1]), payload
+
+    return go()
+
+
+Http.request_with = _request_with  # type: ignore[attr-defined]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
+    ap.add_argument("--spectators", type=int, default=1000)
+    ap.add_argument("--sockets", type=int, default=1100)
+    ap.add_argument("--bot-threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--phases", default="idle,amplification,descriptors,review", help="which phases, in order")
+    args = ap.parse_args()
+    attacks = {
+        "idle": None,
+        "amplification": lambda h, p, stop, seen: amplification(h, p, args.spectators, stop, seen),
+        "descriptors": lambda h, p, stop, seen: descriptors(h, p, args.sockets, stop, seen),
+        "review": review_flood,
+    }
+    print(
+        f"genial serve under attack: {os.cpu_count()} cores, {args.bot_threads} bot thread(s), {args.seconds:g} s a phase"
+    )
+    with tempfile.TemporaryDirectory() as tmp, local_server(Path(tmp) / "attacks.sqlite3", args.bot_threads) as base:
+        for name in args.phases.split(","):
+            asyncio.run(phase(name, args, base, attacks[name]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
