@@ -28,7 +28,7 @@ from genial.engine.check import run_checks
 from genial.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).parent / "engines"))
-from hostile import TABLE, Hostile, write  # noqa: E402
+from hostile import TABLE, Hostile, write
 
 MOVETIME_MS = 50
 MARGIN_MS = 300
@@ -42,7 +42,9 @@ SLOW = pytest.mark.skipif(not os.environ.get("GENIAL_SLOW"), reason="heavy: set 
 
 def _params(slow_too: bool = True) -> list[Any]:
     return [
-        pytest.param(h, id=h.name, marks=[pytest.mark.slow, SLOW] if h.slow else []) for h in TABLE if slow_too or not h.slow
+        pytest.param(h, id=h.name, marks=[pytest.mark.slow, SLOW] if h.slow else [])
+        for h in TABLE
+        if slow_too or not h.slow
     ]
 
 
@@ -248,8 +250,10 @@ def test_the_issues_wrapper_repro_ends_with_its_games(hostile: tuple[Watched, Pa
     out, _ = watch.run(
         lambda: subprocess.run(
             [*GENIAL, "tournament", "--bots", f"engine:{wrapper},random", "--games", "2"],
-            capture_output=True, text=True, timeout=DEADLINE_S,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
     )
     assert out is not None and out.returncode == 0, out.stderr if out else "no result"
     assert "2 games" in out.stdout and "Traceback" not in out.stderr
@@ -263,8 +267,10 @@ def test_ctrl_c_while_an_engine_starts_prints_no_traceback(hostile: tuple[Watche
     def run() -> subprocess.CompletedProcess[str]:
         proc = subprocess.Popen(
             [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "2"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         end = time.monotonic() + 30
         while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
             time.sleep(0.02)
@@ -289,8 +295,10 @@ def test_a_handshake_failing_on_restart_keeps_the_finished_games_and_resume_goes
     out, _ = watch.run(
         lambda: subprocess.run(
             [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "4", "--out", str(t_csv)],
-            capture_output=True, text=True, timeout=DEADLINE_S,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "handshake" in out.stderr and "1 of 4 games" in out.stderr, out.stderr

@@ -222,7 +222,7 @@ def test_serve_checks_its_engines_before_it_starts(capsys: pytest.CaptureFixture
 # ----- hostile engines (tests/engines/hostile.py) on the server ------------------------------------
 
 sys.path.insert(0, str(ROOT / "tests" / "engines"))
-from hostile import TABLE, write  # noqa: E402
+from hostile import TABLE, write
 
 # The five kinds that wedged the bots' pool (issue 28), and others that must cost only their game.
 WEB_HOSTILE = [

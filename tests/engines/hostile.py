@@ -92,7 +92,9 @@ class Hostile:
     slow: bool = False  # heavy: run only with --runslow / -m slow
 
 
-def _py(name: str, host: str | None, check: str | None, error: bool = False, slow: bool = False, **hooks: str) -> Hostile:
+def _py(
+    name: str, host: str | None, check: str | None, error: bool = False, slow: bool = False, **hooks: str
+) -> Hostile:
     return Hostile(name, "py", python_engine(**hooks), host, check, error, slow)
 
 
@@ -168,7 +170,9 @@ TABLE: list[Hostile] = [
         """,
         go='if gos == 3:\n    os._exit(0)\nsay("legal")',
     ),
-    _py("ignores_sigterm_and_hangs", TIMEOUT, TIMEOUT, prelude="signal.signal(signal.SIGTERM, signal.SIG_IGN)", go=HANG),
+    _py(
+        "ignores_sigterm_and_hangs", TIMEOUT, TIMEOUT, prelude="signal.signal(signal.SIGTERM, signal.SIG_IGN)", go=HANG
+    ),
     _py(
         "ignores_quit_eof_and_sigterm",
         None,
@@ -347,7 +351,12 @@ TABLE: list[Hostile] = [
         r"not ASCII",
         go='out.write(b"info \\xc3\\x28 caf\\xe9\\n"); out.flush()\nsay("legal")',
     ),
-    _py("nul_bytes", r"not ASCII|unexpected line", r"not ASCII|unexpected line", go='out.write(b"\\x00\\x00\\n"); out.flush()'),
+    _py(
+        "nul_bytes",
+        r"not ASCII|unexpected line",
+        r"not ASCII|unexpected line",
+        go='out.write(b"\\x00\\x00\\n"); out.flush()',
+    ),
     # ----- answers ---------------------------------------------------------------------------------
     _py("answers_late", TIMEOUT, TIMEOUT, go='time.sleep(float(os.environ["HOSTILE_LATE_S"]))\nsay("legal")'),
     _py(

@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from .._core import Move
 from ..bots import Forfeit, GameView, play_game
 from ..game import Game
 from .host import HANDSHAKE_S, MARGIN_MS, EngineBot, EngineError
@@ -103,7 +104,7 @@ class _Watch:
         self.suite = suite
         self.phases: dict[str, int] = {}
 
-    def choose(self, view: GameView) -> object:
+    def choose(self, view: GameView) -> Move:
         if self.suite.left() <= 0:
             raise _Late
         self.phases[view.phase] = self.phases.get(view.phase, 0) + 1

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core import IllegalMoveError, Move
 from ..forfeit import Forfeit, forfeit_ranks
-from .process import MAX_LINE, Broken, EngineProcess
+from .process import Broken, EngineProcess
 from .protocol import VERSION, EngineOption, ProtocolError, position_lines, rules_line
 
 if TYPE_CHECKING:
@@ -349,9 +349,7 @@ class EngineBot:
             if word == "info":
                 self.last_info = rest
             elif word == "bestmove":
-                raise self._fail(
-                    f"a second bestmove for one decision ({line[:80]!r})", "answered twice"
-                )
+                raise self._fail(f"a second bestmove for one decision ({line[:80]!r})", "answered twice")
             elif line:
                 raise self._fail(f"unexpected line after its bestmove: {line[:200]!r}", "broke the engine protocol")
 

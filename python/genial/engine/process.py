@@ -100,7 +100,7 @@ _END = object()  # the engine's stdout ended
 
 
 class _Fault:
-    __slots__ = ("reason", "public")
+    __slots__ = ("public", "reason")
 
     def __init__(self, reason: str, public: str) -> None:
         self.reason, self.public = reason, public
@@ -123,10 +123,8 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return out
     for tid in tasks:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             out.extend(int(x) for x in Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
-        except (OSError, ValueError):
-            pass
     return out
 
 
@@ -454,7 +452,9 @@ class EngineProcess:
             tail = tail[-LOG_TAIL:]
         cut = self.stderr_bytes - self._head - len(tail)
         if cut > 0:
-            self.note(f"{cut:,} bytes of stderr cut here (of {self.stderr_bytes:,}: the first {self._head:,} and the last {len(tail):,} kept)")
+            self.note(
+                f"{cut:,} bytes of stderr cut here (of {self.stderr_bytes:,}: the first {self._head:,} and the last {len(tail):,} kept)"
+            )
         if tail:
             self._write_log(tail)
         self._tail.clear()
