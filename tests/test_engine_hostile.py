@@ -321,3 +321,29 @@ def test_a_handshake_failing_on_restart_keeps_the_finished_games_and_resume_goes
     )
     assert out.returncode == 0, out.stderr
     assert "4 in the dataset" in out.stdout, out.stdout
+
+
+def test_sigterm_to_the_host_stops_its_engines_and_all_they_started(hostile: tuple[Watched, Path]) -> None:
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "ignores_sigterm_and_hangs")
+    command = write(engine, folder)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        proc = subprocess.Popen(
+            [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        end = time.monotonic() + 30
+        while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
+            time.sleep(0.02)
+        time.sleep(0.3)
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    out, raised = watch.run(run)
+    assert raised is None and out is not None
+    assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr
+    # The fixture checks that no process of the engine is left.
