@@ -367,7 +367,9 @@ TABLE: list[Hostile] = [
     ),
     _py(
         "doubled_bestmove",
-        r"second bestmove",
+        # Seen before the next decision: "a second bestmove"; arriving after the next go, it
+        # is taken as that decision's answer, illegal there.
+        r"second bestmove|illegal here",
         r"second bestmove|after its bestmove",
         legalmoves='say("bestmove " + w[1])\nsay("bestmove " + w[1])',
     ),

@@ -375,6 +375,7 @@ class EngineBot:
         self._seen_moves = n
         for line in position_lines(view):
             self._send(line)
+        self._drain()  # once more: a second answer may have come while the position was sent
         go = f"go movetime {self.movetime_ms}"
         if self.iterations is not None:
             go += f" iterations {self.iterations}"

@@ -303,6 +303,12 @@ class Table:
 # ----- all games -------------------------------------------------------------------------------
 
 
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Marks a future's exception as seen (nobody waits for it any more)."""
+    if not future.cancelled():
+        future.exception()
+
+
 class Hub:
     """Every game of the server: the store, the tables in memory, the bots' workers."""
 
@@ -749,10 +755,12 @@ class Hub:
         try:
             return await asyncio.wait_for(asyncio.shield(future), cap / 1000 + ENGINE_GRACE_S)
         except TimeoutError:
+            future.add_done_callback(_retrieved)  # its thread's outcome is no longer wanted
             engine.kill("did not answer in time")  # its thread forfeits and reaps it
             log.warning("game %s: seat %d: engine %s past the hard deadline: killed", table.id, seat, name)
             raise Forfeit(f"engine {name!r} passed the hard deadline", public="did not answer in time") from None
         except asyncio.CancelledError:
+            future.add_done_callback(_retrieved)
             engine.kill("the server stopped")
             raise
 
