@@ -274,7 +274,7 @@ def _fds() -> set[int] | None:
 
 def _host(suite: _Suite, fds: set[int] | None) -> Check:
     """The host's own check: every process of every start stopped, no descriptor leaked."""
-    left = sorted({pid for p in suite.processes for pid in [p.pid, *p.alive_descendants()] if _alive(pid)})
+    left = sorted({pid for p in suite.processes for pid in p.left_running()})
     if left:
         return Check("nothing left behind", False, f"{len(left)} orphan process(es): " + ", ".join(map(str, left[:10])))
     now = _fds()
@@ -282,14 +282,6 @@ def _host(suite: _Suite, fds: set[int] | None) -> Check:
     if leaked:
         return Check("nothing left behind", False, f"{len(leaked)} descriptor(s) leaked: {leaked[:10]}")
     return Check("nothing left behind", True, f"{len(suite.processes)} start(s), no process or descriptor left")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
 
 
 def run_checks(

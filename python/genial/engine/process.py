@@ -175,6 +175,8 @@ class EngineProcess:
         self._exit: int | None = None
         self._stop_lock = threading.Lock()
         self._descendants: dict[int, int] = {}  # pid -> start time
+        st = _stat(self.pid) if _LINUX else None
+        self._start_time = st[2] if st is not None else None
         self.stderr_bytes = 0
         self.stderr_cut = 0
         self._head = 0
@@ -237,6 +239,16 @@ class EngineProcess:
             if st is not None and st[2] == start and st[3] != "Z":
                 found.add(pid)
         found.discard(self.pid)
+        return sorted(found)
+
+    def left_running(self) -> list[int]:
+        """After `stop`: the processes of this run still alive (the engine itself
+        included, told from a new process with its number by its start time); empty when
+        it left nothing, as it should."""
+        found = set(self.alive_descendants())
+        st = _stat(self.pid) if _LINUX else None
+        if st is not None and st[2] == self._start_time and st[3] != "Z":
+            found.add(self.pid)
         return sorted(found)
 
     # ----- writing -------------------------------------------------------------------------
