@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from genial.engine import EngineBot, EngineError
 from genial.engine.check import run_checks
+from genial.engine.process import LOG_HEAD, LOG_TAIL, MAX_LINE, Broken, EngineProcess
 from genial.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).parent / "engines"))
@@ -184,7 +185,13 @@ def test_a_hostile_engine_in_a_tournament(
     engine: Hostile, hostile: tuple[Watched, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
     watch, folder = hostile
-    bot = _engine(write(engine, folder))
+    bot = EngineBot(
+        write(engine, folder),
+        movetime_ms=MOVETIME_MS,
+        margin_ms=MARGIN_MS,
+        handshake_timeout=HANDSHAKE_S,
+        log_dir=folder / "logs",
+    )
     parts: list[Any] = []
 
     def run() -> Any:
@@ -213,8 +220,65 @@ def test_a_hostile_engine_in_a_tournament(
     else:
         assert ends == ["forfeit", "forfeit"], (ends, caplog.text)
         assert re.search(engine.host, caplog.text), caplog.text
-    for path in folder.parent.glob("*.log"):
-        assert path.stat().st_size < 3_000_000
+    for path in (folder / "logs").glob("*.log"):  # stderr logs stay bounded
+        assert path.stat().st_size < LOG_HEAD + LOG_TAIL + 10_000
+
+
+# ----- the process itself: exact limits ------------------------------------------------------------
+
+
+def _process(tmp: Path, code: str) -> EngineProcess:
+    return EngineProcess([sys.executable, "-c", code], tmp / "p.log")
+
+
+def test_a_line_of_exactly_max_line_bytes_is_accepted_and_one_byte_more_is_not(tmp_path: Path) -> None:
+    code = (
+        "import sys, time; o = sys.stdout.buffer; "
+        f"o.write(b'a' * {MAX_LINE} + b'\\n'); o.write(b'b' * {MAX_LINE + 1} + b'\\n'); o.flush(); time.sleep(60)"
+    )
+    p = _process(tmp_path, code)
+    try:
+        assert p.read_line(time.monotonic() + 20) == b"a" * MAX_LINE
+        with pytest.raises(Broken, match=f"longer than {MAX_LINE} bytes"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop(graceful=False)
+    assert not p.left_running()
+
+
+def test_a_stderr_flood_keeps_the_first_and_last_megabyte_and_says_what_was_cut(tmp_path: Path) -> None:
+    code = (
+        "import sys; e = sys.stderr.buffer; e.write(b'FIRST'); "
+        "[e.write(b'e' * 1_000_000) for _ in range(50)]; e.write(b'LAST'); e.flush(); print('done', flush=True)"
+    )
+    p = _process(tmp_path, code)
+    try:
+        assert p.read_line(time.monotonic() + 60) == b"done"
+        end = time.monotonic() + 30
+        while p.stderr_bytes < 50_000_009 and time.monotonic() < end:
+            time.sleep(0.02)
+        assert "the log keeps the first" in p.stderr_note()
+    finally:
+        p.stop()
+    text = (tmp_path / "p.log").read_bytes()
+    assert text.startswith(b"FIRST") and text.endswith(b"LAST")
+    assert b"bytes of stderr cut here (of 50,000,009" in text
+    assert len(text) < LOG_HEAD + LOG_TAIL + 1000
+
+
+def test_an_engine_closing_its_stdout_while_alive_is_told_apart_from_an_exit(tmp_path: Path) -> None:
+    p = _process(tmp_path, "import os, time; os.close(1); time.sleep(60)")
+    try:
+        with pytest.raises(Broken, match="closed its output"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop(graceful=False)
+    p = _process(tmp_path, "import sys; sys.exit(5)")
+    try:
+        with pytest.raises(Broken, match=r"exited \(status 5\)"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop()
 
 
 # ----- the table, in engine-check ------------------------------------------------------------------

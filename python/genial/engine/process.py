@@ -342,7 +342,9 @@ class EngineProcess:
         reading_out = True
         last_scan = 0.0
         try:
-            while open_fds and not self._stopping.is_set():
+            # Until the engine is stopped, even once its pipes are closed: its descendants are
+            # still recorded, and the log stays open for the host's notes.
+            while not self._stopping.is_set():
                 if _LINUX and time.monotonic() - last_scan >= SCAN_S:
                     self._scan()
                     last_scan = time.monotonic()
