@@ -179,10 +179,10 @@ async def main_async(args: argparse.Namespace, base: str) -> Run:
 
 
 @contextlib.contextmanager
-def local_server(db: Path, bot_threads: int, extra: list[str] | None = None) -> Iterator[str]:
+def local_server(db: Path, bot_threads: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
     """Runs ``genial serve`` in its own process on 127.0.0.1 (a free port, the database
-    ``db``, no bot delay, no limit on new games, and the ``extra`` arguments) for the length
-    of the block, and yields its base URL; the load benches share it."""
+    ``db``, no bot delay, no limit on new games, then the arguments ``extra``) for the
+    length of the block, and yields its base URL; the load benches share it."""
     server = subprocess.Popen(
         [
             sys.executable,
@@ -202,7 +202,7 @@ def local_server(db: Path, bot_threads: int, extra: list[str] | None = None) -> 
             "0",
             "--bot-threads",
             str(bot_threads),
-            *(extra or []),
+            *extra,
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -211,6 +211,10 @@ def local_server(db: Path, bot_threads: int, extra: list[str] | None = None) -> 
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
+        for _ in range(50):  # lines before the address (the engines checked, ...)
+            if "http://" in line or not line:
+                break
+            line = server.stdout.readline()
         if "http://" not in line:
             raise SystemExit(f"server did not start: {line!r}")
         yield "http://" + line.split("http://", 1)[1].split("/", 1)[0]

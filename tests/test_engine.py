@@ -412,7 +412,7 @@ def test_the_example_engines_pass_engine_check(tmp_path: Path) -> None:
     for command in (shlex.quote(str(exe)), python_engine):
         results = run_checks(command)
         assert all(c.passed for c in results), [c.line() for c in results if not c.passed]
-        assert len(results) == 13
+        assert len(results) == 14
 
 
 def test_engine_check_reports_what_fails() -> None:

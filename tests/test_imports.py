@@ -106,11 +106,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 # Cycles known and not yet removed, each with its reason; the test fails on any other, and
 # on one of these once it is gone (so that the list only shrinks).
-KNOWN = {
-    # `parse_bot("engine:...")` imports the engine host lazily, and the host imports bots
-    # for the bot protocol: added with the engine protocol, to be split.
-    ("genial.bots", "genial.engine.host"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 
 def test_the_package_has_no_import_cycles() -> None:

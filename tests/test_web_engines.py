@@ -217,3 +217,100 @@ def test_serve_checks_its_engines_before_it_starts(capsys: pytest.CaptureFixture
         assert said in err, (spec, err)
     assert main(["serve", "--port", "0", "--engine", "a=" + EXAMPLE, "--engine", "a=" + EXAMPLE]) == 2
     assert "taken" in capsys.readouterr().err
+
+
+# ----- hostile engines (tests/engines/hostile.py) on the server ------------------------------------
+
+sys.path.insert(0, str(ROOT / "tests" / "engines"))
+from hostile import TABLE, write
+
+# The five kinds that wedged the bots' pool (issue 28), and others that must cost only their game.
+WEB_HOSTILE = [
+    "wrapper_no_exec_hanging",
+    "background_child_then_hang",
+    "closes_stdout_and_stays",
+    "writer_never_reads",
+    "legal_loop_never_reading",
+    "ignores_sigterm_and_hangs",
+    "setsid_child_holding_stdout_then_hang",
+    "stderr_flood_50mb_then_hang",
+    "line_of_100_mb",
+]
+
+
+def _tagged(tag: str) -> list[int]:
+    needle = f"GENIAL_HOSTILE_TAG={tag}".encode()
+    out = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                env = Path(f"/proc/{pid}/environ").read_bytes()
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                out.append(int(pid))
+    return out
+
+
+@pytest.fixture
+def tagged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A tag every engine process inherits; on any exit, every process holding it is killed."""
+    tag = uuid.uuid4().hex
+    (tmp_path / "state").mkdir()
+    monkeypatch.setenv("GENIAL_HOSTILE_TAG", tag)
+    monkeypatch.setenv("HOSTILE_STATE", str(tmp_path / "state"))
+    monkeypatch.setenv("HOSTILE_LATE_S", "30")
+    try:
+        yield tag
+    finally:
+        for pid in _tagged(tag):
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+
+
+@pytest.mark.parametrize("name", WEB_HOSTILE)
+def test_a_hostile_engine_costs_only_its_own_web_game(db: Path, tmp_path: Path, tagged: str, name: str) -> None:
+    from genial.web.tables import ENGINE_GRACE_S
+
+    engine = next(h for h in TABLE if h.name == name)
+    think_ms = 1000
+    with TestClient(_app(db, {"bad": write(engine, tmp_path)}, think_ms=think_ms), base_url=BASE) as c:
+        start = time.monotonic()
+        made = _create(c, [{"kind": "bot", "engine": "bad", "name": "Bad"}, HUMAN]).json()
+        # Meanwhile a game against a built-in bot is answered at once, by the bots' pool.
+        fresh = _create(c, [{"kind": "bot", "bot": "greedy"}, HUMAN]).json()
+        _wait(c, fresh["id"], fresh["token"], lambda s: s["current"] == 1, timeout=10)
+        s = _wait(c, made["id"], made["token"], lambda s: s["over"], timeout=60)
+        took = time.monotonic() - start
+        assert s["end"] == "forfeit" and s["forfeit"]["seat"] == 0, s["forfeit"]
+        # Within the thinking cap, the host's grace and a generous allowance for a loaded machine.
+        assert took < think_ms / 1000 + ENGINE_GRACE_S + 10, took
+    end = time.monotonic() + 10
+    while _tagged(tagged) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _tagged(tagged), "a process of the engine outlived its game"
+
+
+def test_an_unfinished_hostile_engine_game_after_a_restart_forfeits_and_never_wedges(
+    db: Path, tmp_path: Path, tagged: str
+) -> None:
+    engine = next(h for h in TABLE if h.name == "wrapper_no_exec_hanging")
+    command = write(engine, tmp_path)
+    with TestClient(_app(db, {"bad": command}, think_ms=20_000), base_url=BASE) as c:
+        made = _create(c, [{"kind": "bot", "engine": "bad"}, HUMAN]).json()
+        end = time.monotonic() + 30
+        while not _tagged(tagged):  # the engine is thinking (it never answers)
+            assert time.monotonic() < end
+            time.sleep(0.02)
+    # Restarted: the engine thinks again, forfeits within its cap, and the bots' pool serves others.
+    with TestClient(_app(db, {"bad": command}, think_ms=1000), base_url=BASE) as c:
+        fresh = _create(c, [{"kind": "bot", "bot": "greedy"}, HUMAN]).json()
+        _wait(c, fresh["id"], fresh["token"], lambda s: s["current"] == 1, timeout=10)
+        s = _wait(c, made["id"], made["token"], lambda s: s["over"], timeout=60)
+        assert s["end"] == "forfeit"
+    end = time.monotonic() + 10
+    while _tagged(tagged) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _tagged(tagged)

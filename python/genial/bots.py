@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 from . import _core
 from ._core import Board, IllegalMoveError, LegalMoves, Move, Rules, Tile
 from .arguments import type_name
+from .forfeit import Forfeit, forfeit_ranks
 from .game import Game, MoveLike, Phase, check_seed
 
 __all__ = [
@@ -320,35 +321,6 @@ class GameView:
 
     def __repr__(self) -> str:
         return f"<GameView seat={self._seat} of {self._game!r}>"
-
-
-class Forfeit(Exception):
-    """A seat lost the game by forfeit: its engine hung, crashed, wrote garbage or chose an
-    illegal move. `genial.play_game` raises it with ``game`` (the game as it stood) and
-    ``seat`` set; tournaments record the game with the forfeiting side ranked last.
-    ``reason`` is for the operator (it may name the engine's command and log); ``public``
-    says the same for anyone ("did not answer in time")."""
-
-    def __init__(
-        self, reason: str, *, seat: int | None = None, game: Game | None = None, public: str | None = None
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.seat = seat
-        self.game = game
-        # What may be shown to anyone (a web page): the reason without commands or paths.
-        self.public = public or "it failed"
-
-    def __str__(self) -> str:
-        who = f"seat {self.seat} forfeits: " if self.seat is not None else "forfeit: "
-        return who + self.reason
-
-
-def forfeit_ranks(game: Game, seat: int) -> tuple[int, ...]:
-    """The ranking of a game that ``seat`` forfeited: its side (its team in the team game)
-    ranks last; the other seats keep their order in the position as it stands (the core's
-    rule, the one result rows of forfeited games carry)."""
-    return tuple(_core.forfeit_ranks(game._state, seat))
 
 
 @runtime_checkable

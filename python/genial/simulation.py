@@ -274,7 +274,9 @@ class Run:
     def _python_games(self, first: int, count: int, report: ProgressFn) -> tuple[dict[str, Any], BaseException | None]:
         """Games of a run with Python bots, played through `play_game` with the core's deals
         and bot seeds, recorded by the core. A game a bot forfeits stops there and is
-        recorded as a forfeit. Ctrl-C keeps the games finished."""
+        recorded as a forfeit. Ctrl-C, or any other error (an engine that fails its
+        handshake on a restart, say), keeps the games finished: they are recorded and the
+        error is handed back with them."""
         numbers: list[int] = []
         states: list[_core.GameState] = []
         forfeits: list[int | None] = []
@@ -304,7 +306,7 @@ class Run:
                 if time.monotonic() - last >= _PROGRESS_S:
                     last = time.monotonic()
                     report(len(numbers), count)
-        except KeyboardInterrupt as e:
+        except (KeyboardInterrupt, Exception) as e:
             raised = e
         return self._core.record(numbers, states, forfeits), raised
 

@@ -4,8 +4,11 @@ they share in `common`."""
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
 from ..engine.host import EngineError
@@ -35,8 +38,17 @@ def build_parser() -> Parser:
     return parser
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # SIGTERM stops a command as Ctrl-C does (the games finished are kept, and every engine
+    # started is stopped with all it started), unless someone else handles it already.
+    previous = None
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         return int(args.func(args))
     except (ValueError, TypeError, MemoryError, EngineError) as e:
@@ -44,3 +56,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("genial: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

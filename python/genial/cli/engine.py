@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..engine.check import DEADLINE_S
 from .common import bots_help, examples
 
 __all__ = ["register"]
@@ -22,7 +23,11 @@ def _check(args: argparse.Namespace) -> int:
 
     print(f"genial engine-check: {args.command}", flush=True)
     results = run_checks(
-        args.command, movetime_ms=args.movetime, games=args.games, report=lambda c: print(c.line(), flush=True)
+        args.command,
+        movetime_ms=args.movetime,
+        games=args.games,
+        deadline_s=args.deadline,
+        report=lambda c: print(c.line(), flush=True),
     )
     failed = [c for c in results if not c.passed]
     if failed:
@@ -60,4 +65,10 @@ def register(sub: Any) -> None:
     c.add_argument("command", help="the engine's command line, e.g. 'python3 my_engine.py'")
     c.add_argument("--movetime", type=int, default=200, help="move time given per decision, ms (default: 200)")
     c.add_argument("--games", type=int, default=1, help="games per seat and rule set (default: 1)")
+    c.add_argument(
+        "--deadline",
+        type=float,
+        default=DEADLINE_S,
+        help=f"the whole suite's deadline, s: checks not run by then fail (default: {DEADLINE_S:g})",
+    )
     c.set_defaults(func=_check)

@@ -24,6 +24,7 @@ from rich.table import Table
 
 from .. import _core
 from ..arguments import LIMITS
+from ..engine.host import EngineError
 from ..progress import ProgressBar
 from ..results import ResultFileError, ResultWriter, SimulationResult
 from ..simulation import Run, simulation_run
@@ -183,6 +184,14 @@ def _interrupted(command: str, done: int, total: int, elapsed: float, summary: S
     return 130
 
 
+def _engine_failed(command: str, e: EngineError, done: int, total: int, out: _Output) -> int:
+    """The line a run stopped by an engine's error ends with (status 2): the games finished
+    before it are kept."""
+    print(f"genial {command}: {e}\n{done} of {total} games were finished{out.said(done)}", file=sys.stderr)
+    sys.stderr.flush()
+    return 2
+
+
 def _summary_tables(summary: Summary, advantage: str) -> list[Any]:
     """The summary of a run as rich tables: per seat, per bot, and the totals."""
     out: list[Any] = []
@@ -318,6 +327,10 @@ def _simulate(args: argparse.Namespace) -> int:
         bar.close()
         out.close()
         return _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
+    except EngineError as e:
+        bar.close()
+        out.close()
+        return _engine_failed("simulate", e, done, games, out)
     except ResultFileError as e:
         # The file cannot take more; the games played are still summed up.
         bar.close()
@@ -403,6 +416,14 @@ def _simulate_dataset(
         )
         sys.stdout.flush()
         return 130
+    except EngineError as e:
+        bar.close()
+        print(
+            f"genial simulate: {e}\n{len(ds.done)} of {len(ds.shards)} shards ({ds.games_done} games) are in "
+            f"{args.out}: add --resume to the same command to play the rest",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as e:
         bar.close()
         print(f"genial simulate: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
@@ -519,6 +540,10 @@ def _tournament(args: argparse.Namespace) -> int:
         out.close()
         summary = sum(summaries[1:], summaries[0]) if summaries else None
         return _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
+    except EngineError as e:
+        bar.close()
+        out.close()
+        return _engine_failed("tournament", e, done, total, out)
     except ResultFileError as e:
         bar.close()
         return error(f"{e}; {done} games were written", 1)

@@ -3,21 +3,31 @@
 Each check starts the engine afresh and says what failed: the handshake, ``isready``,
 every declared option set to its default, whole games in every seat of several rule sets
 (placements, bonus placements and swap decisions, each answer legal and in time), an
-unknown line ignored, ``stop`` answered, ``quit`` obeyed.
+unknown line ignored, ``stop`` answered (once: nothing after the ``bestmove``), ``quit``
+obeyed with no process left running. The suite has a deadline of its own (`DEADLINE_S`):
+checks it leaves unrun fail. Last, it checks the host itself: no process of any start
+left alive, no descriptor leaked.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from .._core import Move
 from ..bots import Forfeit, GameView, play_game
 from ..game import Game
-from .host import EngineBot, EngineError
+from .host import HANDSHAKE_S, MARGIN_MS, EngineBot, EngineError
+from .process import Broken, EngineProcess
 from .protocol import position_lines, rules_line
 
-__all__ = ["Check", "run_checks", "RULE_SETS"]
+__all__ = ["Check", "run_checks", "RULE_SETS", "DEADLINE_S"]
+
+DEADLINE_S = 600.0
+"""The suite's own deadline (s): the checks not run by then fail."""
 
 RULE_SETS: tuple[tuple[str, int, str], ...] = (
     ("standard", 2, "after_placement"),
@@ -41,24 +51,68 @@ class Check:
         return f"{'ok  ' if self.passed else 'FAIL'} {self.name}" + (f": {self.detail}" if self.detail else "")
 
 
+@dataclass
+class _Suite:
+    """The settings of one run of the suite, and every process it started."""
+
+    command: str
+    movetime_ms: int
+    margin_ms: int
+    handshake_timeout: float
+    deadline: float
+    processes: list[EngineProcess]
+
+    def engine(self, options: dict[str, str] | None = None) -> EngineBot:
+        return _Tracked(
+            self,
+            self.command,
+            movetime_ms=self.movetime_ms,
+            margin_ms=self.margin_ms,
+            handshake_timeout=min(self.handshake_timeout, max(0.1, self.deadline - time.monotonic())),
+            options=options,
+        )
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+class _Tracked(EngineBot):
+    """An engine whose processes the suite remembers, to look for orphans at its end."""
+
+    def __init__(self, suite: _Suite, command: str, **kw: object) -> None:
+        super().__init__(command, **kw)  # type: ignore[arg-type]
+        self.suite = suite
+
+    def start(self) -> None:
+        known = self._process
+        try:
+            super().start()
+        finally:
+            if self._process is not None and self._process is not known:
+                self.suite.processes.append(self._process)
+
+
+class _Late(Exception):
+    """The suite's deadline passed."""
+
+
 class _Watch:
     """A bot that hands each decision to the engine and counts the kinds it saw."""
 
-    def __init__(self, engine: EngineBot) -> None:
+    def __init__(self, engine: EngineBot, suite: _Suite) -> None:
         self.engine = engine
+        self.suite = suite
         self.phases: dict[str, int] = {}
 
-    def choose(self, view: GameView) -> object:
+    def choose(self, view: GameView) -> Move:
+        if self.suite.left() <= 0:
+            raise _Late
         self.phases[view.phase] = self.phases.get(view.phase, 0) + 1
         return self.engine.choose(view)
 
 
-def _engine(command: str, movetime_ms: int) -> EngineBot:
-    return EngineBot(command, movetime_ms=movetime_ms)
-
-
-def _handshake(command: str, movetime_ms: int) -> Check:
-    bot = _engine(command, movetime_ms)
+def _handshake(suite: _Suite) -> Check:
+    bot = suite.engine()
     try:
         bot.start()
         missing = [w for w, v in (("id name", bot.engine_name), ("id author", bot.engine_author)) if not v]
@@ -72,8 +126,8 @@ def _handshake(command: str, movetime_ms: int) -> Check:
         bot.close()
 
 
-def _options(command: str, movetime_ms: int) -> Check:
-    probe = _engine(command, movetime_ms)
+def _options(suite: _Suite) -> Check:
+    probe = suite.engine()
     try:
         probe.start()
         defaults = {name: o.default for name, o in probe.engine_options.items()}
@@ -81,9 +135,9 @@ def _options(command: str, movetime_ms: int) -> Check:
         return Check("options at their defaults", False, str(e))
     finally:
         probe.close()
-    bot = EngineBot(command, movetime_ms=movetime_ms, options=defaults)
+    bot = suite.engine(defaults)
     try:
-        play_game([bot, "random"], seed=7)
+        play_game([_Watch(bot, suite), "random"], seed=7)
         return Check("options at their defaults", True, f"{len(defaults)} option(s) set, a game played")
     except (EngineError, Forfeit) as e:
         return Check("options at their defaults", False, str(e))
@@ -91,31 +145,28 @@ def _options(command: str, movetime_ms: int) -> Check:
         bot.close()
 
 
-def _games(command: str, movetime_ms: int, games: int) -> list[Check]:
-    out = []
-    for variant, players, timing in RULE_SETS:
-        name = f"{variant} {players}p {timing.replace('_', ' ')}"
-        bot = _engine(command, movetime_ms)
-        watch = _Watch(bot)
-        try:
-            played = 0
-            for g in range(games):
-                for seat in range(players):
-                    seats: list[object] = ["random"] * players
-                    seats[seat] = watch
-                    play_game(seats, players, seed=1000 * g + seat, variant=variant, swap_timing=timing)  # type: ignore[arg-type]
-                    played += 1
-            kinds = ", ".join(f"{n} {k}" for k, n in sorted(watch.phases.items()))
-            out.append(Check(f"games: {name}", True, f"{played} games in every seat; decisions: {kinds}"))
-        except (EngineError, Forfeit) as e:
-            out.append(Check(f"games: {name}", False, str(e)))
-        finally:
-            bot.close()
-    return out
+def _games(suite: _Suite, variant: str, players: int, timing: str, games: int) -> Check:
+    name = f"games: {variant} {players}p {timing.replace('_', ' ')}"
+    bot = suite.engine()
+    watch = _Watch(bot, suite)
+    try:
+        played = 0
+        for g in range(games):
+            for seat in range(players):
+                seats: list[object] = ["random"] * players
+                seats[seat] = watch
+                play_game(seats, players, seed=1000 * g + seat, variant=variant, swap_timing=timing)  # type: ignore[arg-type]
+                played += 1
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(watch.phases.items()))
+        return Check(name, True, f"{played} games in every seat; decisions: {kinds}")
+    except (EngineError, Forfeit) as e:
+        return Check(name, False, str(e))
+    finally:
+        bot.close()
 
 
-def _raw(command: str, movetime_ms: int, name: str, body: Callable[[EngineBot], str]) -> Check:
-    bot = _engine(command, movetime_ms)
+def _raw(suite: _Suite, name: str, body: Callable[[EngineBot], str]) -> Check:
+    bot = suite.engine()
     try:
         bot.start()
         return Check(name, True, body(bot))
@@ -142,13 +193,32 @@ def _answer(bot: EngineBot, view: GameView, within_ms: int) -> str:
         line = bot._read(deadline, f"bestmove within {within_ms} ms")
         word, _, rest = line.partition(" ")
         if word == "legal":
-            bot._send("legalmoves " + " ".join(str(m) for m in view.legal_moves()))
+            bot._send("legalmoves " + " ".join(str(m) for m in view.legal_moves()), deadline)
         elif word == "bestmove":
             if not view.is_legal(rest.strip()):
                 raise bot._fail(f"bestmove {rest.strip()!r} is not legal", "chose an illegal move")
+            _quiet(bot, 0.2)
             return rest.strip()
         elif word != "info" and line:
             raise bot._fail(f"unexpected line {line[:100]!r}", "broke the engine protocol")
+
+
+def _quiet(bot: EngineBot, seconds: float) -> None:
+    """Nothing but ``info`` may follow a ``bestmove`` (a second one would answer the next
+    decision)."""
+    process = bot.process
+    assert process is not None
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            raw = process.read_line(end)
+        except Broken as e:
+            if e.reason == "timeout":
+                return
+            raise bot._fail(f"{e.reason} after its bestmove", e.public) from None
+        if not raw.startswith(b"info") and raw.strip():
+            what = "a second bestmove" if raw.startswith(b"bestmove") else "a line"
+            raise bot._fail(f"{what} after its bestmove: {raw[:80]!r}", "answered twice")
 
 
 def _unknown(bot: EngineBot) -> str:
@@ -168,45 +238,97 @@ def _stop(bot: EngineBot) -> str:
     return f"a 60 s search stopped: bestmove {move}"
 
 
-def _quit(command: str, movetime_ms: int) -> Check:
-    bot = _engine(command, movetime_ms)
+def _quit(suite: _Suite) -> Check:
+    bot = suite.engine()
     try:
         bot.start()
-        proc = bot._proc
-        assert proc is not None
+        process = bot.process
+        assert process is not None
         bot._send("quit")
         start = time.monotonic()
-        while proc.poll() is None and time.monotonic() - start < 2.0:
+        while process.exit_status() is None and time.monotonic() - start < 2.0:
             time.sleep(0.01)
-        if proc.poll() is None:
+        if process.exit_status() is None:
             return Check("quit", False, "still running 2 s after quit")
-        return Check("quit", True, f"exited with status {proc.returncode}")
+        left = process.alive_descendants()
+        if left:
+            return Check(
+                "quit",
+                False,
+                f"exited ({process.status_text()}) but left {len(left)} process(es) running: "
+                + ", ".join(map(str, left[:10])),
+            )
+        return Check("quit", True, f"exited ({process.status_text()})")
     except (EngineError, Forfeit) as e:
         return Check("quit", False, str(e))
     finally:
         bot.close()
 
 
+def _fds() -> set[int] | None:
+    try:
+        return {int(x) for x in os.listdir("/proc/self/fd" if sys.platform.startswith("linux") else "/dev/fd")}
+    except OSError:
+        return None
+
+
+def _host(suite: _Suite, fds: set[int] | None) -> Check:
+    """The host's own check: every process of every start stopped, no descriptor leaked."""
+    left = sorted({pid for p in suite.processes for pid in p.left_running()})
+    if left:
+        return Check("nothing left behind", False, f"{len(left)} orphan process(es): " + ", ".join(map(str, left[:10])))
+    now = _fds()
+    leaked = sorted(now - fds) if now is not None and fds is not None else []
+    if leaked:
+        return Check("nothing left behind", False, f"{len(leaked)} descriptor(s) leaked: {leaked[:10]}")
+    return Check("nothing left behind", True, f"{len(suite.processes)} start(s), no process or descriptor left")
+
+
 def run_checks(
-    command: str, *, movetime_ms: int = 200, games: int = 1, report: Callable[[Check], None] | None = None
+    command: str,
+    *,
+    movetime_ms: int = 200,
+    games: int = 1,
+    report: Callable[[Check], None] | None = None,
+    margin_ms: int = MARGIN_MS,
+    handshake_timeout: float = HANDSHAKE_S,
+    deadline_s: float = DEADLINE_S,
 ) -> list[Check]:
     """Runs the suite against ``command``; ``report`` is called with each result as it
-    comes. Stops after a failed handshake (nothing else can work)."""
+    comes. Stops after a failed handshake (nothing else can work). The whole suite ends
+    within about ``deadline_s`` seconds (plus one decision's time): a check not run by
+    then fails, and so does one cut short."""
     results: list[Check] = []
+    fds = _fds()
+    suite = _Suite(command, movetime_ms, margin_ms, handshake_timeout, time.monotonic() + deadline_s, [])
 
-    def add(checks: Sequence[Check]) -> None:
-        for c in checks:
-            results.append(c)
-            if report is not None:
-                report(c)
+    def add(c: Check) -> None:
+        results.append(c)
+        if report is not None:
+            report(c)
 
-    add([_handshake(command, movetime_ms)])
-    if not results[0].passed:
-        return results
-    add([_raw(command, movetime_ms, "isready", lambda b: "readyok")])
-    add([_options(command, movetime_ms)])
-    add(_games(command, movetime_ms, games))
-    add([_raw(command, movetime_ms, "unknown lines ignored", _unknown)])
-    add([_raw(command, movetime_ms, "stop", _stop)])
-    add([_quit(command, movetime_ms)])
+    def run(name: str, check: Callable[[], Check]) -> None:
+        if suite.left() <= 0:
+            add(Check(name, False, f"not run: engine-check's deadline of {deadline_s:g} s passed"))
+            return
+        try:
+            add(check())
+        except _Late:
+            add(Check(name, False, f"cut short: engine-check's deadline of {deadline_s:g} s passed"))
+        except Exception as e:  # a check must never end the suite
+            add(Check(name, False, f"the check failed: {type(e).__name__}: {e}"))
+
+    run("handshake", lambda: _handshake(suite))
+    if results[0].passed:
+        run("isready", lambda: _raw(suite, "isready", lambda b: "readyok"))
+        run("options at their defaults", lambda: _options(suite))
+        for variant, players, timing in RULE_SETS:
+            run(
+                f"games: {variant} {players}p {timing.replace('_', ' ')}",
+                lambda v=variant, p=players, t=timing: _games(suite, v, p, t, games),  # type: ignore[misc]
+            )
+        run("unknown lines ignored", lambda: _raw(suite, "unknown lines ignored", _unknown))
+        run("stop", lambda: _raw(suite, "stop", _stop))
+        run("quit", lambda: _quit(suite))
+    add(_host(suite, fds))
     return results

@@ -3,10 +3,13 @@
 The engine is started on its first decision (the command split like a shell would, run
 without a shell), handshakes, and then hears each decision as `protocol.position_lines`
 plus ``go``. The host waits for ``bestmove`` at most the move time plus `MARGIN_MS`; an
-engine that hangs, crashes, writes garbage or answers an illegal move forfeits the game
-(`Forfeit`, logged on the ``genial.engine`` logger with the path of its stderr log). A
-forfeited engine is stopped and starts afresh for the next game. The process is always
-reaped: on `close`, at a forfeit, when the bot is garbage collected and at exit.
+engine that hangs, crashes, writes garbage, floods, closes its output, stops reading its
+input or answers an illegal move forfeits the game (`Forfeit`, logged on the
+``genial.engine`` logger with the path of its stderr log). A forfeited engine is stopped
+and starts afresh for the next game. The process itself (its session, the deadlines of
+every read and write, the bounded stderr log, stopping the engine and everything it
+started) is `genial.engine.process`'s: it is stopped on `close`, at a forfeit, when the
+bot is garbage collected and at exit.
 
 Every start writes the engine's stderr to a log of its own (in `log_dir`). The log of an
 engine that fails is kept, and the forfeit names it; that of an engine that ends cleanly
@@ -19,20 +22,21 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import queue
 import shlex
-import subprocess
 import tempfile
-import threading
 import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import TYPE_CHECKING, Any
 
 from .._core import IllegalMoveError, Move
-from ..bots import Forfeit, GameView, forfeit_ranks
-from .protocol import MAX_LINE, VERSION, EngineOption, ProtocolError, position_lines, rules_line
+from ..forfeit import Forfeit, forfeit_ranks
+from .process import Broken, EngineProcess
+from .protocol import VERSION, EngineOption, ProtocolError, position_lines, rules_line
+
+if TYPE_CHECKING:
+    from ..bots import GameView
 
 __all__ = [
     "EngineBot",
@@ -42,6 +46,7 @@ __all__ = [
     "MARGIN_MS",
     "MOVETIME_MS",
     "HANDSHAKE_S",
+    "WRITE_S",
     "default_log_dir",
 ]
 
@@ -57,41 +62,12 @@ a process, pipes and a loaded machine. An engine should answer within its move t
 HANDSHAKE_S = 10.0
 """Time an engine has to start and answer ``protocol`` with ``protocolok``."""
 
+WRITE_S = 2.0
+"""The deadline of a line the host writes outside a decision or a handshake."""
+
 
 class EngineError(RuntimeError):
     """An engine that cannot be started or does not follow the protocol."""
-
-
-class _Lines:
-    """The engine's stdout as a queue of lines, read by a daemon thread, so that the host
-    can wait for a line with a deadline. ``None`` marks the end of the output."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self.queue: queue.Queue[bytes | None] = queue.Queue()
-        self.thread = threading.Thread(target=self._run, args=(stream,), daemon=True, name="genial-engine-reader")
-        self.thread.start()
-
-    def _run(self, stream: IO[bytes]) -> None:
-        try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line:
-                    break
-                self.queue.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:
-            self.queue.put(None)
-
-    def get(self, deadline: float) -> bytes | None:
-        """The next line; `TimeoutError` at the deadline, ``None`` at the end of output."""
-        timeout = deadline - time.monotonic()
-        if timeout <= 0:
-            raise TimeoutError
-        try:
-            return self.queue.get(timeout=timeout)
-        except queue.Empty:
-            raise TimeoutError from None
 
 
 def default_log_dir() -> Path:
@@ -100,36 +76,15 @@ def default_log_dir() -> Path:
     return Path(os.environ.get("GENIAL_ENGINE_LOG_DIR") or Path(tempfile.gettempdir()) / "genial-engines")
 
 
-def _reap_and_tidy(proc: subprocess.Popen[bytes], log: Path, kept: list[bool]) -> None:
-    """`_reap`, then the stderr log deleted unless it is to be kept (``kept[0]``): what a
-    bot that was never closed leaves when it is garbage collected or at exit."""
-    _reap(proc)
+def _stop_and_tidy(process: EngineProcess, log: Path, kept: list[bool]) -> None:
+    """The process stopped, then its stderr log deleted unless it is to be kept
+    (``kept[0]``): what a bot that was never closed leaves when it is garbage collected or
+    at exit."""
+    with contextlib.suppress(Exception):
+        process.stop()
     if not kept[0]:
         with contextlib.suppress(OSError):
             log.unlink(missing_ok=True)
-
-
-def _reap(proc: subprocess.Popen[bytes]) -> None:
-    """Stops the process and waits for it (it cannot remain a zombie)."""
-    if proc.poll() is None:
-        try:
-            if proc.stdin is not None:
-                proc.stdin.write(b"quit\n")
-                proc.stdin.flush()
-        except (OSError, ValueError):
-            pass
-        try:
-            proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    with contextlib.suppress(subprocess.TimeoutExpired):  # only a process that ignores SIGKILL
-        proc.wait(timeout=5)
-    for stream in (proc.stdin, proc.stdout):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
 
 
 class EngineBot:
@@ -186,9 +141,8 @@ class EngineBot:
         self.engine_options: dict[str, EngineOption] = {}
         self.last_info: str | None = None
         self.log_path: Path | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: _Lines | None = None
-        self._log: IO[bytes] | None = None
+        self._process: EngineProcess | None = None
+        self._deadline: float | None = None  # of the handshake or decision under way
         self._game_key: tuple[str, int] | None = None
         self._seen_moves = 0
         self._killed: str | None = None
@@ -207,7 +161,13 @@ class EngineBot:
     @property
     def pid(self) -> int | None:
         """The running engine's process id, or ``None``."""
-        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+        p = self._process
+        return p.pid if p is not None and p.exit_status() is None else None
+
+    @property
+    def process(self) -> EngineProcess | None:
+        """The engine's current process (`genial.engine.process.EngineProcess`), if started."""
+        return self._process
 
     def __repr__(self) -> str:
         return f"<EngineBot {self.command!r}>"
@@ -216,40 +176,38 @@ class EngineBot:
 
     def start(self) -> None:
         """Starts the engine and handshakes (done by the first decision if not called)."""
-        if self._proc is not None and self._proc.poll() is None:
+        if self._process is not None and self._process.exit_status() is None:
             return
         self.close()
         self._killed = None
         self.log_dir.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)[:40] or "engine"
         fd, path = tempfile.mkstemp(prefix=f"{stem}-", suffix=".log", dir=self.log_dir)
+        os.close(fd)
         self.log_path = Path(path)
-        self._log = os.fdopen(fd, "ab", buffering=0)
         try:
-            self._proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._log,
-                # Its own session: Ctrl-C at the terminal reaches the host, which stops it.
-                start_new_session=True,
-            )
+            self._process = EngineProcess(self.argv, self.log_path)
         except OSError as e:
-            self.close()  # the log is empty: deleted
+            with contextlib.suppress(OSError):
+                self.log_path.unlink()
             raise EngineError(f"cannot start engine {self.command!r}: {e.strerror or e}") from None
-        self._lines = _Lines(self._proc.stdout)  # type: ignore[arg-type]
         self._keep_log = [self.keep_logs]
-        self._finalizer = weakref.finalize(self, _reap_and_tidy, self._proc, self.log_path, self._keep_log)
+        self._finalizer = weakref.finalize(self, _stop_and_tidy, self._process, self.log_path, self._keep_log)
         self._game_key = None
         try:
             self._handshake()
         except Forfeit as e:
-            self.close()
+            self._note(f"handshake failed: {e.reason}")
+            self.close(failed=True)
             raise EngineError(f"engine {self.command!r} failed its handshake: {e.reason}") from None
+        except BaseException:  # Ctrl-C, a bad option: nothing is left running
+            self.close(failed=True)
+            raise
 
     def _handshake(self) -> None:
-        self._send(f"protocol {VERSION}")
         deadline = time.monotonic() + self.handshake_timeout
+        self._deadline = deadline
+        self._send(f"protocol {VERSION}")
         self.engine_options = {}
         while True:
             words = self._read(deadline, "protocolok").split()
@@ -291,26 +249,23 @@ class EngineBot:
         self._send("isready")
         while self._read(deadline, "readyok").split()[:1] != ["readyok"]:
             pass
+        self._deadline = None
 
-    def close(self) -> None:
-        """Stops the engine (``quit``, then a kill if it lingers) and waits for it; its log
-        is deleted unless the engine failed (or ``keep_logs``)."""
-        proc, self._proc = self._proc, None
+    def close(self, *, failed: bool = False) -> None:
+        """Stops the engine and everything it started (``quit`` and the end of its input,
+        then SIGTERM and SIGKILL to its process group: `genial.engine.process`) and waits
+        for it; its log is deleted unless the engine failed (or ``keep_logs``)."""
+        process, self._process = self._process, None
         if self._finalizer is not None:
             self._finalizer.detach()
             self._finalizer = None
-        if proc is not None:
-            _reap(proc)
-        if self._lines is not None:
-            self._lines.thread.join(timeout=1.0)
-            self._lines = None
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        if process is not None:
+            process.stop(graceful=not failed)
             if self.log_path is not None and not self._keep_log[0]:
                 with contextlib.suppress(OSError):
                     self.log_path.unlink(missing_ok=True)
         self._game_key = None
+        self._deadline = None
 
     def __enter__(self) -> EngineBot:
         return self
@@ -320,27 +275,28 @@ class EngineBot:
 
     # ----- talking -----------------------------------------------------------------------
 
-    def _send(self, line: str) -> None:
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
+    def _send(self, line: str, deadline: float | None = None) -> None:
+        """Writes a line by ``deadline`` (default: that of the handshake or decision under
+        way, else `WRITE_S` from now); `Forfeit` when the engine does not take it."""
+        process = self._process
+        assert process is not None
+        if deadline is None:
+            deadline = self._deadline if self._deadline is not None else time.monotonic() + WRITE_S
         try:
-            proc.stdin.write(line.encode("ascii") + b"\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            raise self._fail("the engine is gone (its input is closed)", self._gone()) from None
+            process.send(line.encode("ascii") + b"\n", deadline)
+        except Broken as e:
+            raise self._fail(e.reason, self._killed or e.public) from None
 
     def _read(self, deadline: float, waiting_for: str) -> str:
-        assert self._lines is not None
+        process = self._process
+        assert process is not None
         try:
-            raw = self._lines.get(deadline)
-        except TimeoutError:
-            raise self._fail(f"no {waiting_for} in time", "did not answer in time") from None
-        if raw is None:
-            code = self._proc.wait(timeout=5) if self._proc is not None else None
+            raw = process.read_line(deadline)
+        except Broken as e:
+            if e.reason == "timeout":
+                raise self._fail(f"no {waiting_for} in time", self._killed or e.public) from None
             why = f" ({self._killed})" if self._killed else ""
-            raise self._fail(f"the engine exited (status {code}){why} before {waiting_for}", self._gone())
-        if len(raw) > MAX_LINE or not raw.endswith(b"\n"):
-            raise self._fail(f"a line longer than {MAX_LINE} bytes", "broke the engine protocol")
+            raise self._fail(f"{e.reason}{why} before {waiting_for}", self._killed or e.public) from None
         try:
             return raw.decode("ascii").strip()
         except UnicodeDecodeError:
@@ -348,40 +304,66 @@ class EngineBot:
 
     def _fail(self, reason: str, public: str) -> Forfeit:
         self._keep_log[0] = True  # someone will want to read it
-        where = f"; its stderr is in {self.log_path}" if self.log_path is not None else ""
+        note = self._process.stderr_note() if self._process is not None else ""
+        where = f"; its stderr is in {self.log_path}{note}" if self.log_path is not None else ""
         return Forfeit(f"engine {self.command!r}: {reason}{where}", public=public)
 
-    def _gone(self) -> str:
-        return self._killed or "stopped running"
+    def _note(self, text: str) -> None:
+        if self._process is not None:
+            self._process.note(text)
 
     def kill(self, reason: str) -> None:
         """Ends a decision from another thread: the engine is killed at once, and the thread
-        in `choose` forfeits (``reason`` is the public reason) and reaps it."""
+        in `choose` forfeits (``reason`` is the public reason) and stops it."""
         self._killed = reason
-        proc = self._proc
-        if proc is not None:
-            with contextlib.suppress(OSError):
-                proc.kill()
+        process = self._process
+        if process is not None:
+            process.kill()
 
     # ----- playing -----------------------------------------------------------------------
 
     def choose(self, view: GameView) -> Move:
         """The engine's move for the view's seat; `Forfeit` if the engine fails."""
-        if not isinstance(view, GameView):
+        if not (hasattr(view, "_game") and hasattr(view, "seat") and hasattr(view, "legal_moves")):
             raise TypeError(f"an engine chooses from a GameView, not {type(view).__name__}")
         try:
             return self._choose(view)
         except Forfeit as e:
             log.warning("genial.engine: seat %d %s", view.seat, e.reason)
-            if self._log is not None:
-                with contextlib.suppress(OSError):
-                    self._log.write(f"[host] forfeit: {e.reason}\n".encode())
-            self.close()
+            self._note(f"forfeit: {e.reason}")
+            self.close(failed=True)
             e.seat = view.seat
             raise
+        except BaseException:
+            self.close(failed=True)
+            raise
+
+    def _drain(self) -> None:
+        """The lines the engine wrote since its last answer: ``info`` is kept, a second
+        ``bestmove`` or any other line forfeits."""
+        process = self._process
+        assert process is not None
+        while process.pending():
+            line = self._read(time.monotonic(), "the next decision")
+            word, _, rest = line.partition(" ")
+            if word == "info":
+                self.last_info = rest
+            elif word == "bestmove":
+                raise self._fail(f"a second bestmove for one decision ({line[:80]!r})", "answered twice")
+            elif line:
+                raise self._fail(f"unexpected line after its bestmove: {line[:200]!r}", "broke the engine protocol")
 
     def _choose(self, view: GameView) -> Move:
         self.start()
+        deadline = time.monotonic() + (self.movetime_ms + self.margin_ms) / 1000.0
+        self._deadline = deadline
+        try:
+            return self._decide(view, deadline)
+        finally:
+            self._deadline = None
+
+    def _decide(self, view: GameView, deadline: float) -> Move:
+        self._drain()
         rules = view._game.rules
         key = (rules_line(rules), view.seat)
         n = len(view.moves)
@@ -393,11 +375,11 @@ class EngineBot:
         self._seen_moves = n
         for line in position_lines(view):
             self._send(line)
+        self._drain()  # once more: a second answer may have come while the position was sent
         go = f"go movetime {self.movetime_ms}"
         if self.iterations is not None:
             go += f" iterations {self.iterations}"
         self._send(go)
-        deadline = time.monotonic() + (self.movetime_ms + self.margin_ms) / 1000.0
         limit = f"bestmove within {self.movetime_ms} ms (+{self.margin_ms} ms margin)"
         while True:
             line = self._read(deadline, limit)

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from .._core import Move, Rules, Tile
-from ..bots import GameView
 from ..game import Game
+from .process import MAX_LINE
+
+if TYPE_CHECKING:
+    from ..bots import GameView
 
 __all__ = [
     "VERSION",
@@ -32,8 +35,8 @@ __all__ = [
 VERSION = 1
 """The protocol version this genial speaks."""
 
-MAX_LINE = 65_536
-"""Longest line either side accepts, in bytes (a whole game's moves take about 3 KB)."""
+# MAX_LINE (`genial.engine.process`): the longest line an engine may write, 65 536 bytes
+# without its newline (a whole game's moves take about 3 KB); the host's lines may be longer.
 
 PHASES = ("place", "bonus", "swap_offer")
 

@@ -6,19 +6,24 @@ a candidate would score from playing it on a clone, the ranking from ``Game.rank
 seat's view is built from a `GameView` of that seat, so it cannot hold another seat's rack.
 
 Engines (``genial serve --engine NAME=COMMAND``) sit in bot seats by the operator's NAME. An
-engine is started for each of its decisions in the bots' pool (`workers`), so it runs only
-while it thinks, within the operator's thinking-time cap, and is reaped when it answers,
-fails or the server stops. An engine that hangs, crashes, breaks the protocol or chooses an
-illegal move forfeits: the game ends there, stored with the forfeit, its side ranked last.
+engine is started for each of its decisions in a thread of its own, outside the bots' pool
+(`workers`), so that it costs only its own game: it runs only while it thinks, within the
+operator's thinking-time cap (plus `ENGINE_GRACE_S`, enforced by the host, which then kills
+it), and it is stopped with everything it started when it answers, fails or the server
+stops. An engine that hangs, crashes, floods, breaks the protocol or chooses an illegal move
+forfeits: the game ends there, stored with the forfeit, its side ranked last. After a
+restart an unfinished game's engine simply thinks again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +47,10 @@ from .workers import BotWorkers, Stopped
 __all__ = ["ApiError", "Hub", "Table", "bot_catalogue"]
 
 log = logging.getLogger("genial.web")
+
+ENGINE_GRACE_S = 2.0
+"""What an engine seat's decision may take beyond the operator's thinking-time cap (for
+starting and stopping the process) before the host kills the engine and it forfeits."""
 
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
@@ -461,6 +470,12 @@ class Table:
 
 
 # ----- all games -------------------------------------------------------------------------------
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Marks a future's exception as seen (nobody waits for it any more)."""
+    if not future.cancelled():
+        future.exception()
 
 
 class Hub:
@@ -974,37 +989,62 @@ class Hub:
 
     async def _engine_move(self, table: Table, seat: int, name: str) -> Move:
         """The move of the operator's engine ``name`` for ``seat``: a process started for
-        this decision in the bots' pool, on a copy of the game, reaped when it answers or
-        fails; `Forfeit` when it fails (or is no longer offered)."""
+        this decision in a thread of its own (never in the bots' pool, which it could
+        hold), on a copy of the game, reaped when it answers or fails; `Forfeit` when it
+        fails (or is no longer offered). The host enforces a hard deadline of the
+        operator's thinking-time cap plus `ENGINE_GRACE_S`: past it the engine is killed
+        and forfeits, whatever its thread is doing."""
         command = self.engines.get(name)
         if command is None:
             raise Forfeit(f"engine {name!r} is not offered by this server any more", public="is no longer offered")
         cap = self.limits.max_think_ms
-        # The engine's own deadline (move time + margin) falls within the operator's cap,
-        # which the pool enforces too (by killing the engine).
+        # The engine's own deadline (move time + margin) falls within the operator's cap.
         movetime = max(1, min(MOVETIME_MS, cap // 2))
         engine = EngineBot(
             command, movetime_ms=movetime, margin_ms=min(MARGIN_MS, cap - movetime), handshake_timeout=cap / 1000
         )
         view = GameView(table.game.clone(), seat)  # the live game may change while it thinks
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Move] = loop.create_future()
 
-        def decide() -> Move:
-            self._thinking.add(engine)
+        def settle(result: Move | None, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)  # type: ignore[arg-type]
+
+        def decide() -> None:
+            result: Move | None = None
+            error: BaseException | None = None
             try:
-                return engine.choose(view)
+                result = engine.choose(view)
             except EngineError as e:  # it does not start, or fails its handshake
                 log.warning("game %s: seat %d: %s", table.id, seat, e)
-                raise Forfeit(str(e), seat=seat, public="did not start") from None
+                error = Forfeit(str(e), seat=seat, public="did not start")
+            except BaseException as e:  # handed to the waiting task
+                error = e
             finally:
                 engine.close()
                 self._thinking.discard(engine)
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(settle, result, error)
 
-        return await self.workers.run(
-            table.id,
-            f"engine:{name}",
-            decide,
-            lambda: engine.kill("did not answer in time"),  # the cap: the same to a player
-        )
+        self._thinking.add(engine)
+        thread = threading.Thread(target=decide, name=f"genial-engine-{table.id[:8]}", daemon=True)
+        thread.start()
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), cap / 1000 + ENGINE_GRACE_S)
+        except TimeoutError:
+            future.add_done_callback(_retrieved)  # its thread's outcome is no longer wanted
+            engine.kill("did not answer in time")  # its thread forfeits and reaps it
+            log.warning("game %s: seat %d: engine %s past the hard deadline: killed", table.id, seat, name)
+            raise Forfeit(f"engine {name!r} passed the hard deadline", public="did not answer in time") from None
+        except asyncio.CancelledError:
+            future.add_done_callback(_retrieved)
+            engine.kill("the server stopped")
+            raise
 
     async def _forfeit(self, table: Table, seat: int, version: int, why: str) -> None:
         """Ends the game by ``seat``'s forfeit, stored before anyone is told."""

@@ -1,0 +1,574 @@
+"""An engine's process, held to its limits: the one place that starts, talks to and stops
+an engine subprocess (`EngineProcess`). It knows nothing of games or of the protocol's
+meaning, only lines, deadlines and processes.
+
+- **Its own session.** The engine starts as the leader of a new session and process group
+  (``start_new_session``), so that a shell wrapper without ``exec``, its background
+  children and its grandchildren are all in the group, and Ctrl-C at the terminal reaches
+  the host only. On Linux the host also records the engine's descendants from ``/proc``
+  while it runs (every `SCAN_S`, and whenever it writes), so that a child that leaves
+  the group (``setsid``) is found too.
+- **Stopping** (`EngineProcess.stop`): ``quit`` (when asked), the engine's input closed,
+  `QUIT_GRACE_S` for it to end; then SIGTERM to the whole group, `TERM_GRACE_S`; then
+  SIGKILL to the group, to every process left in its session and to every descendant
+  recorded. The leader is reaped last (while it is unreaped its group id cannot be reused).
+- **Every read and write has a deadline.** One thread per engine reads its stdout and
+  stderr with ``poll``: stdout into lines of at most `MAX_LINE` bytes (the newline not
+  counted), queued up to `QUEUE_BYTES`; stderr into a bounded log. The engine's stdin is
+  non-blocking, and a write that cannot finish by its deadline fails. A line over the
+  limit, a queue over its bound, the output closed while the engine runs and its exit are
+  each a `Broken` with a clear reason, never an exception of another kind and never more
+  of the host's memory.
+- **stderr** goes to a log file: its first `LOG_HEAD` bytes, then (when it writes more)
+  its last `LOG_TAIL` bytes after a line that says how much was cut.
+
+Not covered: a descendant that leaves the session and whose parent ends before the host's
+next scan (a double fork within `SCAN_S`); descendants on platforms without ``/proc``
+(only the group is stopped there); a host killed with SIGKILL (its engines see the end of
+their input and should end; one that ignores it keeps running).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = [
+    "Broken",
+    "EngineProcess",
+    "MAX_LINE",
+    "QUEUE_BYTES",
+    "LINE_COST",
+    "LOG_HEAD",
+    "LOG_TAIL",
+    "QUIT_GRACE_S",
+    "TERM_GRACE_S",
+    "SCAN_S",
+]
+
+MAX_LINE = 65_536
+"""The longest line an engine may write, in bytes, its newline not counted."""
+
+QUEUE_BYTES = 1024 * 1024
+"""The most output (bytes) an engine may have written that the host has not read yet
+(each line counted with `LINE_COST` bytes more, so that many short lines are bounded too)."""
+
+LINE_COST = 100
+"""What a queued line costs beyond its bytes, in the bound of `QUEUE_BYTES`."""
+
+LOG_HEAD = 1_000_000
+"""The bytes of an engine's stderr kept from its start, per run of the engine."""
+
+LOG_TAIL = 1_000_000
+"""The bytes of an engine's stderr kept from its end, when it wrote more than `LOG_HEAD`."""
+
+QUIT_GRACE_S = 0.5
+"""How long a stopped engine has to end after its input is closed, before SIGTERM."""
+
+TERM_GRACE_S = 0.5
+"""How long it has after SIGTERM, before SIGKILL."""
+
+SCAN_S = 0.2
+"""How often the engine's descendants are recorded (Linux, from ``/proc``)."""
+
+_POLL_S = 0.05
+_SCAN_BUSY_S = 0.01
+_CHUNK = 65_536
+_LINUX = sys.platform.startswith("linux") and os.path.isdir("/proc")
+
+
+class Broken(Exception):
+    """The engine broke a limit or is gone. ``reason`` says what happened, for the
+    operator; ``public`` says it for anyone (no command, no path)."""
+
+    def __init__(self, reason: str, public: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.public = public
+
+
+_END = object()  # the engine's stdout ended
+
+
+class _Fault:
+    __slots__ = ("public", "reason")
+
+    def __init__(self, reason: str, public: str) -> None:
+        self.reason, self.public = reason, public
+
+
+def _stat(pid: int) -> tuple[int, int, int, str] | None:
+    """``(parent, session, start time, state)`` of a process from ``/proc``, or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        with contextlib.suppress(OSError, ValueError):
+            out.extend(int(x) for x in Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
+    return out
+
+
+def _session(sid: int) -> list[int]:
+    """Every live process of session ``sid`` (its leader included)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = _stat(int(entry))
+            if st is not None and st[1] == sid and st[3] != "Z":
+                out.append(int(entry))
+    return out
+
+
+class EngineProcess:
+    """One run of an engine: ``argv`` started in a session of its own, its stderr kept in
+    ``log_path``. `send` and `read_line` take a deadline (`time.monotonic` seconds) and
+    raise `Broken`; `stop` ends the process and all it started, and can be called from any
+    thread, any number of times."""
+
+    def __init__(self, argv: Sequence[str], log_path: Path, *, max_line: int = MAX_LINE) -> None:
+        self.argv = list(argv)
+        self.log_path = log_path
+        self.max_line = max_line
+        self._log = open(log_path, "ab", buffering=0)  # noqa: SIM115 -- closed by the reader thread
+        self._log_lock = threading.Lock()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except BaseException:
+            self._log.close()
+            raise
+        assert self._proc.stdin is not None and self._proc.stdout is not None and self._proc.stderr is not None
+        self.pid = self._proc.pid
+        self._in = self._proc.stdin.fileno()
+        os.set_blocking(self._in, False)
+        self._cond = threading.Condition()
+        self._lines: collections.deque[bytes | object] = collections.deque()
+        self._queued = 0
+        self._fault: _Fault | None = None
+        self._stopping = threading.Event()
+        self._reaped = False
+        self._exit: int | None = None
+        self._stop_lock = threading.Lock()
+        self._descendants: dict[int, int] = {}  # pid -> start time
+        st = _stat(self.pid) if _LINUX else None
+        self._start_time = st[2] if st is not None else None
+        self.stderr_bytes = 0
+        self.stderr_cut = 0
+        self._head = 0
+        self._tail: collections.deque[bytes] = collections.deque()
+        self._tail_bytes = 0
+        self._log_closed = False
+        self._thread = threading.Thread(target=self._pump, name="genial-engine-io", daemon=True)
+        self._thread.start()
+
+    # ----- state ---------------------------------------------------------------------------
+
+    def exit_status(self) -> int | None:
+        """The exit status (negative: the signal), or None while it runs. Does not reap it."""
+        if self._exit is not None:
+            return self._exit
+        if self._reaped:
+            return self._proc.returncode
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return self._proc.returncode
+        except AttributeError:  # pragma: no cover -- no waitid on this platform
+            return self._proc.poll()
+        if info is None or info.si_pid == 0:
+            return None
+        code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        self._exit = code
+        return code
+
+    def status_text(self) -> str:
+        code = self.exit_status()
+        if code is None:
+            return "running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            return f"killed by signal {-code} ({name})"
+        return f"status {code}"
+
+    def stderr_note(self) -> str:
+        """What was cut from the log, for a forfeit message ('' when nothing was)."""
+        if not self.stderr_cut:
+            return ""
+        return (
+            f" (it wrote {self.stderr_bytes:,} bytes to stderr: the log keeps the first {LOG_HEAD:,} "
+            f"and the last {LOG_TAIL:,})"
+        )
+
+    def alive_descendants(self) -> list[int]:
+        """The processes this engine started that still run: its session's and the
+        descendants recorded (Linux only; elsewhere an empty list)."""
+        if not _LINUX:
+            return []
+        self._scan()
+        found = set(_session(self.pid))
+        for pid, start in self._descendants.items():
+            st = _stat(pid)
+            if st is not None and st[2] == start and st[3] != "Z":
+                found.add(pid)
+        found.discard(self.pid)
+        return sorted(found)
+
+    def left_running(self) -> list[int]:
+        """After `stop`: the processes of this run still alive (the engine itself
+        included, told from a new process with its number by its start time); empty when
+        it left nothing, as it should."""
+        found = set(self.alive_descendants())
+        st = _stat(self.pid) if _LINUX else None
+        if st is not None and st[2] == self._start_time and st[3] != "Z":
+            found.add(self.pid)
+        return sorted(found)
+
+    # ----- writing -------------------------------------------------------------------------
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Writes ``data`` by the deadline; `Broken` if the engine does not read it in time
+        or its input is closed."""
+        view = memoryview(data)
+        poller = select.poll()
+        poller.register(self._in, select.POLLOUT)
+        while view:
+            try:
+                n = os.write(self._in, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError, OSError, ValueError):
+                raise self._gone("its input is closed") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Broken(
+                    "the engine did not read its input in time (the host could not write to it)",
+                    "did not read its input",
+                )
+            events = poller.poll(min(left, _POLL_S) * 1000)
+            for _, ev in events:
+                if ev & (select.POLLERR | select.POLLHUP):
+                    raise self._gone("its input is closed")
+
+    def _gone(self, what: str) -> Broken:
+        # Give the reader a moment to see the exit.
+        end = time.monotonic() + 0.2
+        while self.exit_status() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        if self.exit_status() is not None:
+            return Broken(f"the engine exited ({self.status_text()})", "stopped running")
+        return Broken(f"the engine is gone ({what})", "stopped running")
+
+    # ----- reading -------------------------------------------------------------------------
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line (without its newline) by the deadline. `Broken` at the deadline
+        (``timeout`` in its reason), when the engine exited or closed its output, or broke
+        a limit."""
+        with self._cond:
+            while True:
+                if self._lines:
+                    item = self._lines.popleft()
+                    if isinstance(item, bytes):
+                        self._queued -= len(item) + LINE_COST
+                        return item
+                    self._lines.appendleft(item)  # the end stays the end
+                    break
+                if self._fault is not None:
+                    raise Broken(self._fault.reason, self._fault.public)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Broken("timeout", "did not answer in time")
+                self._cond.wait(min(left, _POLL_S))
+                if not self._lines and self.exit_status() is not None:
+                    # Its output may be held open by a child: the leader's exit is the end.
+                    self._cond.wait(0.05)
+                    if not self._lines:
+                        break
+        code = self.exit_status()
+        if code is None:
+            # Its output ended while it runs: wait a moment for the exit that may follow.
+            end = time.monotonic() + 0.3
+            while self.exit_status() is None and time.monotonic() < end:
+                time.sleep(0.01)
+        if self.exit_status() is None:
+            raise Broken("the engine closed its output (stdout) but kept running", "closed its output")
+        raise Broken(f"the engine exited ({self.status_text()})", "stopped running")
+
+    def pending(self) -> bool:
+        """Whether a line (or the end) waits to be read."""
+        with self._cond:
+            return bool(self._lines) or self._fault is not None
+
+    # ----- the reader thread ----------------------------------------------------------------
+
+    def _pump(self) -> None:
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        out, err = self._proc.stdout.fileno(), self._proc.stderr.fileno()
+        poller = select.poll()
+        poller.register(out, select.POLLIN)
+        poller.register(err, select.POLLIN)
+        open_fds = {out, err}
+        buf = bytearray()
+        reading_out = True
+        last_scan = 0.0
+        try:
+            # Until the engine is stopped, even once its pipes are closed: its descendants are
+            # still recorded, and the log stays open for the host's notes.
+            while not self._stopping.is_set():
+                if _LINUX and time.monotonic() - last_scan >= SCAN_S:
+                    self._scan()
+                    last_scan = time.monotonic()
+                for fd, _ev in poller.poll(_POLL_S * 1000):
+                    try:
+                        data = os.read(fd, _CHUNK)
+                    except OSError:
+                        data = b""
+                    if fd == err:
+                        if data:
+                            self._keep_stderr(data)
+                        else:
+                            poller.unregister(err)
+                            open_fds.discard(err)
+                        continue
+                    if not data:
+                        poller.unregister(out)
+                        open_fds.discard(out)
+                        if reading_out:
+                            self._post(_END)
+                        continue
+                    if not reading_out:
+                        continue  # a fault was posted: drained, not kept
+                    buf += data
+                    reading_out = self._split(buf)
+                    if _LINUX and time.monotonic() - last_scan >= _SCAN_BUSY_S:
+                        # It writes: it runs, and may have started children since.
+                        self._scan()
+                        last_scan = time.monotonic()
+                    if not reading_out:
+                        buf = bytearray()
+                        # Stop reading stdout: the engine will block on its writes, and be stopped.
+                        poller.unregister(out)
+                        open_fds.discard(out)
+        finally:
+            # What stderr still holds once the engine is stopped.
+            with contextlib.suppress(OSError):
+                os.set_blocking(err, False)
+                for _ in range(64):
+                    data = os.read(err, _CHUNK)
+                    if not data:
+                        break
+                    self._keep_stderr(data)
+            self._close_log()
+
+    def _split(self, buf: bytearray) -> bool:
+        """Queues the whole lines of ``buf`` (removing them); False after a fault."""
+        start = 0
+        lines: list[bytes] = []
+        while True:
+            i = buf.find(b"\n", start)
+            if i < 0:
+                break
+            if i - start > self.max_line:
+                self._post(_Fault(f"a line longer than {self.max_line} bytes", "broke the engine protocol"))
+                return False
+            line = bytes(buf[start:i])
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            lines.append(line)
+            start = i + 1
+        del buf[:start]
+        if len(buf) > self.max_line:
+            self._post(_Fault(f"a line longer than {self.max_line} bytes", "broke the engine protocol"))
+            return False
+        with self._cond:
+            for line in lines:
+                self._lines.append(line)
+                self._queued += len(line) + LINE_COST
+            if lines:
+                self._cond.notify_all()
+            if self._queued > QUEUE_BYTES:
+                self._lines.clear()
+                self._queued = 0
+                self._fault = _Fault(
+                    f"the engine wrote more than {QUEUE_BYTES:,} bytes that the host had not read (a flood)",
+                    "flooded the host with output",
+                )
+                self._cond.notify_all()
+                return False
+        return True
+
+    def _post(self, item: object) -> None:
+        with self._cond:
+            if isinstance(item, _Fault):
+                if self._fault is None:
+                    self._fault = item
+            else:
+                self._lines.append(item)
+            self._cond.notify_all()
+
+    def _keep_stderr(self, data: bytes) -> None:
+        self.stderr_bytes += len(data)
+        if self._head < LOG_HEAD:
+            part = data[: LOG_HEAD - self._head]
+            self._head += len(part)
+            self._write_log(part)
+            data = data[len(part) :]
+        if data:
+            self._tail.append(data)
+            self._tail_bytes += len(data)
+            while self._tail_bytes - len(self._tail[0]) >= LOG_TAIL:
+                self._tail_bytes -= len(self._tail.popleft())
+            self.stderr_cut = max(0, self.stderr_bytes - self._head - LOG_TAIL)
+
+    def _write_log(self, data: bytes) -> None:
+        with self._log_lock:
+            if not self._log_closed:
+                with contextlib.suppress(OSError):
+                    self._log.write(data)
+
+    def note(self, text: str) -> None:
+        """Writes a line of the host's into the log (``[host] ...``)."""
+        self._write_log(f"\n[host] {text}\n".encode())
+
+    def _close_log(self) -> None:
+        tail = b"".join(self._tail)
+        if len(tail) > LOG_TAIL:
+            tail = tail[-LOG_TAIL:]
+        cut = self.stderr_bytes - self._head - len(tail)
+        if cut > 0:
+            self.note(
+                f"{cut:,} bytes of stderr cut here (of {self.stderr_bytes:,}: the first {self._head:,} and the last {len(tail):,} kept)"
+            )
+        if tail:
+            self._write_log(tail)
+        self._tail.clear()
+        with self._log_lock:
+            self._log_closed = True
+            with contextlib.suppress(OSError):
+                self._log.close()
+
+    # ----- descendants ------------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        """Records the engine's descendants (and theirs): children found from the leader
+        and from every descendant recorded before, so that one whose parent ended is still
+        followed."""
+        roots = [self.pid, *self._descendants]
+        seen = set()
+        while roots:
+            pid = roots.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            for child in _children(pid):
+                if child not in self._descendants:
+                    st = _stat(child)
+                    if st is None:
+                        continue
+                    self._descendants[child] = st[2]
+                roots.append(child)
+
+    # ----- stopping ---------------------------------------------------------------------------
+
+    def _signal_group(self, sig: int) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, sig)
+
+    def _leftovers(self) -> list[int]:
+        if not _LINUX:
+            return []
+        return self.alive_descendants()
+
+    def _wait(self, seconds: float, *, group: bool) -> bool:
+        """Waits until the leader (and, with ``group``, every process it left) has ended."""
+        end = time.monotonic() + seconds
+        while True:
+            done = self.exit_status() is not None and (not group or not self._leftovers())
+            if done or time.monotonic() >= end:
+                return done
+            time.sleep(0.01)
+
+    def stop(self, *, quit_line: bytes | None = b"quit\n", graceful: bool = True) -> None:
+        """Ends the engine and everything it started: ``quit_line`` and the end of its
+        input, `QUIT_GRACE_S`; SIGTERM to the group, `TERM_GRACE_S`; SIGKILL to the group,
+        its session and every descendant recorded; then reaps it. ``graceful=False`` skips
+        straight to SIGTERM (an engine that failed)."""
+        with self._stop_lock:
+            if self._reaped:
+                return
+            if _LINUX:
+                self._scan()
+            if graceful and quit_line is not None and self.exit_status() is None:
+                with contextlib.suppress(OSError, ValueError):
+                    os.write(self._in, quit_line)
+            with contextlib.suppress(OSError):
+                assert self._proc.stdin is not None
+                self._proc.stdin.close()
+            ended = graceful and self._wait(QUIT_GRACE_S, group=False)
+            if not ended or self._leftovers():
+                self._signal_group(signal.SIGTERM)
+                for pid in self._leftovers():
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGTERM)
+                if not self._wait(TERM_GRACE_S, group=True):
+                    self._kill_all()
+            # The group (and its id) is gone; any straggler is killed.
+            self._kill_all()
+            self._stopping.set()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=5)
+            self._reaped = True
+        self._thread.join(timeout=2.0)
+        with contextlib.suppress(OSError):
+            assert self._proc.stdout is not None and self._proc.stderr is not None
+            self._proc.stdout.close()
+            self._proc.stderr.close()
+
+    def _kill_all(self) -> None:
+        self._signal_group(signal.SIGKILL)
+        if not _LINUX:
+            return
+        for _ in range(3):
+            left = self.alive_descendants()
+            if not left:
+                return
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.01)
+
+    def kill(self) -> None:
+        """Kills the group at once (from any thread): its reads and writes end."""
+        self._signal_group(signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)

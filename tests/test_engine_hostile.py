@@ -1,0 +1,413 @@
+"""Engines that cannot hurt anyone: a table of hostile engines (tests/engines/hostile.py),
+each run in a tournament and in engine-check. Each run must end within a generous
+deadline, with the forfeit (or error) expected, no finished game lost, no process of the
+engine left, no descriptor leaked and the host's memory grown by less than 50 MB.
+
+Every process an engine starts inherits ``GENIAL_HOSTILE_TAG``; the fixture kills every
+process holding this test's tag on any exit, so that a failing test cannot leave one."""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from genial.engine import EngineBot, EngineError
+from genial.engine.check import run_checks
+from genial.engine.process import LOG_HEAD, LOG_TAIL, MAX_LINE, Broken, EngineProcess
+from genial.tournament import tournament
+
+sys.path.insert(0, str(Path(__file__).parent / "engines"))
+from hostile import TABLE, Hostile, write
+
+MOVETIME_MS = 50
+MARGIN_MS = 300
+HANDSHAKE_S = 2.0
+LATE_S = 1.0  # an engine answering late sleeps this long: past the move time and the margin
+DEADLINE_S = 90.0  # generous: a run that takes longer hangs
+RSS_MB = 50
+# Heavy cases (whole engine-check suites) run only when asked: GENIAL_SLOW=1 (or -m slow).
+SLOW = pytest.mark.skipif(not os.environ.get("GENIAL_SLOW"), reason="heavy: set GENIAL_SLOW=1")
+
+
+def _params(slow_too: bool = True) -> list[Any]:
+    return [
+        pytest.param(h, id=h.name, marks=[pytest.mark.slow, SLOW] if h.slow else [])
+        for h in TABLE
+        if slow_too or not h.slow
+    ]
+
+
+# ----- watching processes, descriptors and memory -------------------------------------------------
+
+
+def _tagged(tag: str) -> list[int]:
+    """Live processes (not this one) whose environment holds the tag."""
+    needle = f"GENIAL_HOSTILE_TAG={tag}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                env = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                found.append(int(entry))
+    return found
+
+
+def _kill_tagged(tag: str) -> None:
+    for pid in _tagged(tag):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _zombie_children() -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                text = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            if int(fields[1]) == os.getpid() and fields[0] == "Z":
+                out.append(int(entry))
+    return out
+
+
+def _fds() -> set[int]:
+    return {int(x) for x in os.listdir("/proc/self/fd")}
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Watched:
+    """Runs a function in a thread with a deadline, sampling the host's memory meanwhile."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+    def run(self, fn: Callable[[], Any], deadline: float = DEADLINE_S) -> tuple[Any, BaseException | None]:
+        box: dict[str, Any] = {}
+        peak = [_rss_kb()]
+        start = peak[0]
+        done = threading.Event()
+
+        def target() -> None:
+            try:
+                box["result"] = fn()
+            except BaseException as e:  # handed to the test
+                box["raised"] = e
+            finally:
+                done.set()
+
+        def sample() -> None:
+            while not done.wait(0.02):
+                peak[0] = max(peak[0], _rss_kb())
+
+        threading.Thread(target=sample, daemon=True).start()
+        t = threading.Thread(target=target, daemon=True)
+        t.start()
+        t.join(deadline)
+        if t.is_alive():
+            _kill_tagged(self.tag)  # unwedge the host, so that the test process goes on
+            t.join(10)
+            pytest.fail(f"hung: not over within {deadline} s")
+        growth = (peak[0] - start) / 1024
+        assert growth < RSS_MB, f"the host's memory grew by {growth:.0f} MB"
+        return box.get("result"), box.get("raised")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Watched, Path]]:
+    tag = uuid.uuid4().hex
+    state = tmp_path / "state"
+    state.mkdir()
+    monkeypatch.setenv("GENIAL_HOSTILE_TAG", tag)
+    monkeypatch.setenv("HOSTILE_STATE", str(state))
+    monkeypatch.setenv("HOSTILE_LATE_S", str(LATE_S))
+    gc.collect()
+    fds = _fds()
+    try:
+        yield Watched(tag), tmp_path
+        gc.collect()
+        # A descriptor the host still needs to close would be gone within a moment.
+        end = time.monotonic() + 5
+        while _fds() - fds and time.monotonic() < end:
+            time.sleep(0.05)
+            gc.collect()
+        leaked = {fd: _describe(fd) for fd in _fds() - fds}
+        assert not leaked, f"descriptors leaked: {leaked}"
+        end = time.monotonic() + 5
+        while (_tagged(tag) or _zombie_children()) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _tagged(tag), f"processes of the engine left alive: {_tagged(tag)}"
+        assert not _zombie_children(), f"zombies left: {_zombie_children()}"
+    finally:
+        _kill_tagged(tag)
+
+
+def _describe(fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "?"
+
+
+def _engine(command: str) -> EngineBot:
+    return EngineBot(command, movetime_ms=MOVETIME_MS, margin_ms=MARGIN_MS, handshake_timeout=HANDSHAKE_S)
+
+
+# ----- the table, in a tournament ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", _params())
+def test_a_hostile_engine_in_a_tournament(
+    engine: Hostile, hostile: tuple[Watched, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    watch, folder = hostile
+    bot = EngineBot(
+        write(engine, folder),
+        movetime_ms=MOVETIME_MS,
+        margin_ms=MARGIN_MS,
+        handshake_timeout=HANDSHAKE_S,
+        log_dir=folder / "logs",
+    )
+    parts: list[Any] = []
+
+    def run() -> Any:
+        try:
+            return tournament([bot, "random"], games=2, seed=1, on_chunk=parts.append)
+        finally:
+            bot.close()
+
+    with caplog.at_level("WARNING", logger="genial.engine"):
+        result, raised = watch.run(run)
+    played = sum(len(p) for p in parts)
+    if engine.error:
+        assert isinstance(raised, EngineError), repr(raised)
+        assert re.search(engine.host or "", str(raised)), str(raised)
+        # The games finished before the error are handed back, not lost.
+        restarts = "restart" in engine.name
+        assert played == (1 if restarts else 0)
+        if restarts:
+            assert parts[0].end_reasons().tolist() == ["forfeit"]
+        return
+    assert raised is None, repr(raised)
+    assert played == 2 and result.games == 2
+    ends = result.result.end_reasons().tolist()
+    if engine.host is None:
+        assert "forfeit" not in ends, caplog.text
+    else:
+        assert ends == ["forfeit", "forfeit"], (ends, caplog.text)
+        assert re.search(engine.host, caplog.text), caplog.text
+    for path in (folder / "logs").glob("*.log"):  # stderr logs stay bounded
+        assert path.stat().st_size < LOG_HEAD + LOG_TAIL + 10_000
+
+
+# ----- the process itself: exact limits ------------------------------------------------------------
+
+
+def _process(tmp: Path, code: str) -> EngineProcess:
+    return EngineProcess([sys.executable, "-c", code], tmp / "p.log")
+
+
+def test_a_line_of_exactly_max_line_bytes_is_accepted_and_one_byte_more_is_not(tmp_path: Path) -> None:
+    code = (
+        "import sys, time; o = sys.stdout.buffer; "
+        f"o.write(b'a' * {MAX_LINE} + b'\\n'); o.write(b'b' * {MAX_LINE + 1} + b'\\n'); o.flush(); time.sleep(60)"
+    )
+    p = _process(tmp_path, code)
+    try:
+        assert p.read_line(time.monotonic() + 20) == b"a" * MAX_LINE
+        with pytest.raises(Broken, match=f"longer than {MAX_LINE} bytes"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop(graceful=False)
+    assert not p.left_running()
+
+
+def test_a_stderr_flood_keeps_the_first_and_last_megabyte_and_says_what_was_cut(tmp_path: Path) -> None:
+    code = (
+        "import sys; e = sys.stderr.buffer; e.write(b'FIRST'); "
+        "[e.write(b'e' * 1_000_000) for _ in range(50)]; e.write(b'LAST'); e.flush(); print('done', flush=True)"
+    )
+    p = _process(tmp_path, code)
+    try:
+        assert p.read_line(time.monotonic() + 60) == b"done"
+        end = time.monotonic() + 30
+        while p.stderr_bytes < 50_000_009 and time.monotonic() < end:
+            time.sleep(0.02)
+        assert "the log keeps the first" in p.stderr_note()
+    finally:
+        p.stop()
+    text = (tmp_path / "p.log").read_bytes()
+    assert text.startswith(b"FIRST") and text.endswith(b"LAST")
+    assert b"bytes of stderr cut here (of 50,000,009" in text
+    assert len(text) < LOG_HEAD + LOG_TAIL + 1000
+
+
+def test_an_engine_closing_its_stdout_while_alive_is_told_apart_from_an_exit(tmp_path: Path) -> None:
+    p = _process(tmp_path, "import os, time; os.close(1); time.sleep(60)")
+    try:
+        with pytest.raises(Broken, match="closed its output"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop(graceful=False)
+    p = _process(tmp_path, "import sys; sys.exit(5)")
+    try:
+        with pytest.raises(Broken, match=r"exited \(status 5\)"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        p.stop()
+
+
+# ----- the table, in engine-check ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", _params())
+def test_engine_check_catches_a_hostile_engine(engine: Hostile, hostile: tuple[Watched, Path]) -> None:
+    watch, folder = hostile
+    command = write(engine, folder)
+    kw = {"movetime_ms": MOVETIME_MS, "margin_ms": MARGIN_MS, "handshake_timeout": HANDSHAKE_S, "deadline_s": 60.0}
+    results, raised = watch.run(lambda: run_checks(command, **kw))  # type: ignore[arg-type]
+    assert raised is None, repr(raised)
+    failed = [c for c in results if not c.passed]
+    if engine.check is None:
+        assert not failed, [c.line() for c in failed]
+    else:
+        assert failed, "engine-check passed a hostile engine"
+        assert any(re.search(engine.check, c.detail) for c in failed), [c.line() for c in failed]
+
+
+# ----- the command line ----------------------------------------------------------------------------
+
+GENIAL = [sys.executable, "-m", "genial"]
+
+
+def test_the_issues_wrapper_repro_ends_with_its_games(hostile: tuple[Watched, Path]) -> None:
+    """A wrapper that leaves ``sleep 600 &`` holding the engine's stdout (issue 28)."""
+    watch, folder = hostile
+    example = Path(__file__).parent.parent / "examples" / "engines" / "random_engine.py"
+    wrapper = folder / "w.sh"
+    wrapper.write_text(f"#!/bin/sh\nsleep 600 &\nexec {shlex.quote(sys.executable)} {shlex.quote(str(example))}\n")
+    wrapper.chmod(0o755)
+    out, _ = watch.run(
+        lambda: subprocess.run(
+            [*GENIAL, "tournament", "--bots", f"engine:{wrapper},random", "--games", "2"],
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
+    )
+    assert out is not None and out.returncode == 0, out.stderr if out else "no result"
+    assert "2 games" in out.stdout and "Traceback" not in out.stderr
+
+
+def test_ctrl_c_while_an_engine_starts_prints_no_traceback(hostile: tuple[Watched, Path]) -> None:
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "no_protocolok")
+    command = write(engine, folder)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        proc = subprocess.Popen(
+            [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        end = time.monotonic() + 30
+        while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
+            time.sleep(0.02)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    out, raised = watch.run(run)
+    assert raised is None and out is not None
+    assert out.returncode == 130, out.stderr
+    assert "Traceback" not in out.stderr and "interrupted" in (out.stdout + out.stderr)
+
+
+def test_a_handshake_failing_on_restart_keeps_the_finished_games_and_resume_goes_on(
+    hostile: tuple[Watched, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "handshake_fails_on_restart")
+    command = write(engine, folder)
+    t_csv = folder / "t.csv"
+    out, _ = watch.run(
+        lambda: subprocess.run(
+            [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "4", "--out", str(t_csv)],
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "handshake" in out.stderr and "1 of 4 games" in out.stderr, out.stderr
+    rows = [x for x in t_csv.read_text().splitlines() if not x.startswith("#")]
+    assert len(rows) == 1 + 1  # the header and the game finished before the error
+    # A dataset run: the shards finished are written, and --resume plays the rest.
+    (folder / "state" / "starts").unlink()
+    data = folder / "games"
+    args = [*GENIAL, "simulate", "--games", "4", "--bots", f"engine:{command},random", "--out", str(data)]
+    out, _ = watch.run(
+        lambda: subprocess.run([*args, "--shard-games", "1"], capture_output=True, text=True, timeout=DEADLINE_S)
+    )
+    assert out.returncode == 2 and "--resume" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert len(list(data.glob("*.parquet")) + list(data.glob("*.csv"))) == 1
+    monkeypatch.setenv("HOSTILE_GOOD_STARTS", "100")
+    out, _ = watch.run(
+        lambda: subprocess.run(
+            [*args, "--shard-games", "1", "--resume"], capture_output=True, text=True, timeout=DEADLINE_S
+        )
+    )
+    assert out.returncode == 0, out.stderr
+    assert "4 in the dataset" in out.stdout, out.stdout
+
+
+def test_sigterm_to_the_host_stops_its_engines_and_all_they_started(hostile: tuple[Watched, Path]) -> None:
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "ignores_sigterm_and_hangs")
+    command = write(engine, folder)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        proc = subprocess.Popen(
+            [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        end = time.monotonic() + 30
+        while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
+            time.sleep(0.02)
+        time.sleep(0.3)
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    out, raised = watch.run(run)
+    assert raised is None and out is not None
+    assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr
+    # The fixture checks that no process of the engine is left.
