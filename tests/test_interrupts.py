@@ -162,8 +162,10 @@ def test_the_cli_stops_on_ctrl_c_and_keeps_the_games_it_finished(tmp_path: Path)
         "--out",
         str(out_file),
     )
+    # Until renamed into place when complete, the file grows under a temporary name.
     deadline = time.monotonic() + 60
-    while _rows_safely(out_file) < 2000 and time.monotonic() < deadline:
+    while max((_rows_safely(p) for p in tmp_path.glob(".games.csv.*")), default=0) < 2000:
+        assert time.monotonic() < deadline, "the child wrote no chunk"
         time.sleep(0.1)
     out, err, took = _interrupt(proc, wait=0.2)
     assert "PanicException" not in out + err and "Traceback" not in err, err

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import Rules
 from .bots import BuiltinBot, catalogue, parse_bot
+from .files import replacing, write_atomic
 from .simulation import Run, derive_seed
 from .tournament import bradley_terry
 
@@ -151,31 +152,54 @@ class LadderRun:
         self._read()
 
     def _read(self) -> None:
+        """Reads the matches the file holds. A line that is not a valid match of this run
+        (half-written by a run that was killed, damaged, a match twice) is set aside: moved
+        to ``PATH.bad`` and listed in `set_aside`, while every valid line, before and after
+        it, is kept. A wrong header is a one-line `ValueError`."""
+        self.set_aside: list[str] = []
+        if self.path.is_dir():
+            raise ValueError(f"{self.path} is a folder, not a ladder results file")
         if not self.path.exists() or self.path.stat().st_size == 0:
             return
-        with open(self.path, "rb") as f:
-            lines = f.read().split(b"\n")
-        try:
-            header = json.loads(lines[0])
-        except json.JSONDecodeError:
-            raise ValueError(f"{self.path} is not a ladder results file") from None
+        raw = self.path.read_bytes()
+        lines = raw.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()  # after the final newline
+        header = _json_line(lines[0])
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError(f"{self.path} is not a ladder results file: its first line is not a {FORMAT} header")
         if header != self.header:
             diff = [k for k in self.header if header.get(k) != self.header[k]]
             raise ValueError(
                 f"{self.path} holds another ladder run (its {', '.join(diff) or 'format'} differ): "
                 "give the same settings to resume it, or another results file"
             )
-        good = len(lines[0]) + 1
-        for raw in lines[1:]:
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError:
-                break  # the line a stopped run was writing: dropped below
+        matches = {m.key: m for m in self.matches}
+        good = [lines[0]]
+        bad: list[bytes] = []
+        for number, line in enumerate(lines[1:], start=2):
+            row = _json_line(line)
+            why = _invalid_row(row, matches, set(self.names))
+            if why is None and row["match"] in self.done:
+                why = f"match {row['match']} a second time"
+            if why is not None:
+                bad.append(line)
+                self.set_aside.append(f"line {number}: {why}")
+                continue
             self.done[row["match"]] = row
-            good += len(raw) + 1
-        if good < self.path.stat().st_size:
-            with open(self.path, "r+b") as f:
-                f.truncate(good)
+            good.append(line)
+        if bad or not raw.endswith(b"\n"):
+            if bad:
+                with open(self.bad_path, "ab") as f:
+                    f.write(b"".join(line + b"\n" for line in bad))
+                    f.flush()
+                    os.fsync(f.fileno())
+            write_atomic(self.path, b"".join(line + b"\n" for line in good))
+
+    @property
+    def bad_path(self) -> Path:
+        """Where lines that could not be read are set aside: ``PATH.bad``."""
+        return self.path.with_name(self.path.name + ".bad")
 
     @property
     def remaining(self) -> list[Match]:
@@ -239,6 +263,45 @@ class LadderRun:
         they finished in), so that the intervals do not depend on where they were played."""
         rows = [self.done[m.key] for m in self.matches if m.key in self.done]
         return fit(self.names, rows, bootstrap=bootstrap, seed=self.seed)
+
+
+def _json_line(line: bytes) -> Any:
+    """One line's JSON value, or ``None`` when it is not JSON (cut short, nested too deeply,
+    not UTF-8)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _invalid_row(row: Any, matches: dict[str, Match], names: set[str]) -> str | None:
+    """Why ``row`` is not a finished match of this run's schedule (``None``: it is one)."""
+    if not isinstance(row, dict):
+        return "not a JSON object (cut short or damaged)"
+    key = row.get("match")
+    if not isinstance(key, str) or key not in matches:
+        return "'match' is not a match of this run"
+    m = matches[key]
+    if row.get("players") != m.players or isinstance(row.get("players"), bool):
+        return f"'players' is not {m.players}"
+    games = row.get("games")
+    if not isinstance(games, list) or len(games) != m.players:
+        return f"'games' is not a list of {m.players} games"
+    for game in games:
+        if not isinstance(game, dict):
+            return "a game is not a JSON object"
+        seats, ranks = game.get("seats"), game.get("ranks")
+        if not isinstance(seats, list) or len(seats) != m.players or not all(s in names for s in seats):
+            return f"a game's 'seats' are not {m.players} bots of the pool"
+        if (
+            not isinstance(ranks, list)
+            or len(ranks) != m.players
+            or not all(type(r) is int and 0 <= r < m.players for r in ranks)
+        ):
+            return f"a game's 'ranks' are not {m.players} places"
+        if not isinstance(game.get("end"), str):
+            return "a game's 'end' is not a string"
+    return None
 
 
 def _match_row(bots: Sequence[Any], names: Sequence[str], seed: int, m: Match) -> dict[str, Any]:
@@ -356,8 +419,11 @@ class Ratings:
         ax.set_xlabel("Elo (random = 0), 95% interval")
         ax.set_title(f"genial ladder: {sum(self.games.values())} games ({self.matches} matches)")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        try:
+            with replacing(path, "wb") as f:
+                fig.savefig(f, dpi=110, format="png")
+        finally:
+            plt.close(fig)
         return True
 
 

@@ -4,8 +4,13 @@ they share in `common`."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .. import __version__
 from ..engine.host import EngineError
@@ -35,12 +40,49 @@ def build_parser() -> Parser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _again(signum: int, frame: Any) -> None:
+    """Ctrl-C after the first: the command is already stopping (closing its files, saying
+    what it kept); ending it now would lose that, so it is only acknowledged."""
+    with contextlib.suppress(Exception):
+        os.write(2, b"genial: stopping, one moment\n")
+
+
+def _first(signum: int, frame: Any) -> None:
+    """The first Ctrl-C: stops the command (KeyboardInterrupt), and later ones wait for it."""
+    signal.signal(signal.SIGINT, _again)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _one_interrupt(process: bool) -> Iterator[None]:
+    """While a command runs, only its first Ctrl-C interrupts: a second one, which came
+    while the first was handled, would otherwise end the process by the signal (status
+    -2, the file under way left behind) instead of with 130 and the games kept. For the
+    process's own command line (``process``) this holds until the process ends, so that a
+    Ctrl-C after `main` returned cannot change its status either; a call with arguments
+    (a script, a test) gets Python's handler back."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not (
+        signal.default_int_handler
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, _first)
     try:
-        return int(args.func(args))
-    except (ValueError, TypeError, MemoryError, EngineError) as e:
-        return error(str(e))
-    except KeyboardInterrupt:
-        print("genial: interrupted", file=sys.stderr)
-        return 130
+        yield
+    finally:
+        if not process:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``genial`` command: ``argv`` (default: the process's arguments) run, its exit
+    status returned."""
+    with _one_interrupt(process=argv is None):
+        try:
+            args = build_parser().parse_args(argv)
+            return int(args.func(args))
+        except (ValueError, TypeError, MemoryError, EngineError) as e:
+            return error(str(e))
+        except KeyboardInterrupt:
+            print("genial: interrupted", file=sys.stderr)
+            return 130

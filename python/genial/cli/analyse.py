@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis import analyse
+from ..files import read_json, write_atomic
 from ..game import Game
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
@@ -44,11 +45,15 @@ def _points(p: tuple[int, int] | None) -> str:
 
 
 def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: int) -> Review | None:
-    """The cached review (possibly partial) when it was made with the same settings."""
+    """The cached review (possibly partial) when it was made with the same settings; a
+    damaged cache is said in one line and made anew."""
+    if not path.exists():
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        r = Review.from_dict(data)
-    except (OSError, ValueError):
+        r = Review.from_dict(read_json(path, "cached review"))
+    except (OSError, ValueError) as e:  # FileFormatError and RecordError are ValueErrors
+        why = str(e).removeprefix(f"{path}: ")
+        print(f"genial analyse: ignoring the cached review {path} ({why}); reviewing anew", file=sys.stderr)
         return None
     same = (r.level, r.iterations, r.seed) == (level, iterations, seed)
     moves = tuple(str(m) for m in game.moves)
@@ -59,9 +64,7 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
 
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Writes JSON atomically (a crash leaves the old file or the new one)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, allow_nan=False))
 
 
 def _table(r: Review) -> Any:
@@ -168,7 +171,10 @@ def _run(args: argparse.Namespace) -> int:
             embedded = Review.from_dict(data["review"], game)
             if (embedded.level, embedded.iterations, embedded.seed) == (args.level, args.iterations, args.seed):
                 prior = embedded
-        except RecordError:
+        except RecordError as e:
+            print(
+                f"genial analyse: ignoring the review section of {args.record} ({e}); reviewing anew", file=sys.stderr
+            )
             prior = None
     if prior is None and not args.no_cache:
         prior = _cached(cache, game, args.level, args.iterations, args.seed)
