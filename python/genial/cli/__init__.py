@@ -70,8 +70,11 @@ def _one_interrupt(process: bool) -> Iterator[None]:
     try:
         yield
     finally:
-        if not process:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        # The process's own command line ends here: from now on Ctrl-C is ignored. (Python
+        # resets a signal with a Python handler to the default while it shuts down, so a
+        # Ctrl-C then, as the core's threads and the files close, would still end the
+        # process by the signal; an ignored one stays ignored.)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if process else signal.default_int_handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
