@@ -38,3 +38,17 @@ def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("GENIAL_ENGINE_LOG_DIR", None)
     else:
         os.environ["GENIAL_ENGINE_LOG_DIR"] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _state_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where `genial play` notes the last game it saved (for ``genial analyse --last``):
+    the session's temporary folder, not the user's ``~/.local/state``."""
+    folder = tmp_path_factory.mktemp("state")
+    before = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(folder)  # subprocesses too
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = before

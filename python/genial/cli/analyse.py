@@ -22,7 +22,7 @@ from ..files import read_json, write_atomic
 from ..game import Game
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
-from .common import closed_pipe_safe, error, examples
+from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
 
@@ -154,6 +154,16 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.last:
+        if args.record is not None:
+            return error("give a record file or --last, not both")
+        last = last_game()
+        if last is None:
+            return error("no game saved by genial play yet: give a record file (genial analyse GAME.json)")
+        args.record = str(last)
+        print(f"genial analyse: the last game saved, {last}", file=sys.stderr)
+    elif args.record is None:
+        return error("give a record file or --last (the last game genial play saved)")
     try:
         data = read_record(args.record)
         game = from_record(data)
@@ -227,11 +237,15 @@ def register(sub: Any) -> None:
         "there and resumes from them. --move N prints the candidates of the decision of move N instead.",
         epilog=examples(
             "genial analyse game.json                  # every decision, cached in game.review.json",
+            "genial analyse --last                     # the last game genial play saved",
             "genial analyse game.json --move 12        # the candidates of move 12's decision",
             "genial analyse game.json --level master --seed 3 --out reviewed.json",
         ),
     )
-    p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
+    p.add_argument(
+        "record", nargs="?", default=None, help="a game record (JSON), as written by genial play or Game.to_json"
+    )
+    p.add_argument("--last", action="store_true", help="the last game genial play saved, finished or not")
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
     p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")

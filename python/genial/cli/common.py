@@ -9,6 +9,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any, NoReturn
 
 __all__ = [
@@ -20,9 +21,40 @@ __all__ = [
     "color_wanted",
     "split_bot_specs",
     "bots_help",
+    "remember_game",
+    "last_game",
 ]
 
 _EXAMPLES = "examples:\n"
+
+
+def _state_folder() -> Path:
+    """Where genial keeps its small state between commands: ``$XDG_STATE_HOME/genial``
+    (default ``~/.local/state/genial``)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "genial"
+
+
+def remember_game(path: str | os.PathLike[str]) -> None:
+    """Notes ``path`` as the last game `genial play` saved, for ``genial analyse --last``
+    (nothing happens where the state folder cannot be written)."""
+    from ..files import write_atomic
+
+    folder = _state_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / "last-game", os.path.abspath(path) + "\n")
+    except OSError:
+        pass
+
+
+def last_game() -> Path | None:
+    """The last game `genial play` saved (`remember_game`), or ``None``."""
+    try:
+        text = (_state_folder() / "last-game").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text) if text else None
 
 
 def error(message: str, status: int = 2) -> int:
