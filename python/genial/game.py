@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -320,9 +321,21 @@ class Game:
         first place). Team game: the lower seat of the winning team."""
         return self._state.winner
 
-    def result(self, player: int = 0) -> int:
-        """The lowest of a seat's six scores: the solo game's result."""
+    def lowest_score(self, player: int = 0) -> int:
+        """The lowest of a seat's six scores: what the ranking looks at first, and the solo
+        game's result."""
         return self._state.result(player)
+
+    def result(self, player: int = 0) -> int:
+        """Deprecated: `lowest_score` (``result()`` reads like python-chess's result of the
+        game, "1-0", which it is not). Kept, with a `DeprecationWarning`, for one release."""
+        warnings.warn(
+            "Game.result() is renamed Game.lowest_score() (the lowest of a seat's six scores); "
+            "result() will be removed in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.lowest_score(player)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it runs."""

@@ -34,7 +34,7 @@ from . import _core
 from ._core import Rules
 from .bots import BuiltinBot, catalogue, parse_bot
 from .files import replacing, write_atomic
-from .simulation import Run, derive_seed
+from .simulation import Run, bot_label, derive_seed
 from .tournament import bradley_terry
 
 __all__ = [
@@ -132,7 +132,7 @@ class LadderRun:
         self.path = Path(path)
         self.pool = list(pool)
         self.bots = [parse_bot(spec) for spec in self.pool]  # checks every spec now
-        self.names = [b.label for b in self.bots]
+        self.names = [b.label if isinstance(getattr(b, "label", None), str) else bot_label(b) for b in self.bots]
         if ANCHOR not in self.names:
             raise ValueError(f"the ladder is anchored at {ANCHOR!r}: put it in the pool")
         self.seed = seed
@@ -255,7 +255,7 @@ class LadderRun:
                     run_tasks(play_match, jobs, arrived, address=ray)
         finally:
             for b in self.bots:
-                if not isinstance(b, BuiltinBot):
+                if not isinstance(b, BuiltinBot) and callable(getattr(b, "close", None)):
                     b.close()
 
     def ratings(self, bootstrap: int = 200) -> Ratings:
@@ -332,7 +332,7 @@ def play_match(job: dict[str, Any]) -> dict[str, Any]:
         return _match_row(bots, job["names"], job["seed"], job["match"])
     finally:
         for b in bots:
-            if not isinstance(b, BuiltinBot):
+            if not isinstance(b, BuiltinBot) and callable(getattr(b, "close", None)):
                 b.close()
 
 
@@ -413,7 +413,9 @@ class Ratings:
         fig, ax = plt.subplots(figsize=(7, 0.45 * len(order) + 1.2))
         y = np.arange(len(order))
         elo = self.elo[order]
-        ax.errorbar(elo, y, xerr=[elo - self.low[order], self.high[order] - elo], fmt="o", capsize=4)
+        # A percentile interval from few resamplings may miss the estimate itself: no negative bar.
+        below, above = np.maximum(elo - self.low[order], 0), np.maximum(self.high[order] - elo, 0)
+        ax.errorbar(elo, y, xerr=[np.nan_to_num(below), np.nan_to_num(above)], fmt="o", capsize=4)
         ax.set_yticks(y, [self.names[i] for i in order])
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel("Elo (random = 0), 95% interval")

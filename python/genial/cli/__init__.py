@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import __version__
 from ..engine.host import EngineError
-from . import analyse, demo, engine, ladder, play, records, serve, simulate
+from . import analyse, bots, demo, engine, ladder, play, records, serve, simulate
 from .common import Parser, error, examples
 
 __all__ = ["main", "build_parser"]
@@ -35,7 +35,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
+    for command in (demo, play, records, analyse, simulate, ladder, engine, serve, bots):
         command.register(sub)
     return parser
 

@@ -21,6 +21,7 @@ __all__ = [
     "color_wanted",
     "split_bot_specs",
     "bots_help",
+    "bots_catalogue_text",
     "remember_game",
     "last_game",
 ]
@@ -140,19 +141,31 @@ def split_bot_specs(text: str) -> list[str]:
 
 
 def bots_help() -> str:
-    """The built-in bots from the core's catalogue, with their options, defaults and bounds,
-    for ``--help``."""
+    """What ``--help`` says of bots: how they are written, and where the catalogue is
+    (``genial bots``), not the catalogue itself."""
     from .. import bots
 
-    parts = []
-    for b in bots.catalogue():
-        shown = ", ".join(
-            f"{o.name}={'auto' if o.default is None else o.default} ({o.bounds})" for o in b.options if o.name != "swap"
-        )
-        parts.append(f"{b.name}: {b.description}" + (f"; options {shown}" if shown else ""))
     return (
-        "Built-in bots: "
-        + ". ".join(parts)
-        + ". Every bot takes swap=auto|never. Give options as name:key=value,key=value, "
-        "e.g. mcts:iterations=2000,width=8."
+        f"Bots: a built-in bot ({', '.join(bots.names())}; genial bots lists each with its options), "
+        "with options as name:key=value,key=value (e.g. mcts:iterations=2000,width=8; every bot takes "
+        "swap=auto|never); an engine, engine:COMMAND; or a Python bot, package.module:Class."
     )
+
+
+def bots_catalogue_text() -> str:
+    """The built-in bots from the core's catalogue, with their options, defaults and bounds:
+    what ``genial bots`` prints."""
+    from .. import bots
+
+    lines = []
+    for b in bots.catalogue():
+        lines.append(f"{b.name}: {b.description}")
+        for o in b.options:
+            default = "auto" if o.default is None else o.default
+            lines.append(f"    {o.name}={default} ({o.bounds}): {o.help}")
+    lines.append("")
+    lines.append(
+        "Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8. Besides the built-in "
+        "bots, a seat takes an engine (engine:COMMAND) or a Python bot (package.module:Class)."
+    )
+    return "\n".join(lines)

@@ -35,10 +35,14 @@ def _ladder(args: argparse.Namespace) -> int:
     if run.done:
         print(f"resuming {out / 'results.jsonl'}: {len(run.done)} of {total} matches done", file=sys.stderr)
     if args.ray:
-        from ..distributed import ray_available
+        from ..distributed import RayClusterError, connect, ray_available
 
         if not ray_available():
             return error("--ray needs the ray package: pip install ray")
+        try:
+            connect(args.ray)  # before the results file is made: a run that cannot start leaves nothing
+        except RayClusterError as e:
+            return error(str(e))
     start = time.perf_counter()
     try:
         with ProgressBar(total, "ladder", enabled=args.progress, unit="matches") as progress:

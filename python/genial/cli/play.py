@@ -473,7 +473,7 @@ class Table:
             self.say(line)
         self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
         if game.rules.scored_alone:
-            self.say(f"result: {game.result()} (your lowest colour)")
+            self.say(f"result: {game.lowest_score()} (your lowest colour)")
             return
         for line in ranking_text(game, [self.seat_name(p) for p in range(game.players)]):
             self.say(line)

@@ -411,10 +411,14 @@ def _simulate_dataset(
     from ..dataset import Dataset, DatasetError
 
     if args.ray:
-        from ..distributed import ray_available
+        from ..distributed import RayClusterError, connect, ray_available
 
         if not ray_available():
             return error("--ray needs the ray package: pip install ray")
+        try:
+            connect(args.ray)  # before the folder is made: a run that cannot start leaves nothing
+        except RayClusterError as e:
+            return error(str(e))
     try:
         ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
     except (DatasetError, ValueError, ImportError) as e:
