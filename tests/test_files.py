@@ -410,3 +410,23 @@ def test_a_double_ctrl_c_exits_130(tmp_path: Path, gap: float) -> None:
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err, err
     assert pq.read_table(tmp_path / "t.parquet").num_rows > 0
+
+
+def test_a_full_disk_while_writing_a_shard_keeps_the_summary_of_the_shards_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = Dataset.write
+
+    def full_after_two(self: Dataset, shard: Any, result: Any) -> None:
+        if len(self.done) >= 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, shard, result)
+
+    monkeypatch.setattr(Dataset, "write", full_after_two)
+    out = tmp_path / "ds"
+    code = main(["simulate", "--games", "500", "--shard-games", "100", "--threads", "1", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1 and "Traceback" not in captured.err
+    assert "No space left on device" in captured.err and "2 of 5 shards (200 games)" in captured.err
+    assert "200 games, 2 players" in captured.out
+    assert len(read_dataset(out)) == 200

@@ -467,7 +467,16 @@ def _simulate_dataset(
         return 130
     except OSError as e:
         bar.close()
-        print(f"genial simulate: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        # The shards written are kept, and summed up as a finished run's would be.
+        kept = ds.summary() if ds.done else None
+        if kept is not None:
+            _print_summary(run, kept, rotate)
+            sys.stdout.flush()
+        print(
+            f"genial simulate: cannot write {args.out}: {e.strerror or e}; {len(ds.done)} of {len(ds.shards)} "
+            f"shards ({ds.games_done} games) are kept there: add --resume to the same command to play the rest",
+            file=sys.stderr,
+        )
         return 1
     except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
         if not args.ray:
