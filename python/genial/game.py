@@ -96,9 +96,13 @@ class Game:
     `genial.BusyError` (a `RuntimeError`); reading a bot's settings is always allowed.
     """
 
-    __slots__ = ("__weakref__", "_state")
+    __slots__ = ("__weakref__", "_setup", "_state")
 
     _state: _core.GameState
+    # The placements a game set up by `genial.position.read_position` started from, and its
+    # seed: what `genial.position.write_position` needs to write it again (the core keeps
+    # the board's colours, not how its cells were paired into tiles).
+    _setup: tuple[tuple[str, ...], int | None]
 
     def __init__(
         self,

@@ -20,6 +20,7 @@ from typing import Any
 from ..analysis import analyse
 from ..files import read_json, write_atomic
 from ..game import Game
+from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
 from .common import closed_pipe_safe, error, examples, last_game
@@ -120,18 +121,23 @@ def _summary(r: Review) -> Any:
 
 
 def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
     moves = game.moves
     if not 1 <= number <= len(moves) + (0 if game.is_over else 1):
         last = len(moves) + (0 if game.is_over else 1)
         return error(f"--move must be 1 to {last} for this record, not {number}")
     position = from_record({**start_record(to_record(game)), "moves": [str(m) for m in moves[: number - 1]]})
-    a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     played = moves[number - 1] if number <= len(moves) else None
+    return _show_candidates(position, played, f"move {number}: ", args)
+
+
+def _show_candidates(position: Game, played: Any, title: str, args: argparse.Namespace) -> int:
+    """The ranked candidates of the decision in front of ``position``'s seat to move."""
+    from rich.console import Console
+    from rich.table import Table
+
+    a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     t = Table(
-        title=f"move {number}: player {position.current_player} to move ({a.iterations} iterations)",
+        title=f"{title}player {position.current_player} to move ({a.iterations} iterations)",
         title_justify="left",
     )
     for name in ("rank", "move", "pts", "win", "visits", "expected line"):
@@ -154,6 +160,14 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.position is not None:
+        if args.record is not None or args.last or args.move is not None:
+            return error("--position analyses its own position: give no record, --last or --move with it")
+        try:
+            game = read_position(args.position)
+        except PositionError as e:
+            return error(str(e))
+        return _show_candidates(game, None, "", args)
     if args.last:
         if args.record is not None:
             return error("give a record file or --last, not both")
@@ -238,6 +252,7 @@ def register(sub: Any) -> None:
         epilog=examples(
             "genial analyse game.json                  # every decision, cached in game.review.json",
             "genial analyse --last                     # the last game genial play saved",
+            "genial analyse --position 'standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB,GG,YP,OO,BP,RY'",
             "genial analyse game.json --move 12        # the candidates of move 12's decision",
             "genial analyse game.json --level master --seed 3 --out reviewed.json",
         ),
@@ -246,6 +261,12 @@ def register(sub: Any) -> None:
         "record", nargs="?", default=None, help="a game record (JSON), as written by genial play or Game.to_json"
     )
     p.add_argument("--last", action="store_true", help="the last game genial play saved, finished or not")
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="the candidates of a position given as one line of text (the position notation: docs/records.md)",
+    )
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
     p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")
