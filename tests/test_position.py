@@ -93,7 +93,7 @@ def test_a_bad_position_names_its_first_bad_character(text: str, index: int) -> 
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("standardsolo/0123456789 -.,;+ROYGBPX_") + ["\n", "é"]), max_size=80))
+@given(st.text(alphabet=st.sampled_from([*"standardsolo/0123456789 -.,;+ROYGBPX_", "\n", "é"]), max_size=80))
 def test_garbage_is_refused_with_an_index_and_nothing_else(text: str) -> None:
     try:
         game = read_position(text)
