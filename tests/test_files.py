@@ -428,3 +428,49 @@ def test_a_full_disk_while_writing_a_shard_keeps_the_summary_of_the_shards_writt
     assert "No space left on device" in captured.err and "2 of 5 shards (200 games)" in captured.err
     assert "200 games, 2 players" in captured.out
     assert len(read_dataset(out)) == 200
+
+
+def test_ctrl_c_in_the_first_moments_of_a_real_run_keeps_a_readable_file(tmp_path: Path) -> None:
+    """The report's case: ``genial simulate --games 400000 --out keep.parquet`` over a valid
+    file, interrupted as soon as its output is open. Afterwards the path holds a readable
+    file: the earlier one, or one holding exactly the games the run says it finished."""
+    path = tmp_path / "keep.parquet"
+    before = _existing(path)
+    for attempt in range(3):
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "genial",
+                "simulate",
+                "--games",
+                "400000",
+                "--threads",
+                "1",
+                "--no-progress",
+                "--out",
+                str(path),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not list(tmp_path.glob(".keep.parquet.*")):
+                assert time.monotonic() < deadline and proc.poll() is None, "the child opened no output"
+                time.sleep(0.001)
+            time.sleep(0.05 * attempt)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
+        done = int(out.split("interrupted after ")[1].split()[0])
+        rows = pq.read_table(path).num_rows
+        assert (done == 0 and path.read_bytes() == before) or rows == done, (done, rows)
+        assert not list(tmp_path.glob(".keep.parquet.*"))
