@@ -1,6 +1,6 @@
 # Two entry points for a fresh machine: `make demo` and `make test`.
 # Each creates the virtual environment, builds the Rust extension and installs what it needs:
-# `make demo` only the build tool and numpy (requirements-demo.txt), `make test` everything
+# `make demo` only the build tool and genial's dependencies (requirements-demo.txt), `make test` everything
 # for development (requirements-dev.txt).
 
 PYTHON ?= python3
@@ -34,6 +34,7 @@ develop: $(BUILD)
 
 demo: $(BUILD)
 	$(PY) -m genial demo --seed 2026
+	@echo "genial is installed in $(VENV): run $(VENV)/bin/genial (try $(VENV)/bin/genial play), or first: source $(VENV)/bin/activate"
 
 # Optimised tests without the release profile's fat LTO (Cargo.toml, profile test-release).
 test-rust:
@@ -91,23 +92,33 @@ bench: $(STAMP) $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 
 clean:
-	rm -rf $(VENV) target dist
+	rm -rf $(VENV) $(DIST_VENV) target dist
 
 # The abi3 wheel (one for every CPython >= 3.11) and the source distribution, into dist/.
-# The wheel is linked with zig against glibc 2.17 (manylinux2014), so it installs on any
-# Linux x86-64 from 2014 on (Ubuntu 20.04, Debian 11, RHEL 8, ...), not only on glibc as new
-# as this machine's; auditwheel checks the tag. DIST_TARGETS=aarch64-unknown-linux-gnu adds
-# an ARM64 wheel (`rustup target add aarch64-unknown-linux-gnu` first). maturin finds zig
-# through the ziglang package of the Python first on PATH: the venv's.
+# Built in an environment of its own (DIST_VENV) that holds only the build tools of
+# requirements-dist.txt (maturin, zig, auditwheel): no development requirement. The wheel is
+# linked with zig against glibc 2.17 (manylinux2014), so it installs on any Linux x86-64 from
+# 2014 on (Ubuntu 20.04, Debian 11, RHEL 8, ...), not only on glibc as new as this machine's;
+# auditwheel checks the tag. DIST_TARGETS=aarch64-unknown-linux-gnu adds an ARM64 wheel
+# (`rustup target add aarch64-unknown-linux-gnu` first). maturin finds zig through the
+# ziglang package of the Python first on PATH: DIST_VENV's.
 DIST_TARGETS ?=
-dist: $(STAMP)
+DIST_VENV ?= .venv-dist
+DIST_STAMP := $(DIST_VENV)/.dist-stamp
+$(DIST_STAMP): requirements-dist.txt
+	$(PYTHON) -m venv $(DIST_VENV)
+	$(DIST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DIST_VENV)/bin/python -m pip install --quiet -r requirements-dist.txt
+	touch $@
+
+dist: $(DIST_STAMP)
 	rm -rf dist
-	PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --sdist --out dist --zig --compatibility manylinux2014
+	PATH=$(abspath $(DIST_VENV))/bin:$$PATH $(DIST_VENV)/bin/maturin build --release --sdist --out dist --zig --compatibility manylinux2014
 	for target in $(DIST_TARGETS); do \
-		PATH=$(abspath $(VENV))/bin:$$PATH $(VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
+		PATH=$(abspath $(DIST_VENV))/bin:$$PATH $(DIST_VENV)/bin/maturin build --release --out dist --zig --compatibility manylinux2014 --target $$target || exit 1; \
 	done
 	for wheel in dist/*.whl; do \
-		shown=$$($(VENV)/bin/auditwheel show $$wheel) || exit 1; echo "$$shown"; \
+		shown=$$($(DIST_VENV)/bin/auditwheel show $$wheel) || exit 1; echo "$$shown"; \
 		echo "$$shown" | grep -q '"manylinux_2_17_' || { echo "error: $$wheel is not manylinux_2_17" >&2; exit 1; }; \
 	done
 

@@ -145,3 +145,17 @@ def _no_process_left_behind() -> Iterator[None]:
         except (ProcessLookupError, PermissionError):
             pass
     pytest.fail("the tests left these processes running (now killed):\n" + "\n".join(shown), pytrace=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _state_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where `genial play` notes the last game it saved (for ``genial analyse --last``):
+    the session's temporary folder, not the user's ``~/.local/state``."""
+    folder = tmp_path_factory.mktemp("state")
+    before = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(folder)  # subprocesses too
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = before

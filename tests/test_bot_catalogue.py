@@ -26,7 +26,7 @@ from genial.bots import (
     names,
     parse_bot,
 )
-from genial.cli.common import bots_help
+from genial.cli.common import bots_catalogue_text, bots_help
 from genial.web.tables import bot_catalogue
 
 NAMES = names()
@@ -163,12 +163,15 @@ def test_option_errors_name_the_option_and_the_bounds() -> None:
     assert issubclass(BotOptionError, ValueError) and genial.BotOptionError is BotOptionError
 
 
-def test_command_line_help_lists_the_catalogue() -> None:
-    text = bots_help()
+def test_genial_bots_lists_the_catalogue_and_help_points_to_it() -> None:
+    text = bots_catalogue_text()
     for b in catalogue():
         assert f"{b.name}: {b.description}" in text
         for o in b.options:
-            assert o.name == "swap" or f"{o.name}=" in text
+            assert f"    {o.name}=" in text
+    short = bots_help()
+    assert "genial bots" in short and all(b.name in short for b in catalogue())
+    assert not any(b.description in short for b in catalogue())
 
 
 def test_web_lobby_gets_the_catalogue() -> None:

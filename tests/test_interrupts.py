@@ -184,7 +184,12 @@ def test_the_cli_stops_on_ctrl_c_and_keeps_the_games_it_finished(tmp_path: Path)
         "--out",
         str(out_file),
     )
-    _wait_for(proc, lambda: _rows_safely(out_file) >= 2000, "the first chunk of 2000 games")
+    # Until renamed into place when complete, the file grows under a temporary name.
+    _wait_for(
+        proc,
+        lambda: max((_rows_safely(p) for p in tmp_path.glob(".games.csv.*")), default=0) >= 2000,
+        "the first chunk of 2000 games",
+    )
     out, err = _interrupt(proc, wait=0.2)
     assert "PanicException" not in out + err and "Traceback" not in err, err
     assert proc.returncode == 130

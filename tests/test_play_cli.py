@@ -268,9 +268,9 @@ def test_every_way_out_saves_the_game_and_says_how_to_resume(
     assert code == 0 and f"game saved to {saved.name} (resume with: genial play --resume {saved.name})" in out
     resumed = Game.from_json(saved.read_text())
     assert len(resumed.moves) == 2
-    # Resumed and left again: saved back into the same file, one move pair later.
+    # Resumed and left again: kept in the same file after every move, one move pair later.
     code, out, _ = play(["--resume", str(saved)], "1\nquit\n", monkeypatch, capsys)
-    assert code == 0 and f"game saved to {saved}" in out
+    assert code == 0 and f"the game is saved in {saved}" in out
     assert len(Game.from_json(saved.read_text()).moves) == 4
     # Saved by hand and left at once: nothing new to write, the message points at the file.
     mine = tmp_path / "mine.json"
@@ -357,7 +357,7 @@ def test_a_second_game_with_the_same_seed_does_not_overwrite_the_first(
     assert Game.from_json((tmp_path / "genial-autosave-12-2.json").read_text()).moves == ()
     # Resumed from the first file and left: saved back into that file (it is this game's).
     code, out, _ = play(["--resume", "genial-autosave-12.json"], "1\nquit\n", monkeypatch, capsys)
-    assert code == 0 and "game saved to genial-autosave-12.json " in out
+    assert code == 0 and "the game is saved in genial-autosave-12.json " in out
     assert len(Game.from_json((tmp_path / "genial-autosave-12.json").read_text()).moves) == 4
     assert not (tmp_path / "genial-autosave-12-3.json").exists()
 
@@ -389,3 +389,49 @@ def test_a_closed_output_ends_play_quietly_and_keeps_the_game(tmp_path: Path, ho
     )
     saved = Game.from_json((tmp_path / "genial-autosave-21.json").read_text())
     assert saved.seed == 21 and not saved.is_over
+
+
+def test_a_finished_game_is_saved_and_analyse_last_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play(["--seed", "5", "--seats", "greedy,greedy"], "", monkeypatch, capsys)
+    assert code == 0 and "game over (" in out
+    saved = tmp_path / "genial-game-5.json"
+    assert f"game saved to {saved.name}" in out and "genial analyse --last" in out
+    game = Game.from_json(saved.read_text())
+    assert game.is_over
+    # The same game again: the same file, not a second one; another game: a new file.
+    assert play(["--seed", "5", "--seats", "greedy,greedy"], "", monkeypatch, capsys)[1] == out
+    assert not (tmp_path / "genial-game-5-2.json").exists()
+    code, out, _ = play(["--seed", "5", "--seats", "greedy,random"], "", monkeypatch, capsys)
+    assert "game saved to genial-game-5-2.json" in out
+    # `genial analyse --last` reviews the last game saved, with no path typed.
+    code = main(["analyse", "--last", "--level", "hard", "--iterations", "4", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "genial-game-5-2.json" in captured.err and "review at the hard level" in captured.out
+    assert (tmp_path / "genial-game-5-2.review.json").exists()
+
+
+def test_save_keeps_its_file_up_to_date_until_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = play(
+        ["--seed", "2", "--seats", "human,greedy"], "save mine.json\n" + "1\n" * 200, monkeypatch, capsys
+    )
+    assert code == 0 and "game over (" in out
+    game = Game.from_json((tmp_path / "mine.json").read_text())
+    assert game.is_over and len(game.moves) > 2  # every move after the save, to the end
+    assert "game saved to mine.json" in out
+    assert not list(tmp_path.glob("genial-game-*.json"))  # the game's own file, no second one
+
+
+def test_analyse_last_without_a_saved_game_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "empty"))
+    assert main(["analyse", "--last"]) == 2
+    err = capsys.readouterr().err
+    assert "no game saved" in err and "Traceback" not in err
+    assert main(["analyse"]) == 2
+    assert "give a record file or --last" in capsys.readouterr().err

@@ -71,7 +71,7 @@ def test_every_door_reports_the_same_finished_game(rules: Rules) -> None:
     # The core's ranking and returns, through Game, against the oracle.
     assert game.ranks() == expected_ranks(game)
     assert game.returns() == pytest.approx(oracle_returns(game))
-    assert game.result() == min(game.scores[0])
+    assert game.lowest_score() == min(game.scores[0])
 
     # Rust's batch path played the same game.
     assert result.ranks[0].tolist() == list(game.ranks())
@@ -120,8 +120,8 @@ def test_vecenv_pays_the_games_returns(rules: Rules) -> None:
 def test_the_solo_game_returns_its_result_everywhere() -> None:
     # Once a restated rule: `Game.returns()` said 0.0 where the core paid the result / 36.
     game = genial.play_game([make("greedy", seed=0)], 1, 0, variant="solo")
-    assert game.returns() == (game.result() / 36,)
-    assert game.result() > 0
+    assert game.returns() == (game.lowest_score() / 36,)
+    assert game.lowest_score() > 0
 
 
 @pytest.mark.parametrize("rules", ALL, ids=_id)

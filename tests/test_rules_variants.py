@@ -145,7 +145,7 @@ def test_team_double_earns_its_bonus_and_counts_on_past_18() -> None:
 def test_solo_game_ends_on_a_full_board_and_scores_the_lowest_colour() -> None:
     game, ref = random_game(1, 9, variant="solo")
     assert game.end == "board_full" and game.board.free_pair_count == 0
-    assert game.result() == min(game.scores[0])
+    assert game.lowest_score() == min(game.scores[0])
     assert game.ranking() == [[0]]
     assert ref.events["bonus_earned"] == 0
 

@@ -524,8 +524,11 @@ def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pyt
     assert main(["simulate", "--games", "5", "--out", str(tmp_path / "games.json")]) == 2
     assert "name it .csv or .parquet" in capsys.readouterr().err
     assert not (tmp_path / "games.json").exists()
-    # Every option's help says its default; the bots' options are listed.
+    # Every option's help says its default; the bots' options are listed by `genial bots`,
+    # which the help points to.
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     text = capsys.readouterr().out
-    assert "iterations=300 (0..=10000000)" in text and "(default: 10000)" in text and "(default: standard)" in text
+    assert "genial bots" in text and "(default: 10000)" in text and "(default: standard)" in text
+    assert main(["bots", "mcts"]) == 0
+    assert "iterations=300 (0..=10000000)" in capsys.readouterr().out

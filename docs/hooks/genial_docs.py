@@ -14,12 +14,14 @@ Two jobs, both so that nothing the code already says is restated by hand:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib
 import inspect
 import io
 import os
 import re
+import tomllib
 from collections.abc import Callable
 from typing import Any
 
@@ -300,7 +302,35 @@ def _bot_table() -> str:
     return "\n".join(lines)
 
 
+def _cli_table() -> str:
+    """Every subcommand of the ``genial`` parser with its one-line help, in the parser's
+    order: a command added to `genial.cli` appears here without an edit of the page."""
+    from genial.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    lines = ["| command | what it does |", "|---|---|"]
+    for choice in sub._choices_actions:
+        lines.append(f"| `genial {choice.dest}` | {(choice.help or '').replace('%%', '%')} |")
+    return "\n".join(lines)
+
+
+def _dependencies() -> str:
+    """The runtime dependencies of pyproject.toml, named as a reader says them: ``numpy
+    (>=1.26), rich (>=13) and tqdm (>=4.66)``."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    names = []
+    for spec in project["dependencies"]:
+        m = re.match(r"([A-Za-z0-9_.-]+)\s*(.*)", spec)
+        assert m is not None
+        names.append(f"{m.group(1)} (`{m.group(2)}`)" if m.group(2) else m.group(1))
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 _GENERATORS: dict[str, Callable[[str | None], str]] = {
+    "cli-table": lambda _arg: _cli_table(),
+    "dependencies": lambda _arg: _dependencies(),
     "cli-help": _cli_help,
     "observation-table": lambda _arg: _observation_table(),
     "docstring": _docstring,

@@ -13,6 +13,10 @@ True
 
 from __future__ import annotations
 
+import importlib
+import os
+import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -479,11 +483,16 @@ def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
     return BuiltinBot(name, seed, **options)
 
 
+_PYTHON_BOT = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
+
+
 def parse_bot(spec: str, seed: int = 0) -> Any:
     """A bot from its text form: a built-in bot (``"greedy"``,
-    ``"mcts:iterations=200,time_ms=50"``, values typed by the catalogue: a `BuiltinBot`)
-    or an engine subprocess (``"engine:COMMAND"``: a `genial.engine.EngineBot`, started
-    on its first decision)."""
+    ``"mcts:iterations=200,time_ms=50"``, values typed by the catalogue: a `BuiltinBot`),
+    an engine subprocess (``"engine:COMMAND"``: a `genial.engine.EngineBot`, started
+    on its first decision) or a Python bot (``"package.module:Class"``: the module is
+    imported and ``Class()`` made, or called with no arguments if it is a function that
+    returns a bot; as with ``python -m``, the current directory is on the path)."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot spec is a str like 'mcts:iterations=100', not {type_name(spec)}")
     name, _, rest = spec.strip().partition(":")
@@ -491,8 +500,35 @@ def parse_bot(spec: str, seed: int = 0) -> Any:
         from .engine.host import EngineBot
 
         return EngineBot(rest.strip())
+    python = _PYTHON_BOT.fullmatch(spec.strip())
+    if python is not None and python.group(1) not in BUILTIN_BOTS:
+        return _python_bot(spec.strip(), python.group(1), python.group(2))
     name, options = _core.parse_bot_spec(spec)
     return make(name, seed, **options)
+
+
+def _python_bot(spec: str, module: str, attribute: str) -> Any:
+    """The bot ``module:attribute`` names (`parse_bot`)."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` and `python -c` do
+    try:
+        target: Any = importlib.import_module(module)
+    except ImportError as e:
+        raise ValueError(f"bot {spec!r}: cannot import {module}: {e}") from None
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"bot {spec!r}: {module} has no {attribute}") from None
+    if not callable(target):
+        raise ValueError(f"bot {spec!r}: {attribute} is not a class or function that makes a bot")
+    try:
+        bot = target()
+    except Exception as e:
+        raise ValueError(f"bot {spec!r}: {attribute}() failed: {type(e).__name__}: {e}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(f"bot {spec!r}: {attribute}() made a {type_name(bot)}, which has no choose(view) method")
+    return bot
 
 
 BotLike = Bot | BuiltinBot | str

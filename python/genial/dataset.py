@@ -11,17 +11,25 @@ The folder holds ``part-00000.parquet``, ``part-00001.parquet``, ... (the column
 range under the ``genial`` key) and ``_meta.json``, the run's metadata with the layout and
 the games written so far. Both names are what Parquet readers expect of a dataset
 (``pandas.read_parquet(folder)`` reads every game; files starting with ``_`` or ``.`` are
-not data). A shard is written under a temporary ``.part-*.partial`` name and renamed when
-whole, so a file with a shard's name is always a finished shard: a run that is killed
-leaves no half shard that a resumed run would count as done.
+not data). A shard is written under a temporary ``.part-*.partial`` name, synced and
+renamed when whole, so a file with a shard's name is always a finished shard: a run that
+is killed leaves no half shard that a resumed run would count as done.
+
+``_meta.json`` lists every shard written under ``files``: its rows, its first and last
+game and the SHA-256 of its bytes. Resuming and `read_dataset` check every ``part-*``
+file against it and refuse, naming the file and how to repair the folder, a shard that
+was altered (its hash differs), copied from another shard or run, or that the run never
+had (a stray ``part-00099.parquet``). A shard the metadata does not list yet (a run
+killed between renaming the shard and rewriting ``_meta.json``) is checked against the
+run and range its own header names, and then listed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +38,9 @@ from typing import Any
 import numpy as np
 
 from .arguments import int_in
-from .results import COLUMNS, SimulationResult, rules_of
+from .files import FileFormatError, commit, read_json, temporary, write_atomic
+from .files import field as json_field
+from .results import COLUMNS, SimulationResult, check_metadata, rules_of
 from .simulation import MAX_SHARDS, Run
 from .stats import END_NAMES, Summary
 
@@ -41,7 +51,8 @@ _FORMAT = "genial-dataset"
 # Keys of the metadata that change as the run goes on, left out when a resumed run is
 # compared with the one that wrote the folder (the genial version is compared: another
 # version may play other games).
-_PROGRESS_KEYS = ("written", "games", "shards_done")
+_PROGRESS_KEYS = ("written", "games", "shards_done", "files")
+_REPAIR = "delete it (or move it out of the folder) and run the same command with --resume to play that shard again"
 
 
 class DatasetError(ValueError):
@@ -126,6 +137,7 @@ class Dataset:
         }
         self.path.mkdir(parents=True, exist_ok=True)
         self.done: set[int] = set()
+        self.files: dict[str, dict[str, Any]] = {}  # the shards written: rows, range, hash
         self._open(resume)
 
     # ----- opening ------------------------------------------------------------------------
@@ -142,10 +154,9 @@ class Dataset:
             raise DatasetError(
                 f"{self.path} already holds a run: resume it (--resume, resume=True) or give another folder"
             )
-        try:
-            old = json.loads(meta_file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            raise DatasetError(f"{self.path} holds shards but no readable {META_NAME}: not a genial dataset") from None
+        if not meta_file.exists():
+            raise DatasetError(f"{self.path} holds shards but no {META_NAME}: not a genial dataset")
+        old = _read_meta(self.path)
         mine, theirs = _comparable(self.meta), _comparable(old)
         if mine != theirs:
             diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
@@ -153,15 +164,17 @@ class Dataset:
                 f"{self.path} holds another run (its {', '.join(diff)} differ): give the same settings to "
                 "resume it, or another folder"
             )
+        listed = old.get("files", {})
         by_name = {s.name: s for s in self.shards}
         for f in present:
             shard = by_name.get(f.name)
             if shard is None:
-                raise DatasetError(f"{f} is not a shard of this run")
-            rows = self.pq.read_metadata(f).num_rows
-            if rows != shard.games:
-                raise DatasetError(f"{f} holds {rows} games, not the {shard.games} of its shard: the folder is damaged")
+                raise DatasetError(_stray(f, len(self.shards)))
+            data = f.read_bytes()
+            self.files[f.name] = _check_shard(f, data, shard, listed.get(f.name), old, self.pa, self.pq)
             self.done.add(shard.index)
+        if set(self.files) != set(listed):
+            self._write_meta()  # the shards checked in, those gone left out
 
     def pending(self) -> list[Shard]:
         """The shards not yet written, in game order."""
@@ -182,33 +195,33 @@ class Dataset:
         # No timestamp in the file: the same shard is the same bytes wherever it was played.
         meta["shard"] = {"index": shard.index, "first_game": shard.first_game, "games": shard.games}
         table = table.replace_schema_metadata({"genial": json.dumps(meta, separators=(",", ":"))})
-        fd, tmp = tempfile.mkstemp(prefix=f".{shard.name}.", suffix=".partial", dir=self.path)
+        fd, tmp = temporary(self.path / shard.name)
         try:
             with os.fdopen(fd, "wb") as f:
                 self.pq.write_table(table, f)
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(tmp, self.path / shard.name)
+            entry = _entry(shard, tmp.read_bytes())
+            commit(tmp, self.path / shard.name)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
+        self.files[shard.name] = entry
         self.done.add(shard.index)
         self._write_meta()
 
     def _write_meta(self) -> None:
         """The sidecar, replaced whole (never half-written)."""
-        side = self.path / META_NAME
-        tmp = side.with_name(".meta.json.partial")
-        data = {**self.meta, "games": self.games_done, "shards_done": len(self.done)}
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, side)
+        files = {name: self.files[name] for name in sorted(self.files)}
+        data = {**self.meta, "games": self.games_done, "shards_done": len(self.done), "files": files}
+        write_atomic(self.path / META_NAME, json.dumps(data, indent=1) + "\n")
 
     # ----- reading ------------------------------------------------------------------------
 
     def summary(self) -> Summary | None:
         """The summary of every shard written, read one at a time (memory stays flat)."""
         out: Summary | None = None
-        for part in _parts(self.path, self.run.empty()):
+        for part in _parts(self.path, self.run.empty(), _read_meta(self.path)):
             s = part.summary()
             out = s if out is None else out + s
         return out
@@ -216,6 +229,94 @@ class Dataset:
 
 def _comparable(meta: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k not in _PROGRESS_KEYS}
+
+
+def _entry(shard: Shard, data: bytes) -> dict[str, Any]:
+    """What ``_meta.json`` records of a shard written: its range, rows and hash."""
+    return {
+        "index": shard.index,
+        "first_game": shard.first_game,
+        "last_game": shard.first_game + shard.games - 1,
+        "rows": shard.games,
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
+def _stray(f: Path, count: int) -> str:
+    return (
+        f"{f} is not a shard of this run (it has {count} shards, part-00000.parquet to "
+        f"part-{count - 1:05d}.parquet): move it out of the folder"
+    )
+
+
+def _read_meta(folder: Path) -> dict[str, Any]:
+    """``_meta.json``, every field the readers use checked (`DatasetError` naming the file
+    and the field)."""
+    meta_file = folder / META_NAME
+    try:
+        meta = check_metadata(meta_file, read_json(meta_file, "dataset metadata file"))
+        if meta.get("format") != _FORMAT:
+            raise FileFormatError(f"{meta_file}: the field 'format' is {meta.get('format')!r}, not {_FORMAT!r}")
+        for key in ("first_game", "games", "shard_games", "shards"):
+            value = json_field(meta_file, meta, f"layout.{key}", int)
+            if value < 0 or (key == "shard_games" and value < 1):
+                raise FileFormatError(f"{meta_file}: the field 'layout.{key}' is {value}, out of range")
+        files = json_field(meta_file, meta, "files", dict, optional=True, default={})
+        for name, entry in files.items():
+            where = f"files.{name}."
+            for key in ("index", "first_game", "last_game", "rows"):
+                json_field(meta_file, entry, key, int, within=where)
+            json_field(meta_file, entry, "sha256", str, within=where)
+    except FileFormatError as e:
+        raise DatasetError(str(e)) from None
+    return meta
+
+
+def _check_shard(
+    f: Path, data: bytes, shard: Shard, entry: dict[str, Any] | None, meta: dict[str, Any], pa: Any, pq: Any
+) -> dict[str, Any]:
+    """The ``_meta.json`` entry of the shard file ``f`` (its bytes ``data``) when it is shard
+    ``shard`` of the run ``meta`` describes; else `DatasetError` naming the file and what to
+    do. A listed shard must have its listed hash; an unlisted one (a run killed before its
+    metadata was rewritten) must carry this run and this range in its own header."""
+    mine = _entry(shard, data)
+    if entry is not None:
+        if entry != mine:
+            what = "its content hash differs" if entry.get("sha256") != mine["sha256"] else "its range differs"
+            raise DatasetError(
+                f"{f} is not the shard {META_NAME} lists ({what}: it was altered, or copied from another "
+                f"shard or run): {_REPAIR}"
+            )
+        return mine
+    try:
+        head = pq.read_schema(pa.BufferReader(data)).metadata or {}
+        own = json.loads(head[b"genial"])
+    except (KeyError, ValueError, OSError, RecursionError, TypeError):
+        raise DatasetError(f"{f} is not a shard genial wrote (no readable header): {_REPAIR}") from None
+    want = {"index": shard.index, "first_game": shard.first_game, "games": shard.games}
+    if not isinstance(own, dict) or own.get("shard") != want:
+        raise DatasetError(
+            f"{f} holds another shard's games ({own.get('shard') if isinstance(own, dict) else None}, "
+            f"not {want}): it was copied from another shard: {_REPAIR}"
+        )
+    if _comparable({k: v for k, v in own.items() if k != "shard"}) != _comparable(meta):
+        raise DatasetError(f"{f} holds another run's games: {_REPAIR}")
+    try:
+        rows = pq.read_metadata(pa.BufferReader(data)).num_rows
+    except (OSError, ValueError):
+        raise DatasetError(f"{f} is damaged (not a readable Parquet file): {_REPAIR}") from None
+    if rows != shard.games:
+        raise DatasetError(
+            f"{f} holds {rows} games, not the {shard.games} of its shard: the folder is damaged: {_REPAIR}"
+        )
+    return mine
+
+
+def _shards_of(meta: dict[str, Any]) -> list[Shard]:
+    layout = meta["layout"]
+    first, games, size = layout["first_game"], layout["games"], layout["shard_games"]
+    count = min(-(-games // size), MAX_SHARDS)
+    return [Shard(i, first + i * size, min(size, games - i * size)) for i in range(count)]
 
 
 def _empty(meta: dict[str, Any]) -> SimulationResult:
@@ -282,21 +383,44 @@ def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
     )
 
 
-def _parts(path: Path, like: SimulationResult) -> Iterator[SimulationResult]:
-    _, pq = _modules()
+def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator[SimulationResult]:
+    """The shards of the folder, each checked against the metadata (`_check_shard`)."""
+    pa, pq = _modules()
+    shards = {s.name: s for s in _shards_of(meta)}
+    listed = meta.get("files", {})
     for f in sorted(path.glob("part-*.parquet")):
-        yield _from_table(pq.read_table(f), like)
+        shard = shards.get(f.name)
+        if shard is None:
+            raise DatasetError(_stray(f, len(shards)))
+        data = f.read_bytes()
+        entry = listed.get(f.name)
+        _check_shard(f, data, shard, entry, meta, pa, pq)
+        if entry is None:
+            raise DatasetError(
+                f"{f} is a shard of this run that {path / META_NAME} does not list yet (the run was stopped as "
+                "it was written): run the same command with --resume to check it in"
+            )
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+            yield _from_table(table, like)
+        except (OSError, ValueError, KeyError) as e:
+            raise DatasetError(f"{f} cannot be read ({e}): {_REPAIR}") from None
 
 
 def read_dataset(path: str | os.PathLike[str]) -> SimulationResult:
     """Every game of a dataset folder as one `SimulationResult`, in game order (the shards
-    written so far: a stopped run gives the games of its finished shards)."""
+    written so far: a stopped run gives the games of its finished shards). Every shard is
+    checked against ``_meta.json`` first (`DatasetError` naming the file and how to repair
+    the folder)."""
     p = Path(path)
     meta_file = p / META_NAME
     if not meta_file.exists():
         raise FileNotFoundError(f"{p} is not a genial dataset: {meta_file} is missing")
-    meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    like = _empty(meta)
-    parts = [like, *_parts(p, like)]
+    meta = _read_meta(p)
+    try:
+        like = _empty(meta)
+    except (ValueError, TypeError, KeyError) as e:
+        raise DatasetError(f"{meta_file}: the rules or bots cannot be read ({e})") from None
+    parts = [like, *_parts(p, like, meta)]
     # Not `SimulationResult.concat`: the shards of a stopped run may leave gaps.
     return like._of_games({name: np.concatenate([getattr(part, name) for part in parts]) for name in COLUMNS})

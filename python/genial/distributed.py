@@ -23,7 +23,7 @@ from .results import SimulationResult
 from .simulation import MAX_SHARDS, BotSpecLike, resolve_bots, shards, simulate, simulation_run
 from .variants import as_rules
 
-__all__ = ["simulate_ray", "ray_available", "connect", "run_tasks", "play_shard"]
+__all__ = ["simulate_ray", "ray_available", "connect", "run_tasks", "play_shard", "RayClusterError"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -120,8 +120,31 @@ def connect(address: str | None) -> Any:
     if not ray.is_initialized():
         # The workers' own output (engines' stderr, warnings) stays in Ray's logs, not on
         # the command line's progress bar.
-        ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+        try:
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as e:
+            if address is None:
+                raise
+            raise RayClusterError(_no_cluster(address, e)) from None
     return ray
+
+
+class RayClusterError(ValueError):
+    """No Ray cluster could be reached at the address given: the message says what to do."""
+
+
+def _no_cluster(address: str, e: Exception) -> str:
+    why = str(e).split(". ")[0].rstrip(".")
+    if address == "auto":
+        return (
+            f"--ray auto found no Ray cluster on this machine ({why}): start one with `ray start --head` "
+            "(and `ray start --address HEAD:6379` on the other machines), or give the head node's address "
+            "as --ray HOST:6379, or set RAY_ADDRESS"
+        )
+    return (
+        f"--ray {address}: no Ray cluster answered there ({why}): check the head node's address (HOST:6379, "
+        "as `ray start --head` printed it) and that the cluster runs, or use --ray auto on a machine of the cluster"
+    )
 
 
 def _on_node(fn: Callable[[Any], Any], item: Any) -> tuple[Any, str]:

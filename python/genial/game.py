@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
@@ -102,9 +103,13 @@ class Game:
     `genial.BusyError` (a `RuntimeError`); reading a bot's settings is always allowed.
     """
 
-    __slots__ = ("__weakref__", "_state")
+    __slots__ = ("__weakref__", "_setup", "_state")
 
     _state: _core.GameState
+    # The placements a game set up by `genial.position.read_position` started from, and its
+    # seed: what `genial.position.write_position` needs to write it again (the core keeps
+    # the board's colours, not how its cells were paired into tiles).
+    _setup: tuple[tuple[str, ...], int | None]
 
     def __init__(
         self,
@@ -327,9 +332,21 @@ class Game:
         first place). Team game: the lower seat of the winning team."""
         return self._state.winner
 
-    def result(self, player: int = 0) -> int:
-        """The lowest of a seat's six scores: the solo game's result."""
+    def lowest_score(self, player: int = 0) -> int:
+        """The lowest of a seat's six scores: what the ranking looks at first, and the solo
+        game's result."""
         return self._state.result(player)
+
+    def result(self, player: int = 0) -> int:
+        """Deprecated: `lowest_score` (``result()`` reads like python-chess's result of the
+        game, "1-0", which it is not). Kept, with a `DeprecationWarning`, for one release."""
+        warnings.warn(
+            "Game.result() is renamed Game.lowest_score() (the lowest of a seat's six scores); "
+            "result() will be removed in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.lowest_score(player)
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it runs."""

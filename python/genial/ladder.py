@@ -33,7 +33,8 @@ import numpy.typing as npt
 from . import _core
 from ._core import Rules
 from .bots import BuiltinBot, catalogue, parse_bot
-from .simulation import Run, derive_seed
+from .files import replacing, write_atomic
+from .simulation import Run, bot_label, derive_seed
 from .tournament import bradley_terry
 
 __all__ = [
@@ -131,7 +132,7 @@ class LadderRun:
         self.path = Path(path)
         self.pool = list(pool)
         self.bots = [parse_bot(spec) for spec in self.pool]  # checks every spec now
-        self.names = [b.label for b in self.bots]
+        self.names = [b.label if isinstance(getattr(b, "label", None), str) else bot_label(b) for b in self.bots]
         if ANCHOR not in self.names:
             raise ValueError(f"the ladder is anchored at {ANCHOR!r}: put it in the pool")
         self.seed = seed
@@ -150,31 +151,54 @@ class LadderRun:
         self._read()
 
     def _read(self) -> None:
+        """Reads the matches the file holds. A line that is not a valid match of this run
+        (half-written by a run that was killed, damaged, a match twice) is set aside: moved
+        to ``PATH.bad`` and listed in `set_aside`, while every valid line, before and after
+        it, is kept. A wrong header is a one-line `ValueError`."""
+        self.set_aside: list[str] = []
+        if self.path.is_dir():
+            raise ValueError(f"{self.path} is a folder, not a ladder results file")
         if not self.path.exists() or self.path.stat().st_size == 0:
             return
-        with open(self.path, "rb") as f:
-            lines = f.read().split(b"\n")
-        try:
-            header = json.loads(lines[0])
-        except json.JSONDecodeError:
-            raise ValueError(f"{self.path} is not a ladder results file") from None
+        raw = self.path.read_bytes()
+        lines = raw.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()  # after the final newline
+        header = _json_line(lines[0])
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ValueError(f"{self.path} is not a ladder results file: its first line is not a {FORMAT} header")
         if header != self.header:
             diff = [k for k in self.header if header.get(k) != self.header[k]]
             raise ValueError(
                 f"{self.path} holds another ladder run (its {', '.join(diff) or 'format'} differ): "
                 "give the same settings to resume it, or another results file"
             )
-        good = len(lines[0]) + 1
-        for raw in lines[1:]:
-            try:
-                row = json.loads(raw)
-            except json.JSONDecodeError:
-                break  # the line a stopped run was writing: dropped below
+        matches = {m.key: m for m in self.matches}
+        good = [lines[0]]
+        bad: list[bytes] = []
+        for number, line in enumerate(lines[1:], start=2):
+            row = _json_line(line)
+            why = _invalid_row(row, matches, set(self.names))
+            if why is None and row["match"] in self.done:
+                why = f"match {row['match']} a second time"
+            if why is not None:
+                bad.append(line)
+                self.set_aside.append(f"line {number}: {why}")
+                continue
             self.done[row["match"]] = row
-            good += len(raw) + 1
-        if good < self.path.stat().st_size:
-            with open(self.path, "r+b") as f:
-                f.truncate(good)
+            good.append(line)
+        if bad or not raw.endswith(b"\n"):
+            if bad:
+                with open(self.bad_path, "ab") as f:
+                    f.write(b"".join(line + b"\n" for line in bad))
+                    f.flush()
+                    os.fsync(f.fileno())
+            write_atomic(self.path, b"".join(line + b"\n" for line in good))
+
+    @property
+    def bad_path(self) -> Path:
+        """Where lines that could not be read are set aside: ``PATH.bad``."""
+        return self.path.with_name(self.path.name + ".bad")
 
     @property
     def remaining(self) -> list[Match]:
@@ -230,7 +254,7 @@ class LadderRun:
                     run_tasks(play_match, jobs, arrived, address=ray)
         finally:
             for b in self.bots:
-                if not isinstance(b, BuiltinBot):
+                if not isinstance(b, BuiltinBot) and callable(getattr(b, "close", None)):
                     b.close()
 
     def ratings(self, bootstrap: int = 200) -> Ratings:
@@ -244,6 +268,45 @@ def match_rules(players: int) -> Rules:
     """The rules of the ladder's matches of ``players`` seats: the standard game as the
     current books play it."""
     return Rules("standard", players)
+
+
+def _json_line(line: bytes) -> Any:
+    """One line's JSON value, or ``None`` when it is not JSON (cut short, nested too deeply,
+    not UTF-8)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _invalid_row(row: Any, matches: dict[str, Match], names: set[str]) -> str | None:
+    """Why ``row`` is not a finished match of this run's schedule (``None``: it is one)."""
+    if not isinstance(row, dict):
+        return "not a JSON object (cut short or damaged)"
+    key = row.get("match")
+    if not isinstance(key, str) or key not in matches:
+        return "'match' is not a match of this run"
+    m = matches[key]
+    if row.get("players") != m.players or isinstance(row.get("players"), bool):
+        return f"'players' is not {m.players}"
+    games = row.get("games")
+    if not isinstance(games, list) or len(games) != m.players:
+        return f"'games' is not a list of {m.players} games"
+    for game in games:
+        if not isinstance(game, dict):
+            return "a game is not a JSON object"
+        seats, ranks = game.get("seats"), game.get("ranks")
+        if not isinstance(seats, list) or len(seats) != m.players or not all(s in names for s in seats):
+            return f"a game's 'seats' are not {m.players} bots of the pool"
+        if (
+            not isinstance(ranks, list)
+            or len(ranks) != m.players
+            or not all(type(r) is int and 0 <= r < m.players for r in ranks)
+        ):
+            return f"a game's 'ranks' are not {m.players} places"
+        if not isinstance(game.get("end"), str):
+            return "a game's 'end' is not a string"
+    return None
 
 
 def _match_row(bots: Sequence[Any], names: Sequence[str], seed: int, m: Match) -> dict[str, Any]:
@@ -274,7 +337,7 @@ def play_match(job: dict[str, Any]) -> dict[str, Any]:
         return _match_row(bots, job["names"], job["seed"], job["match"])
     finally:
         for b in bots:
-            if not isinstance(b, BuiltinBot):
+            if not isinstance(b, BuiltinBot) and callable(getattr(b, "close", None)):
                 b.close()
 
 
@@ -355,14 +418,19 @@ class Ratings:
         fig, ax = plt.subplots(figsize=(7, 0.45 * len(order) + 1.2))
         y = np.arange(len(order))
         elo = self.elo[order]
-        ax.errorbar(elo, y, xerr=[elo - self.low[order], self.high[order] - elo], fmt="o", capsize=4)
+        # A percentile interval from few resamplings may miss the estimate itself: no negative bar.
+        below, above = np.maximum(elo - self.low[order], 0), np.maximum(self.high[order] - elo, 0)
+        ax.errorbar(elo, y, xerr=[np.nan_to_num(below), np.nan_to_num(above)], fmt="o", capsize=4)
         ax.set_yticks(y, [self.names[i] for i in order])
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel("Elo (random = 0), 95% interval")
         ax.set_title(f"genial ladder: {sum(self.games.values())} games ({self.matches} matches)")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        try:
+            with replacing(path, "wb") as f:
+                fig.savefig(f, dpi=110, format="png")
+        finally:
+            plt.close(fig)
         return True
 
 

@@ -174,7 +174,7 @@ def ranking_summary(game: Game) -> str:
     """The final ranking in one line: ``"1st player 1, 2nd player 0"``, tied seats together
     (``"1st players 1 and 3"``), or the solo game's result."""
     if game.rules.scored_alone:
-        return f"result {game.result()} (the lowest colour)"
+        return f"result {game.lowest_score()} (the lowest colour)"
     places = []
     for place, group in zip(_PLACES, game.ranking()):
         who = (

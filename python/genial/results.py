@@ -4,13 +4,13 @@ Parquet schema and in a sidecar ``PATH.meta.json``) and replaying a row as a ful
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import importlib
 import json
 import operator
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +23,8 @@ from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
+from .files import FileFormatError, commit, read_json, temporary, write_atomic
+from .files import field as json_field
 from .game import Game
 from .stats import END_NAMES, Summary
 
@@ -310,18 +312,50 @@ def rules_of(meta: dict[str, Any], where: str) -> Rules:
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The metadata of a results file: its sidecar ``PATH.meta.json``, or for Parquet the
-    schema's ``genial`` key when the sidecar is gone."""
+    schema's ``genial`` key when the sidecar is gone. A damaged one raises
+    `genial.files.FileFormatError` naming the file and the field."""
     side = meta_path(path)
     if side.exists():
-        data: dict[str, Any] = json.loads(side.read_text(encoding="utf-8"))
-        return data
+        return check_metadata(side, read_json(side, "results metadata file"))
     if Path(path).suffix.lower() in (".parquet", ".pq"):
         pq = importlib.import_module("pyarrow.parquet")
-        meta = pq.read_schema(path).metadata or {}
+        try:
+            meta = pq.read_schema(path).metadata or {}
+        except (OSError, ValueError) as e:
+            raise FileFormatError(f"{path}: not a Parquet file genial can read ({e})") from None
         if b"genial" in meta:
-            out: dict[str, Any] = json.loads(meta[b"genial"])
-            return out
+            try:
+                out = json.loads(meta[b"genial"])
+            except (ValueError, RecursionError):
+                raise FileFormatError(f"{path}: the schema's 'genial' key is not valid JSON") from None
+            return check_metadata(path, out)
     raise FileNotFoundError(f"no metadata for {path}: {side} is missing")
+
+
+def check_metadata(path: str | os.PathLike[str], data: Any) -> dict[str, Any]:
+    """``data`` when it has the fields of a results file's metadata, each of its type; else
+    `genial.files.FileFormatError` naming the file and the field."""
+    if not isinstance(data, dict):
+        raise FileFormatError(f"{path}: the metadata is not a JSON object")
+    json_field(path, data, "format", str)
+    try:
+        rules_of(data, str(path))  # the rule set's text (or version 2's object), read by the core
+    except ValueError as e:
+        raise FileFormatError(str(e)) from None
+    bots = json_field(path, data, "bots", list)
+    for i, bot in enumerate(bots):
+        json_field(path, bot, "label", str, within=f"bots[{i}].")
+        json_field(path, bot, "spec", str, within=f"bots[{i}].")
+    lineups = json_field(path, data, "lineups", list)
+    for lineup in lineups:
+        if not isinstance(lineup, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(bots) for x in lineup
+        ):
+            raise FileFormatError(f"{path}: the field 'lineups' holds {lineup!r}, not a list of bot numbers")
+    json_field(path, data, "paired", bool)
+    json_field(path, data, "run_seed", int)
+    json_field(path, data, "games", int, optional=True)
+    return data
 
 
 class ResultFileError(OSError):
@@ -335,15 +369,18 @@ class ResultWriter:
     chunks are written.
 
     The CSV is plain (a header row, then one row per game: ``pandas.read_csv(path)`` and
-    `csv.DictReader` read exactly the games), flushed after every chunk. The Parquet file is
-    written under a temporary name next to ``path`` and renamed to ``path`` by `close`, so
-    that ``path`` is always a complete file (an earlier one stays intact when writing fails).
-    The metadata (`SimulationResult.metadata`, plus ``games``: the rows written) goes in a
-    sidecar ``PATH.meta.json`` and, for Parquet, in the schema's ``genial`` key.
+    `csv.DictReader` read exactly the games), flushed after every chunk. Either file is
+    written under a temporary name next to ``path`` (``.NAME.XXXX.partial``) and renamed to
+    ``path`` by `close` once complete and synced to disk, so that ``path`` is always a
+    complete file: an earlier one stays intact until then, and for good when writing fails
+    or the writer is abandoned (`abandon`). The metadata (`SimulationResult.metadata`, plus
+    ``games``: the rows written) goes in a sidecar ``PATH.meta.json``, replaced the same
+    way after the file, and, for Parquet, in the schema's ``genial`` key. New files get
+    the mode the process's umask gives.
 
     The file is opened at once, so an unwritable path or a missing pyarrow fails before any
     game is played (`OSError`, `ImportError`). A failed write (a full disk) raises
-    `ResultFileError` saying what the file holds."""
+    `ResultFileError` saying what was kept."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -364,13 +401,18 @@ class ResultWriter:
                 self._pq = importlib.import_module("pyarrow.parquet")
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
-            # Opened now, renamed by `close`: an unwritable folder fails before any game.
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial", dir=self.path.parent or ".")
-            self._tmp: Path | None = Path(tmp)
+        # Opened now, renamed by `close`: an unwritable folder fails before any game.
+        fd, tmp = temporary(self.path)
+        self._tmp: Path | None = tmp
+        if self.parquet:
             self._file: Any = os.fdopen(fd, "wb")
         else:
-            self._tmp = None
-            self._file = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
+            self._file = os.fdopen(fd, "w", newline="", encoding="utf-8")
+
+    @property
+    def partial(self) -> Path | None:
+        """The temporary file the games go to until `close` renames it (``None`` after)."""
+        return self._tmp
 
     def write(self, res: SimulationResult) -> None:
         if self._file is None:
@@ -379,14 +421,12 @@ class ResultWriter:
             raise ResultFileError(f"{self.path}: an earlier write failed")
         cols = res.column_dict()
         try:
-            if self.meta is None:
-                self.meta = res.metadata()
-                self._write_meta()
+            meta = self.meta if self.meta is not None else res.metadata()
             if self.parquet:
                 table = self._pa.table(cols)
                 if self._writer is None:
-                    meta = json.dumps(self.meta, separators=(",", ":"))
-                    schema = table.schema.with_metadata({"genial": meta})
+                    text = json.dumps(meta, separators=(",", ":"))
+                    schema = table.schema.with_metadata({"genial": text})
                     self._writer = self._pq.ParquetWriter(self._file, schema)
                 self._writer.write_table(table.cast(self._writer.schema))
             else:
@@ -395,6 +435,7 @@ class ResultWriter:
                     self._csv.writerow(cols.keys())
                 self._csv.writerows(zip(*(c.tolist() for c in cols.values())))
                 self._file.flush()
+            self.meta = meta
         except OSError as e:
             self._failed = True
             raise self._error(e) from e
@@ -402,54 +443,61 @@ class ResultWriter:
 
     def _error(self, e: OSError) -> ResultFileError:
         why = e.strerror or str(e)
-        if self.parquet:
-            kept = "nothing was written to it" if not self.path.exists() else "the file there before is untouched"
-            return ResultFileError(e.errno, f"cannot write {self.path}: {why} ({kept})")
-        return ResultFileError(e.errno, f"cannot write {self.path}: {why} (it holds the first {self.rows} games)")
+        kept = "nothing was written to it" if not self.path.exists() else "the file there before is untouched"
+        return ResultFileError(e.errno, f"cannot write {self.path}: {why} ({kept})")
 
     def _write_meta(self) -> None:
         """The sidecar, replaced whole (never half-written)."""
         assert self.meta is not None
-        side = meta_path(self.path)
-        tmp = side.with_name(side.name + ".partial")
-        tmp.write_text(json.dumps({**self.meta, "games": self.rows}, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, side)
+        write_atomic(meta_path(self.path), json.dumps({**self.meta, "games": self.rows}, indent=1) + "\n")
+
+    def abandon(self) -> None:
+        """Drops what was written: the temporary file is removed and ``path`` (an earlier file
+        or none) is left as it was. For a run stopped before it finished any game."""
+        self._failed = True
+        self.close()
 
     def close(self) -> None:
-        """Finishes the file (for Parquet: renames it into place); nothing written yet leaves
-        no Parquet file at all. Raises `ResultFileError` when that fails."""
+        """Finishes the file: flushed, synced, renamed over ``path``, then the sidecar;
+        nothing written yet (not even the header) leaves ``path`` as it was. Raises
+        `ResultFileError` when that fails, and ``path`` is then left as it was."""
         if self._file is None:
             return
         try:
+            complete = self.meta is not None and not self._failed
             if self._writer is not None:
-                self._writer.close()
-                self._writer = None
+                writer, self._writer = self._writer, None
+                if complete:
+                    writer.close()
+                else:
+                    with contextlib.suppress(Exception):
+                        writer.close()  # the file is dropped; its writer must not write later
+            if complete:
+                self._file.flush()
+                os.fsync(self._file.fileno())
             self._file.close()
             self._file = None
-            if self._tmp is not None:
-                if self.meta is None or self._failed:
-                    self._tmp.unlink(missing_ok=True)  # nothing in it, or not a whole file
-                else:
-                    os.replace(self._tmp, self.path)
+            if complete and self._tmp is not None:
+                commit(self._tmp, self.path)
                 self._tmp = None
-            if self.meta is not None and not self._failed:
                 self._write_meta()  # with the final count
         except OSError as e:
             self._failed = True
-            if self._tmp is not None:
-                self._tmp.unlink(missing_ok=True)
-                self._tmp = None
             raise self._error(e) from e
         finally:
             if self._file is not None:
-                self._file.close()
+                with contextlib.suppress(OSError):
+                    self._file.close()
                 self._file = None
-            if self._tmp is not None and self._failed:
-                self._tmp.unlink(missing_ok=True)
+            if self._tmp is not None:
+                self._tmp.unlink(missing_ok=True)  # nothing in it, or not a whole file
                 self._tmp = None
 
     def __enter__(self) -> ResultWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is not None:
+            self.abandon()  # an error or Ctrl-C while writing: keep what was there
+        else:
+            self.close()

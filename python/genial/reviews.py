@@ -151,26 +151,55 @@ class Decision:
             phase=str(d["phase"]),
             move=Move.parse(d["move"]),
             forced=bool(d["forced"]),
-            win_before=float(d["win_before"]),
-            win_after=float(d["win_after"]),
-            loss=float(d["loss"]),
+            win_before=_chance(d["win_before"], "win_before"),
+            win_after=_chance(d["win_after"], "win_after"),
+            loss=_number(d["loss"], "loss", bound=1.0),
             classification=str(d["classification"]),
             best=Move.parse(d["best"]),
-            best_win=float(d["best_win"]),
+            best_win=_chance(d["best_win"], "best_win"),
             points=pts(d["points"]),
             best_points=pts(d["best_points"]),
             candidates=tuple(
                 CandidateMove(
                     move=Move.parse(c["move"]),
-                    win_probability=float(c["win"]),
+                    win_probability=_chance(c["win"], "candidates.win"),
                     visits=int(c["visits"]),
-                    prior=float(c["prior"]),
+                    prior=_number(c["prior"], "candidates.prior"),
                     line=tuple(Move.parse(m) for m in c["line"]),
                 )
                 for c in d["candidates"]
             ),
-            seats=tuple(float(x) for x in d["seats"]),
+            seats=tuple(_chance(x, "seats") for x in d["seats"]),
         )
+
+
+def _number(value: Any, name: str, bound: float = math.inf) -> float:
+    """A finite number read from a review's JSON (not a string, not ``true``), within
+    ``-bound .. bound``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"the field {name!r} is {value!r}, not a finite number")
+    if abs(value) > bound:
+        raise ValueError(f"the field {name!r} is {value!r}, out of -{bound:g}..{bound:g}")
+    return float(value)
+
+
+def _chance(value: Any, name: str) -> float:
+    """A win chance read from a review's JSON: a number in 0..1 (``nan``, ``1e308`` refused)."""
+    x = _number(value, name)
+    if not 0.0 <= x <= 1.0:
+        raise ValueError(f"the field {name!r} is {value!r}, not a chance between 0 and 1")
+    return x
+
+
+def _decision(index: int, d: Any) -> Decision:
+    """Decision ``index`` of a review's JSON; errors name it (``decisions[3].win_before``)."""
+    try:
+        return Decision.from_dict(d)
+    except KeyError as e:
+        raise ValueError(f"the field 'decisions[{index}].{e.args[0]}' is missing") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as e:
+        text = str(e).replace("the field '", f"the field 'decisions[{index}].", 1)
+        raise ValueError(text if text != str(e) else f"decisions[{index}]: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -283,13 +312,15 @@ class Review:
                 seed=int(data["seed"]),
                 players=int(data["players"]),
                 moves=tuple(Move.parse(m) for m in data["moves"]),
-                decisions=tuple(Decision.from_dict(d) for d in data["decisions"]),
-                series=tuple(tuple(float(x) for x in row) for row in data["series"]),
+                decisions=tuple(_decision(i, d) for i, d in enumerate(data["decisions"])),
+                series=tuple(tuple(_chance(x, f"series[{i}]") for x in row) for i, row in enumerate(data["series"])),
                 complete=bool(data.get("complete", True)),
                 rules=None if data.get("rules") is None else Rules.from_text(data["rules"]).to_text(),
             )
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise RecordError(f"review cannot be read: {type(e).__name__}: {e}") from None
+        except KeyError as e:
+            raise RecordError(f"review cannot be read: the field {e} is missing") from None
+        except (TypeError, ValueError, IndexError, AttributeError) as e:
+            raise RecordError(f"review cannot be read: {e}") from None
         if game is not None and tuple(str(m) for m in r.moves) != tuple(str(m) for m in game.moves):
             raise RecordError("the review is of other moves than the record's")
         if game is not None and r.rules is not None and r.rules != game.rules.to_text():

@@ -4,15 +4,17 @@ they share in `common`."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import __version__
 from ..engine.host import EngineError
-from . import analyse, demo, engine, ladder, play, records, serve, simulate
+from . import analyse, bots, demo, engine, ladder, play, records, serve, simulate
 from .common import Parser, error, examples
 
 __all__ = ["main", "build_parser"]
@@ -33,9 +35,46 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"genial {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, analyse, simulate, ladder, engine, serve):
+    for command in (demo, play, records, analyse, simulate, ladder, engine, serve, bots):
         command.register(sub)
     return parser
+
+
+def _again(signum: int, frame: Any) -> None:
+    """Ctrl-C after the first: the command is already stopping (closing its files, saying
+    what it kept); ending it now would lose that, so it is only acknowledged."""
+    with contextlib.suppress(Exception):
+        os.write(2, b"genial: stopping, one moment\n")
+
+
+def _first(signum: int, frame: Any) -> None:
+    """The first Ctrl-C: stops the command (KeyboardInterrupt), and later ones wait for it."""
+    signal.signal(signal.SIGINT, _again)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _one_interrupt(process: bool) -> Iterator[None]:
+    """While a command runs, only its first Ctrl-C interrupts: a second one, which came
+    while the first was handled, would otherwise end the process by the signal (status
+    -2, the file under way left behind) instead of with 130 and the games kept. For the
+    process's own command line (``process``) this holds until the process ends, so that a
+    Ctrl-C after `main` returned cannot change its status either; a call with arguments
+    (a script, a test) gets Python's handler back."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not (
+        signal.default_int_handler
+    ):
+        yield
+        return
+    signal.signal(signal.SIGINT, _first)
+    try:
+        yield
+    finally:
+        # The process's own command line ends here: from now on Ctrl-C is ignored. (Python
+        # resets a signal with a Python handler to the default while it shuts down, so a
+        # Ctrl-C then, as the core's threads and the files close, would still end the
+        # process by the signal; an ignored one stays ignored.)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if process else signal.default_int_handler)
 
 
 def _terminated(signum: int, frame: Any) -> None:
@@ -43,19 +82,22 @@ def _terminated(signum: int, frame: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    # SIGTERM stops a command as Ctrl-C does (the games finished are kept, and every engine
-    # started is stopped with all it started), unless someone else handles it already.
-    previous = None
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        previous = signal.signal(signal.SIGTERM, _terminated)
-    try:
-        return int(args.func(args))
-    except (ValueError, TypeError, MemoryError, EngineError) as e:
-        return error(str(e))
-    except KeyboardInterrupt:
-        print("genial: interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+    """The ``genial`` command: ``argv`` (default: the process's arguments) run, its exit
+    status returned."""
+    with _one_interrupt(process=argv is None):
+        # SIGTERM stops a command as Ctrl-C does (the games finished are kept, and every
+        # engine started is stopped with all it started), unless someone else handles it.
+        previous = None
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            previous = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            args = build_parser().parse_args(argv)
+            return int(args.func(args))
+        except (ValueError, TypeError, MemoryError, EngineError) as e:
+            return error(str(e))
+        except KeyboardInterrupt:
+            print("genial: interrupted", file=sys.stderr)
+            return 130
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)

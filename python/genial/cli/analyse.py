@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis import analyse
+from ..files import read_json, write_atomic
 from ..game import Game
+from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import Decision, Review, review, searching_levels
-from .common import closed_pipe_safe, error, examples
+from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
 
@@ -44,11 +46,15 @@ def _points(p: tuple[int, int] | None) -> str:
 
 
 def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: int) -> Review | None:
-    """The cached review (possibly partial) when it was made with the same settings."""
+    """The cached review (possibly partial) when it was made with the same settings; a
+    damaged cache is said in one line and made anew."""
+    if not path.exists():
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        r = Review.from_dict(data)
-    except (OSError, ValueError):
+        r = Review.from_dict(read_json(path, "cached review"))
+    except (OSError, ValueError) as e:  # FileFormatError and RecordError are ValueErrors
+        why = str(e).removeprefix(f"{path}: ")
+        print(f"genial analyse: ignoring the cached review {path} ({why}); reviewing anew", file=sys.stderr)
         return None
     same = (r.level, r.iterations, r.seed, r.rules) == (level, iterations, seed, game.rules.to_text())
     moves = tuple(str(m) for m in game.moves)
@@ -59,9 +65,7 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
 
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Writes JSON atomically (a crash leaves the old file or the new one)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, allow_nan=False))
 
 
 def _table(r: Review) -> Any:
@@ -117,18 +121,23 @@ def _summary(r: Review) -> Any:
 
 
 def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
     moves = game.moves
     if not 1 <= number <= len(moves) + (0 if game.is_over else 1):
         last = len(moves) + (0 if game.is_over else 1)
         return error(f"--move must be 1 to {last} for this record, not {number}")
     position = from_record({**start_record(to_record(game)), "moves": [str(m) for m in moves[: number - 1]]})
-    a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     played = moves[number - 1] if number <= len(moves) else None
+    return _show_candidates(position, played, f"move {number}: ", args)
+
+
+def _show_candidates(position: Game, played: Any, title: str, args: argparse.Namespace) -> int:
+    """The ranked candidates of the decision in front of ``position``'s seat to move."""
+    from rich.console import Console
+    from rich.table import Table
+
+    a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     t = Table(
-        title=f"move {number}: player {position.current_player} to move ({a.iterations} iterations)",
+        title=f"{title}player {position.current_player} to move ({a.iterations} iterations)",
         title_justify="left",
     )
     for name in ("rank", "move", "pts", "win", "visits", "expected line"):
@@ -151,6 +160,24 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.position is not None:
+        if args.record is not None or args.last or args.move is not None:
+            return error("--position analyses its own position: give no record, --last or --move with it")
+        try:
+            game = read_position(args.position)
+        except PositionError as e:
+            return error(str(e))
+        return _show_candidates(game, None, "", args)
+    if args.last:
+        if args.record is not None:
+            return error("give a record file or --last, not both")
+        last = last_game()
+        if last is None:
+            return error("no game saved by genial play yet: give a record file (genial analyse GAME.json)")
+        args.record = str(last)
+        print(f"genial analyse: the last game saved, {last}", file=sys.stderr)
+    elif args.record is None:
+        return error("give a record file or --last (the last game genial play saved)")
     try:
         data = read_record(args.record)
         game = from_record(data)
@@ -168,7 +195,10 @@ def _run(args: argparse.Namespace) -> int:
             embedded = Review.from_dict(data["review"], game)
             if (embedded.level, embedded.iterations, embedded.seed) == (args.level, args.iterations, args.seed):
                 prior = embedded
-        except RecordError:
+        except RecordError as e:
+            print(
+                f"genial analyse: ignoring the review section of {args.record} ({e}); reviewing anew", file=sys.stderr
+            )
             prior = None
     if prior is None and not args.no_cache:
         prior = _cached(cache, game, args.level, args.iterations, args.seed)
@@ -221,11 +251,22 @@ def register(sub: Any) -> None:
         "there and resumes from them. --move N prints the candidates of the decision of move N instead.",
         epilog=examples(
             "genial analyse game.json                  # every decision, cached in game.review.json",
+            "genial analyse --last                     # the last game genial play saved",
+            "genial analyse --position 'standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB,GG,YP,OO,BP,RY'",
             "genial analyse game.json --move 12        # the candidates of move 12's decision",
             "genial analyse game.json --level master --seed 3 --out reviewed.json",
         ),
     )
-    p.add_argument("record", help="a game record (JSON), as written by genial play or Game.to_json")
+    p.add_argument(
+        "record", nargs="?", default=None, help="a game record (JSON), as written by genial play or Game.to_json"
+    )
+    p.add_argument("--last", action="store_true", help="the last game genial play saved, finished or not")
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="the candidates of a position given as one line of text (the position notation: docs/records.md)",
+    )
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
     p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")

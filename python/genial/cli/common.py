@@ -9,6 +9,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from .._core import Rules
@@ -25,9 +26,41 @@ __all__ = [
     "add_rule_flags",
     "rules_from_flags",
     "rule_flags_given",
+    "bots_catalogue_text",
+    "remember_game",
+    "last_game",
 ]
 
 _EXAMPLES = "examples:\n"
+
+
+def _state_folder() -> Path:
+    """Where genial keeps its small state between commands: ``$XDG_STATE_HOME/genial``
+    (default ``~/.local/state/genial``)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "genial"
+
+
+def remember_game(path: str | os.PathLike[str]) -> None:
+    """Notes ``path`` as the last game `genial play` saved, for ``genial analyse --last``
+    (nothing happens where the state folder cannot be written)."""
+    from ..files import write_atomic
+
+    folder = _state_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / "last-game", os.path.abspath(path) + "\n")
+    except OSError:
+        pass
+
+
+def last_game() -> Path | None:
+    """The last game `genial play` saved (`remember_game`), or ``None``."""
+    try:
+        text = (_state_folder() / "last-game").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Path(text) if text else None
 
 
 def error(message: str, status: int = 2) -> int:
@@ -113,21 +146,14 @@ def split_bot_specs(text: str) -> list[str]:
 
 
 def bots_help() -> str:
-    """The built-in bots from the core's catalogue, with their options, defaults and bounds,
-    for ``--help``."""
+    """What ``--help`` says of bots: how they are written, and where the catalogue is
+    (``genial bots``), not the catalogue itself."""
     from .. import bots
 
-    parts = []
-    for b in bots.catalogue():
-        shown = ", ".join(
-            f"{o.name}={'auto' if o.default is None else o.default} ({o.bounds})" for o in b.options if o.name != "swap"
-        )
-        parts.append(f"{b.name}: {b.description}" + (f"; options {shown}" if shown else ""))
     return (
-        "Built-in bots: "
-        + ". ".join(parts)
-        + ". Every bot takes swap=auto|never. Give options as name:key=value,key=value, "
-        "e.g. mcts:iterations=2000,width=8."
+        f"Bots: a built-in bot ({', '.join(bots.names())}; genial bots lists each with its options), "
+        "with options as name:key=value,key=value (e.g. mcts:iterations=2000,width=8; every bot takes "
+        "swap=auto|never); an engine, engine:COMMAND; or a Python bot, package.module:Class."
     )
 
 
@@ -182,3 +208,22 @@ def rule_flags_given(args: argparse.Namespace) -> list[str]:
     """The names of the rule flags given on the command line (``rules`` and each option)."""
     names = ["rules", *(o["name"] for o in Rules.options())]
     return [n for n in names if getattr(args, n, None) is not None]
+
+
+def bots_catalogue_text() -> str:
+    """The built-in bots from the core's catalogue, with their options, defaults and bounds:
+    what ``genial bots`` prints."""
+    from .. import bots
+
+    lines = []
+    for b in bots.catalogue():
+        lines.append(f"{b.name}: {b.description}")
+        for o in b.options:
+            default = "auto" if o.default is None else o.default
+            lines.append(f"    {o.name}={default} ({o.bounds}): {o.help}")
+    lines.append("")
+    lines.append(
+        "Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8. Besides the built-in "
+        "bots, a seat takes an engine (engine:COMMAND) or a Python bot (package.module:Class)."
+    )
+    return "\n".join(lines)

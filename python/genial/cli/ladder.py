@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..files import write_atomic
 from .common import error, examples, split_bot_specs
 
 __all__ = ["register"]
@@ -24,13 +25,24 @@ def _ladder(args: argparse.Namespace) -> int:
     out = Path(args.out)
     run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
     total = len(run.matches)
+    if run.set_aside:
+        print(
+            f"genial ladder: set aside {len(run.set_aside)} line{'s' if len(run.set_aside) > 1 else ''} of "
+            f"{run.path} that could not be read ({'; '.join(run.set_aside[:3])}"
+            f"{'; ...' if len(run.set_aside) > 3 else ''}) into {run.bad_path}; every valid match is kept",
+            file=sys.stderr,
+        )
     if run.done:
         print(f"resuming {out / 'results.jsonl'}: {len(run.done)} of {total} matches done", file=sys.stderr)
     if args.ray:
-        from ..distributed import ray_available
+        from ..distributed import RayClusterError, connect, ray_available
 
         if not ray_available():
             return error("--ray needs the ray package: pip install ray")
+        try:
+            connect(args.ray)  # before the results file is made: a run that cannot start leaves nothing
+        except RayClusterError as e:
+            return error(str(e))
     start = time.perf_counter()
     try:
         with ProgressBar(total, "ladder", enabled=args.progress, unit="matches") as progress:
@@ -62,7 +74,7 @@ def _ladder(args: argparse.Namespace) -> int:
         ratings.matrix(),
         "",
     ]
-    (out / "ladder.md").write_text("\n".join(report), encoding="utf-8")
+    write_atomic(out / "ladder.md", "\n".join(report))
     print(ratings.table())
     print()
     print(ratings.matrix())

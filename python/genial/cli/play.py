@@ -9,6 +9,7 @@ is read line by line from stdin and everything is written to stdout, so a script
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -23,6 +24,7 @@ from .. import bots
 from .._core import IllegalMoveError, Move, Tile
 from ..choices import Choice, ordered_choices, rank_choices
 from ..colors import Color
+from ..files import write_atomic
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
 from ..render import board_text, game_board_text, rack_text, ranking_text, tracks_text
@@ -35,6 +37,7 @@ from .common import (
     error,
     examples,
     quiet_stdout,
+    remember_game,
     rule_flags_given,
     rules_from_flags,
     split_bot_specs,
@@ -109,6 +112,7 @@ class Table:
         # how many moves: an unfinished game is saved there again when the program ends.
         self.save_path: str | None = None
         self.saved_moves = -1
+        self._keep_failed = False
 
     # ----- output ----------------------------------------------------------------------
 
@@ -206,6 +210,7 @@ class Table:
                     self._report(seat, move, game.play(move).gains_by_color())
                 else:
                     self.human_turn(seat)
+                self._keep()
         except bots.Forfeit as e:
             self.say(f"{self.seat_name(seat)} forfeits: {e.reason}")
             ranks = bots.forfeit_ranks(game, seat)
@@ -237,7 +242,33 @@ class Table:
                 if callable(close):
                     close()
         self.finish()
+        self.save_finished()
         return 0
+
+    def _keep(self) -> None:
+        """After every move: the file the game was saved to (``save FILE``, or the record
+        resumed) is brought up to date, so that it holds the game until its end."""
+        if self.save_path is None or self.saved_moves == len(self.game.moves):
+            return
+        failed = self._write(self.save_path)
+        if failed is not None and not self._keep_failed:
+            self._keep_failed = True
+            self.say(f"cannot keep {self.save_path} up to date: {failed}")
+
+    def save_finished(self) -> None:
+        """Saves a finished game and says where: in its own file (``save FILE``, the record
+        resumed), else in ``genial-game-SEED.json`` in the current directory (or the
+        temporary one), ``-2``, ``-3``, ... added when that name holds another game; the
+        same game played again finds its own file."""
+        review = "review it with: genial analyse --last"
+        if self.save_path is not None and self._write(self.save_path) is None:
+            self.say(f"game saved to {self.save_path} ({review})")
+            return
+        path = self._save_new("genial-game")
+        if path is None:
+            self.say("the game could not be saved: no writable place found")
+        else:
+            self.say(f"game saved to {path} ({review})")
 
     def autosave(self) -> None:
         """Keeps an unfinished game whatever ends the program, and says how to resume it:
@@ -253,33 +284,68 @@ class Table:
         if self.save_path is not None and self._write(self.save_path) is None:
             self.say(f"game saved to {self.save_path} (resume with: genial play --resume {self.save_path})")
             return
+        path = self._save_new("genial-autosave")
+        if path is None:
+            self.say("the game could not be saved: no writable place found")
+        else:
+            self.say(f"game saved to {path} (resume with: genial play --resume {path})")
+
+    def _save_new(self, stem: str) -> str | None:
+        """Saves the game in a new file ``STEM-SEED.json`` (``-2``, ``-3``, ... when taken by
+        another game) in the current directory, else the temporary one; its path, or
+        ``None`` where nothing could be written. A file that holds this very record already
+        is taken as this game's own."""
+        mine = self._record_text()
         for folder in ("", tempfile.gettempdir()):
             for n in range(1, _AUTOSAVE_TRIES + 1):
-                name = f"genial-autosave-{self.game.seed}{'' if n == 1 else f'-{n}'}.json"
+                name = f"{stem}-{self.game.seed}{'' if n == 1 else f'-{n}'}.json"
                 path = os.path.join(folder, name)
                 failed = self._write(path, new=True)
                 if failed is None:
-                    self.say(f"game saved to {path} (resume with: genial play --resume {path})")
-                    return
+                    return path
                 if failed != _TAKEN:
                     break  # not writable here: try the next folder
-        self.say("the game could not be saved: no writable place found")
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        same = f.read() == mine
+                except (OSError, UnicodeDecodeError):
+                    same = False
+                if same:
+                    self._saved(path)
+                    return path
+        return None
 
-    def _write(self, path: str, *, new: bool = False) -> str | None:
-        """Writes the record with its seats to ``path`` (with ``new``, only into a file that
-        does not exist yet); the error's text if that failed, `_TAKEN` if the file exists."""
+    def _record_text(self) -> str:
         record = to_record(self.game)
         record["seats"] = list(self.seats)
+        return json.dumps(record, indent=1) + "\n"
+
+    def _saved(self, path: str) -> None:
+        self.save_path = path
+        self.saved_moves = len(self.game.moves)
+        remember_game(path)
+
+    def _write(self, path: str, *, new: bool = False) -> str | None:
+        """Writes the record with its seats to ``path``, replacing it whole (with ``new``,
+        only into a file that does not exist yet); the error's text if that failed,
+        `_TAKEN` if the file exists."""
+        text = self._record_text()
         try:
-            with open(path, "x" if new else "w", encoding="utf-8") as f:
-                json.dump(record, f, indent=1)
-                f.write("\n")
+            if new:
+                with open(path, "x", encoding="utf-8"):
+                    pass  # the name is ours now
         except FileExistsError:
             return _TAKEN
         except OSError as e:
             return str(e.strerror or e)
-        self.save_path = path
-        self.saved_moves = len(self.game.moves)
+        try:
+            write_atomic(path, text)
+        except OSError as e:
+            if new:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            return str(e.strerror or e)
+        self._saved(path)
         return None
 
     def _undo(self, seat: int) -> bool:
@@ -410,7 +476,7 @@ class Table:
             self.say(line)
         self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
         if game.rules.scored_alone:
-            self.say(f"result: {game.result()} (your lowest colour)")
+            self.say(f"result: {game.lowest_score()} (your lowest colour)")
             return
         for line in ranking_text(game, [self.seat_name(p) for p in range(game.players)]):
             self.say(line)

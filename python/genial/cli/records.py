@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from ..files import write_atomic
 from ..game import Game
 from ..records import RecordError, from_record, read_record, start_record
 from ..render import rack_text, text
@@ -113,8 +114,7 @@ def _render(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     except ImportError as e:
         return error(str(e))
     try:
-        with open(args.out, "wb") as f:
-            f.write(data)
+        write_atomic(args.out, data)
     except OSError as e:
         return error(f"cannot write {args.out}: {e.strerror or e}")
     out.write(f"wrote {args.out}: position after {n} of {count} moves\n")
@@ -160,7 +160,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "render",
-        help="draw a recorded game (SVG or text)",
+        help="draw one position of a recorded game as text, SVG or PNG",
         description="Draw a position of a recorded game: as a picture with --out (SVG or PNG), else as text.",
         epilog=examples(
             "genial render game.json                       # the last position, as text",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -133,35 +134,62 @@ def _interrupts_held() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
     if pending:
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, None)  # the command line's: a second Ctrl-C is then ignored
         raise KeyboardInterrupt
 
 
 class _Output:
     """``--out``: opened before the first game (an unwritable path or a missing pyarrow
-    stops the command at once, exit 2), written chunk by chunk, so that the games finished
-    are in the file, valid, whenever the run stops."""
+    stops the command at once, exit 2), written chunk by chunk under a temporary name and
+    renamed into place by `finish`, so that the path holds a complete file whenever the run
+    stops, and an earlier file there is replaced only by one holding games."""
 
     def __init__(self, path: str | None, run: Run) -> None:
         self.path = path
+        self.kept = False  # whether `finish` put a file at the path
         self.writer = ResultWriter(path) if path else None
         if self.writer is not None:
             try:
                 self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
-            except BaseException:  # Ctrl-C included: the file is left complete, with no games
-                self.writer.close()
+            except BaseException:  # Ctrl-C included: an earlier file stays as it was
+                self.writer.abandon()
                 raise
+
+    @property
+    def partial(self) -> Any:
+        return None if self.writer is None else self.writer.partial
 
     def write(self, part: SimulationResult) -> None:
         if self.writer is not None:
             self.writer.write(part)
             log.info("wrote games %d..%d to %s", part.first_game, int(part.game_index[-1]), self.path)
 
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+    def finish(self, keep: bool = True) -> ResultFileError | None:
+        """Renames the file into place (``keep``), or drops it (an earlier file stays); the
+        error when that failed. A second call does nothing."""
+        if self.writer is None:
+            return None
+        writer, self.writer = self.writer, None
+        try:
+            if keep:
+                writer.close()
+                self.kept = True
+            else:
+                writer.abandon()
+        except ResultFileError as e:
+            return e
+        return None
 
     def said(self, games: int) -> str:
-        return f"; wrote {games} games to {self.path}" if self.path else ""
+        if not self.path:
+            return ""
+        if self.kept:
+            return f"; wrote {games} games to {self.path}"
+        return f"; {self.path} was not written" + (
+            " (the file there is untouched)" if os.path.exists(self.path) else ""
+        )
 
 
 def _open_output(command: str, path: str | None, run: Run) -> _Output | None:
@@ -317,45 +345,60 @@ def _simulate(args: argparse.Namespace) -> int:
     done = 0
     bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
     try:
-        for part in run.chunks(first_game, games, args.threads, chunk=chunk, progress=bar):
-            with _interrupts_held():
-                summary = part.summary() if summary is None else summary + part.summary()
-                out.write(part)
-                done += len(part)
-                bar(done)
+        try:
+            for part in run.chunks(first_game, games, args.threads, chunk=chunk, progress=bar):
+                with _interrupts_held():
+                    summary = part.summary() if summary is None else summary + part.summary()
+                    out.write(part)
+                    done += len(part)
+                    bar(done)
+        finally:
+            bar.close()
+        failed = out.finish()
     except KeyboardInterrupt:
-        bar.close()
-        out.close()
-        return _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
+        failed = out.finish(keep=done > 0)
+        code = _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
+        if failed is not None:
+            error(str(failed), 1)
+        return code
     except EngineError as e:
-        bar.close()
-        out.close()
-        return _engine_failed("simulate", e, done, games, out)
+        failed = out.finish(keep=done > 0)  # the games finished before the engine failed
+        code = _engine_failed("simulate", e, done, games, out)
+        if failed is not None:
+            error(str(failed), 1)
+        return code
     except ResultFileError as e:
         # The file cannot take more; the games played are still summed up.
-        bar.close()
+        out.finish(keep=False)
         if summary is not None:
             _print_summary(run, summary, rotate)
+            sys.stdout.flush()
         return error(f"{e}; {summary.games if summary else 0} games were played", 1)
     finally:
-        bar.close()
-        out.close()
+        out.finish(keep=False)  # an unexpected error: an earlier file stays as it was
         run.close()
     elapsed = time.perf_counter() - start
     if summary is None:
         print("no games played")
         sys.stdout.flush()
-        return 0
+        return _failed(failed)
     console = _print_summary(run, summary, rotate)
     if len(run.bots) > 1 and args.rotate is None and not args.quiet:
         console.print("(the bots rotated through the seats; --no-rotate keeps them fixed)")
     console.print(
         f"\n{summary.games} games in {elapsed:.2f} s ({summary.games / max(elapsed, 1e-9):,.0f} games/s), seed {args.seed}"
     )
-    if args.out:
+    if args.out and failed is None:
         console.print(f"wrote {args.out} (metadata: {args.out}.meta.json)")
     sys.stdout.flush()
-    return 0
+    return _failed(failed)
+
+
+def _failed(failed: ResultFileError | None) -> int:
+    """Exit 0, or 1 with the one line saying why the file could not be finished."""
+    if failed is None:
+        return 0
+    return error(f"{failed}; the games were played and summed up above", 1)
 
 
 def _simulate_dataset(
@@ -366,10 +409,14 @@ def _simulate_dataset(
     from ..dataset import Dataset, DatasetError
 
     if args.ray:
-        from ..distributed import ray_available
+        from ..distributed import RayClusterError, connect, ray_available
 
         if not ray_available():
             return error("--ray needs the ray package: pip install ray")
+        try:
+            connect(args.ray)  # before the folder is made: a run that cannot start leaves nothing
+        except RayClusterError as e:
+            return error(str(e))
     try:
         ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
     except (DatasetError, ValueError, ImportError) as e:
@@ -426,7 +473,16 @@ def _simulate_dataset(
         return 2
     except OSError as e:
         bar.close()
-        print(f"genial simulate: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        # The shards written are kept, and summed up as a finished run's would be.
+        kept = ds.summary() if ds.done else None
+        if kept is not None:
+            _print_summary(run, kept, rotate)
+            sys.stdout.flush()
+        print(
+            f"genial simulate: cannot write {args.out}: {e.strerror or e}; {len(ds.done)} of {len(ds.shards)} "
+            f"shards ({ds.games_done} games) are kept there: add --resume to the same command to play the rest",
+            file=sys.stderr,
+        )
         return 1
     except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
         if not args.ray:
@@ -518,45 +574,56 @@ def _tournament(args: argparse.Namespace) -> int:
     def written(part: SimulationResult) -> None:
         nonlocal done
         with _interrupts_held():
-            out.write(part)
             summaries.append(part.summary())
+            out.write(part)
             done += len(part)
             bar(done)
 
     begun = time.perf_counter()
     try:
-        t = tournament(
-            bots,
-            games=total,
-            seed=args.seed,
-            threads=args.threads,
-            rules=run.rules,
-            chunk=args.chunk,
-            progress=bar,
-            on_chunk=written,
-        )
+        try:
+            t = tournament(
+                bots,
+                games=total,
+                seed=args.seed,
+                threads=args.threads,
+                rules=run.rules,
+                chunk=args.chunk,
+                progress=bar,
+                on_chunk=written,
+            )
+        finally:
+            bar.close()
+        failed = out.finish()
     except KeyboardInterrupt:
-        bar.close()
-        out.close()
+        failed = out.finish(keep=done > 0)
         summary = sum(summaries[1:], summaries[0]) if summaries else None
-        return _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
+        code = _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
+        if failed is not None:
+            error(str(failed), 1)
+        return code
     except EngineError as e:
-        bar.close()
-        out.close()
-        return _engine_failed("tournament", e, done, total, out)
+        failed = out.finish(keep=done > 0)  # the games finished before the engine failed
+        code = _engine_failed("tournament", e, done, total, out)
+        if failed is not None:
+            error(str(failed), 1)
+        return code
     except ResultFileError as e:
-        bar.close()
-        return error(f"{e}; {done} games were written", 1)
+        out.finish(keep=False)
+        if summaries:
+            # The file cannot take more; the games played are still summed up.
+            _print_summary(run, sum(summaries[1:], summaries[0]), True)
+            sys.stdout.flush()
+        return error(f"{e}; {sum(s.games for s in summaries)} games were played", 1)
     finally:
-        bar.close()
-        out.close()
+        out.finish(keep=False)  # an unexpected error: an earlier file stays as it was
     console = _console()
     for item in _tournament_tables(t):
         console.print(item)
-    if args.out:
+    if args.out and failed is None:
         console.print(f"wrote {args.out} (metadata: {args.out}.meta.json)")
     sys.stdout.flush()
-    return 0
+    return _failed(failed)
 
 
 def register(subparsers: Any) -> None:
