@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 from genial import Game, Move
-from golden.policy import Draws
+from golden.policy import Draws, perft
 
 GOLDEN: dict[str, Any] = json.loads((ROOT / "tests" / "golden" / "golden.json").read_text())
 
@@ -81,20 +81,9 @@ def test_golden_game(row: dict[str, Any]) -> None:
     assert game.stats == row["stats"]
 
 
-def _perft(game: Game, depth: int) -> int:
-    if depth == 1:
-        return game.legal_move_count()
-    total = 0
-    for m in game.legal_moves():
-        child = game.clone()
-        child.play(m)
-        total += _perft(child, depth - 1)
-    return total
-
-
 @pytest.mark.parametrize("row", GOLDEN["perft"], ids=lambda r: f"{r['variant']}{r['players']}")
 def test_golden_perft(row: dict[str, Any]) -> None:
     """Leaves of the move tree from the start, depth 1 and 2 (deeper in `cargo test`)."""
     game = _game(row)
     for depth, leaves in enumerate(row["perft"][:2], start=1):
-        assert _perft(game, depth) == leaves, f"perft({depth})"
+        assert perft(game, depth) == leaves, f"perft({depth})"

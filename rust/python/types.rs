@@ -10,7 +10,8 @@ use crate::tiles::Tile;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyList, PyString, PyTuple};
+use pyo3::PyTypeInfo;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -18,6 +19,20 @@ fn hash_of<T: Hash>(x: &T) -> u64 {
     let mut h = DefaultHasher::new();
     x.hash(&mut h);
     h.finish()
+}
+
+/// `__richcmp__` of a value wrapper: the core's order against a value of the same kind,
+/// `NotImplemented` against anything else (`None`).
+fn compared<T: Ord>(py: Python<'_>, mine: &T, theirs: Option<T>, op: CompareOp) -> Py<PyAny> {
+    match theirs {
+        Some(o) => PyBool::new(py, op.matches(mine.cmp(&o))).to_owned().into_any().unbind(),
+        None => py.NotImplemented(),
+    }
+}
+
+/// `__reduce__` of a value with a text form: pickled as its text, read back by `parse`.
+fn by_text<'py, W: PyTypeInfo>(py: Python<'py>, text: String) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    Ok((py.get_type::<W>().getattr("parse")?, (text,)))
 }
 
 /// A two-hex tile: two colours, unordered (`Tile(RED, BLUE) == Tile(BLUE, RED)`).
@@ -73,15 +88,11 @@ impl PyTile {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<PyTile>() {
-            Ok(o) => op.matches(self.0.cmp(&o.get().0)).into_pyobject(py).unwrap().to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
+        compared(other.py(), &self.0, other.cast::<PyTile>().ok().map(|o| o.get().0), op)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((py.get_type::<PyTile>().getattr("parse")?, (self.0.to_string(),)))
+        by_text::<PyTile>(py, self.0.to_string())
     }
 }
 
@@ -181,15 +192,11 @@ impl PyMove {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<PyMove>() {
-            Ok(o) => op.matches(self.0.cmp(&o.get().0)).into_pyobject(py).unwrap().to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
+        compared(other.py(), &self.0, other.cast::<PyMove>().ok().map(|o| o.get().0), op)
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((py.get_type::<PyMove>().getattr("parse")?, (self.0.to_string(),)))
+        by_text::<PyMove>(py, self.0.to_string())
     }
 }
 

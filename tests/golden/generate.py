@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from genial import Game, Move
-from policy import Draws
+from policy import Draws, perft
 
 OUT = Path(__file__).with_name("golden.json")
 
@@ -122,19 +122,6 @@ def play(config: tuple[str, int, str, bool], seed: int, policy: str) -> dict[str
         "ranks": list(game.ranks()),
         "stats": game.stats,
     }
-
-
-def perft(game: Game, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return game.legal_move_count()
-    total = 0
-    for m in game.legal_moves():
-        child = game.clone()
-        child.play(m)
-        total += perft(child, depth - 1)
-    return total
 
 
 def main() -> None:

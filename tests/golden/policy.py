@@ -1,7 +1,14 @@
-"""The golden table's random policy: its own SplitMix64 stream (the same as
-`genial::rng::splitmix64`, used by `tests/golden.rs`), so the table depends on no bot."""
+"""What the golden table's writer (`generate.py`) and its Python check (`test_golden.py`)
+share: the random policy, with its own SplitMix64 stream (the same as
+`genial::rng::splitmix64`, used by `tests/golden.rs`), so the table depends on no bot; and
+perft, the leaves of the move tree."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from genial import Game
 
 _MASK = (1 << 64) - 1
 
@@ -18,3 +25,17 @@ class Draws:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return (z ^ (z >> 31)) % n
+
+
+def perft(game: Game, depth: int) -> int:
+    """The leaves of the move tree ``depth`` decisions deep from ``game``."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return game.legal_move_count()
+    total = 0
+    for m in game.legal_moves():
+        child = game.clone()
+        child.play(m)
+        total += perft(child, depth - 1)
+    return total
