@@ -67,46 +67,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # ----- no process left behind -------------------------------------------------------------------
-# The test process adopts every orphan of the processes the tests start (a Linux subreaper),
-# so that a grandchild whose parent died is still its descendant; at the end of the session
-# any descendant still running fails the run, after being killed with its process group.
-def _children_by_parent() -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
+# Every process the tests start, and everything those start in turn, inherits a mark in its
+# environment; at the end of the session any process still running with the mark fails the
+# run, after being killed with its process group. Orphans are found too: they keep the mark
+# whoever adopted them.
+_MARK = "GENIAL_TEST_SESSION"
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The running processes (Linux, this user's) whose environment holds ``_MARK=mark``,
+    other than this one."""
+    wanted = f"{_MARK}={mark}".encode()
+    out = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+        if not entry.isdigit() or int(entry) == os.getpid():
             continue
         try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read().split(b"\0")
             with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
-                stat = f.read()
+                state = f.read().rpartition(")")[2].split()[0]
         except OSError:
             continue
-        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after it.
-        state, ppid = stat.rpartition(")")[2].split()[:2]
-        if state != "Z":  # a zombie holds nothing and runs nothing
-            out.setdefault(int(ppid), []).append(int(entry))
+        if wanted in env and state != "Z":  # a zombie holds nothing and runs nothing
+            out.append(int(entry))
     return out
-
-
-def running_descendants(pid: int) -> list[int]:
-    """The live descendants of ``pid`` (Linux), children first."""
-    children = _children_by_parent()
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def _become_subreaper() -> bool:
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_CHILD_SUBREAPER = 36
-        return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
 
 
 def _describe(pid: int) -> str:
@@ -119,19 +104,22 @@ def _describe(pid: int) -> str:
 
 @pytest.fixture(scope="session", autouse=True)
 def _no_process_left_behind() -> Iterator[None]:
+    import secrets
     import signal
     import time
 
-    if not os.path.isdir("/proc") or not _become_subreaper():
+    if not os.path.isdir("/proc"):
         yield
         return
+    mark = secrets.token_hex(8)
+    os.environ[_MARK] = mark
     yield
     # Give processes that were told to stop a moment to go, then judge.
     deadline = time.monotonic() + 10
-    left = running_descendants(os.getpid())
+    left = marked_processes(mark)
     while left and time.monotonic() < deadline:
         time.sleep(0.2)
-        left = running_descendants(os.getpid())
+        left = marked_processes(mark)
     if not left:
         return
     shown = [_describe(p) for p in left]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -212,6 +213,17 @@ def _interrupted(command: str, done: int, total: int, elapsed: float, summary: S
     return 130
 
 
+def _stopped_early(out: _Output, done: int, report: Callable[[], int]) -> int:
+    """Ends a run stopped before its last game (Ctrl-C, an engine's failure): the file keeps
+    the ``done`` games finished (an earlier file stays if there are none), ``report`` says
+    what happened, and a file that could not be finished is said after it."""
+    failed = out.finish(keep=done > 0)
+    code = report()
+    if failed is not None:
+        error(str(failed), 1)
+    return code
+
+
 def _engine_failed(command: str, e: EngineError, done: int, total: int, out: _Output) -> int:
     """The line a run stopped by an engine's error ends with (status 2): the games finished
     before it are kept."""
@@ -356,17 +368,11 @@ def _simulate(args: argparse.Namespace) -> int:
             bar.close()
         failed = out.finish()
     except KeyboardInterrupt:
-        failed = out.finish(keep=done > 0)
-        code = _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
-        if failed is not None:
-            error(str(failed), 1)
-        return code
+        return _stopped_early(
+            out, done, lambda: _interrupted("simulate", done, games, time.perf_counter() - start, summary, out)
+        )
     except EngineError as e:
-        failed = out.finish(keep=done > 0)  # the games finished before the engine failed
-        code = _engine_failed("simulate", e, done, games, out)
-        if failed is not None:
-            error(str(failed), 1)
-        return code
+        return _stopped_early(out, done, functools.partial(_engine_failed, "simulate", e, done, games, out))
     except ResultFileError as e:
         # The file cannot take more; the games played are still summed up.
         out.finish(keep=False)
@@ -596,18 +602,12 @@ def _tournament(args: argparse.Namespace) -> int:
             bar.close()
         failed = out.finish()
     except KeyboardInterrupt:
-        failed = out.finish(keep=done > 0)
         summary = sum(summaries[1:], summaries[0]) if summaries else None
-        code = _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
-        if failed is not None:
-            error(str(failed), 1)
-        return code
+        return _stopped_early(
+            out, done, lambda: _interrupted("tournament", done, total, time.perf_counter() - begun, summary, out)
+        )
     except EngineError as e:
-        failed = out.finish(keep=done > 0)  # the games finished before the engine failed
-        code = _engine_failed("tournament", e, done, total, out)
-        if failed is not None:
-            error(str(failed), 1)
-        return code
+        return _stopped_early(out, done, functools.partial(_engine_failed, "tournament", e, done, total, out))
     except ResultFileError as e:
         out.finish(keep=False)
         if summaries:
