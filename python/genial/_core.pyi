@@ -317,6 +317,9 @@ class GameState:
     def returns(self) -> list[float]:
         """Per seat: +1 for a (shared) first place, −1 for the last, linear between, partners
         equal; solo: the lowest score ÷ 36. Zeros while the game runs."""
+    def swap_colors(self, player: int) -> list[int]:
+        """The colours (indices of `Color`) a seat's swap rule looks at: its lowest colours,
+        or in the duel its markers on 9."""
     def rank_key(self, player: int) -> list[int]:
         """What the ranking compares for a seat, most significant first (the higher key wins at
         its first difference): the six scores lowest first; in the duel, the number of

@@ -320,6 +320,14 @@ class Game:
         their distances from 0, lowest first. `explain_ranking` reads it."""
         return tuple(self._state.rank_key(player))
 
+    def swap_colors(self, player: int | None = None) -> list[Color]:
+        """The colours the swap rule looks at for ``player`` (default: the seat to move):
+        its lowest colours, or in the duel the colours whose marker stands on its 9. A seat
+        may swap when no tile of its rack shows one of them (public: every seat sees the
+        tracks)."""
+        seat = self.current_player if player is None else player
+        return [Color(c) for c in self._state.swap_colors(seat)]
+
     def ranking(self) -> list[list[int]]:
         """Seats grouped by rank, best first (the books' tie-break: lowest colour first,
         then the next lowest, ...; in the duel, markers on your side first)."""

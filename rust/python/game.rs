@@ -290,6 +290,14 @@ impl PyGameState {
         Ok(self.game().tracks().rank_key(self.game().config(), p).as_slice().to_vec())
     }
 
+    /// The colours a seat's swap rule looks at: its lowest colours (the duel: its markers
+    /// on 9), as the indices of `Color`.
+    fn swap_colors(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let p = self.check_seat(player)?;
+        let mask = self.game().tracks().swap_colors(self.game().config(), p);
+        Ok((0..COLORS).filter(|c| mask & (1 << c) != 0).collect())
+    }
+
     /// The lowest of a seat's scores (the solo game's result).
     fn result(&self, player: &Bound<'_, PyAny>) -> PyResult<i8> {
         Ok(self.game().result(self.check_seat(player)?))

@@ -24,7 +24,6 @@ from ..choices import Choice, ranked_placements
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
-from ..observation import observe, split
 from ..render import explain_ranking, ranking_step_text
 from ..svg import PALETTE, symbol
 from ..variants import variants
@@ -164,6 +163,9 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
                 "player_counts": list(v.player_counts),
                 "player_labels": [_plural(n, "player") for n in v.player_counts],
                 "track_max": v.track_max,
+                # The editor's tracks follow the player count (one per seat) only then.
+                "tracks_per_seat": len(v.player_counts) > 1
+                and all(Rules(v.name, n).track_count == n for n in v.player_counts),
                 "rack_size": Rules(v.name).rack_size,
                 "description": v.description,
                 "has_swap": Rules(v.name).has_swap,
@@ -553,8 +555,8 @@ def _status(table: Table, names: Sequence[str], seats: Sequence[dict[str, Any]],
 
 def _swap_why(game: Game, seat: int) -> str:
     """Why the seat may swap: none of its tiles shows a colour its swap rule looks at (the
-    core's ``swap_colors``, as the seat's observation carries it)."""
-    colors = [c for c, on in enumerate(split(observe(game, seat))["swap_colors"]) if on > 0]
+    core's `Game.swap_colors`)."""
+    colors = [int(c) for c in game.swap_colors(seat)]
     rules = game.rules
     if rules.shared_track:
         what = "the colour" if len(colors) == 1 else "any colour"

@@ -235,8 +235,8 @@ class AnalysisBoard {
   renderEditor() {
     const s = this.setup;
     const variant = this.meta.variants.find((v) => v.name === s.variant);
-    // Only the first variant's tracks follow the player count (one per seat) in this editor.
-    const perSeat = variant === this.meta.variants[0];
+    // The server says whether the variant's tracks follow the player count (one per seat).
+    const perSeat = variant.tracks_per_seat;
     this.paint = this.paint || [0, 0];
     const players = h(
       "select",
