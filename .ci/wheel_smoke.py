@@ -59,7 +59,23 @@ def main(readme: str) -> int:
 
         aec = genial_pz.env(players=2)
         aec.reset(seed=0)
-        print("environments: gymnasium and pettingzoo step")
+        # A fresh interpreter finds the id with no import of genial (genial_gymnasium.pth).
+        import subprocess
+
+        fresh = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys, gymnasium; gymnasium.make('genial/Ingenious-v0').reset(seed=0); "
+                "print('genial' in sys.modules)",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        if fresh.returncode != 0:
+            print(f"gymnasium.make without import genial failed: {fresh.stderr}", file=sys.stderr)
+            return 1
+        print("environments: gymnasium and pettingzoo step; gymnasium.make needs no import genial")
     print("wheel smoke test passed")
     return 0
 

@@ -474,3 +474,15 @@ def test_ctrl_c_in_the_first_moments_of_a_real_run_keeps_a_readable_file(tmp_pat
         rows = pq.read_table(path).num_rows
         assert (done == 0 and path.read_bytes() == before) or rows == done, (done, rows)
         assert not list(tmp_path.glob(".keep.parquet.*"))
+
+
+def test_a_folder_written_before_shards_were_listed_is_still_read(tmp_path: Path) -> None:
+    out, _ = _dataset(tmp_path)
+    meta = json.loads((out / "_meta.json").read_text())
+    del meta["files"]
+    (out / "_meta.json").write_text(json.dumps(meta))
+    assert len(read_dataset(out)) == 500
+    # Its shards are still checked against their own headers: a copy is refused.
+    (out / "part-00001.parquet").write_bytes((out / "part-00002.parquet").read_bytes())
+    with pytest.raises(DatasetError, match=r"part-00001\.parquet holds another shard's games"):
+        read_dataset(out)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import genial
 import pytest
+from conftest import ROOT
 from genial.bots import parse_bot
 from genial.cli import build_parser, main
 
@@ -107,17 +108,60 @@ def test_ray_auto_without_a_cluster_says_what_to_do_and_leaves_nothing(
     assert not ladder.exists()
 
 
-def test_gymnasium_makes_the_env_by_its_module_in_a_fresh_interpreter(tmp_path: Path) -> None:
-    """Gymnasium 1.x loads no plugins by entry point; its own ``module:id`` form imports the
-    module that registers the id, with no ``import genial`` before."""
+def _fresh(code: str, tmp_path: Path, *, hook: bool) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh interpreter; with ``hook``, as if ``genial_gymnasium.pth`` had run
+    at its start (what an installed wheel does)."""
+    hook_file = ROOT / "python" / "genial_gymnasium.py"
+    pre = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('genial_gymnasium', {str(hook_file)!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['genial_gymnasium'] = module\n"
+        "spec.loader.exec_module(module)\n"
+        "del spec, module\n"
+        if hook
+        else ""
+    )
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-c", pre + code], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+
+
+@pytest.mark.parametrize(
+    "imports", ["import gymnasium", "import genial, gymnasium", "import gymnasium, genial", "import genial"]
+)
+def test_the_startup_hook_registers_the_env_with_no_import_of_genial(tmp_path: Path, imports: str) -> None:
+    """Gymnasium 1.x loads no environments from entry points: the wheel's
+    ``genial_gymnasium.pth`` runs `genial_gymnasium` at interpreter start, which registers
+    the id as gymnasium is imported, without importing genial (its entry point is a string);
+    with genial's own registration beside it, each finds gymnasium once."""
     pytest.importorskip("gymnasium")
     code = (
-        "import sys, gymnasium\n"
-        "assert 'genial' not in sys.modules\n"
-        "env = gymnasium.make('genial.envs.gymnasium:genial/Ingenious-v0')\n"
-        "obs, info = env.reset(seed=1)\n"
-        "print(obs['observation'].shape)\n"
+        "import sys\n"
+        f"{imports}\n"
+        "import gymnasium\n"
+        f"assert ('genial' in sys.modules) == {'genial' in imports.replace('gymnasium', '')}\n"
+        "env = gymnasium.make('genial/Ingenious-v0', players=3)\n"
+        "print(env.reset(seed=1)[0]['observation'].shape)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    proc = _fresh(code, tmp_path, hook=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "(1911,)"
+
+
+def test_gymnasium_makes_the_env_in_a_fresh_interpreter_where_the_hook_is_installed(tmp_path: Path) -> None:
+    """The installed package itself (``make test``'s ``maturin develop``, or the wheel):
+    skipped where the startup hook is not installed beside it."""
+    pytest.importorskip("gymnasium")
+    from importlib import metadata
+
+    try:
+        files = [str(f) for f in metadata.files("genial-engine") or []]
+    except metadata.PackageNotFoundError:
+        files = []
+    if "genial_gymnasium.pth" not in files:
+        pytest.skip("genial_gymnasium.pth is not installed in this environment")
+    code = "import sys, gymnasium\nenv = gymnasium.make('genial/Ingenious-v0')\nprint('genial' in sys.modules)\n"
+    proc = _fresh(code, tmp_path, hook=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True"  # imported by gymnasium.make, not before

@@ -989,7 +989,7 @@ def test_the_end_is_explained_in_words(client: TestClient) -> None:
     solo = genial.play_game(["greedy"], seed=3, variant="solo")
     made = client.post("/api/games", json={"record": json.loads(solo.to_json()), "seats": [HUMAN]}).json()
     end = state(client, made["id"], made["token"])["ending"]
-    assert end["title"] == f"Result: {solo.result()}" and end["ranking"] == [] and end["steps"] == []
+    assert end["title"] == f"Result: {solo.lowest_score()}" and end["ranking"] == [] and end["steps"] == []
 
 
 def test_teams_and_tracks_are_named_by_the_server(client: TestClient) -> None:

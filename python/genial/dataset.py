@@ -21,7 +21,8 @@ file against it and refuse, naming the file and how to repair the folder, a shar
 was altered (its hash differs), copied from another shard or run, or that the run never
 had (a stray ``part-00099.parquet``). A shard the metadata does not list yet (a run
 killed between renaming the shard and rewriting ``_meta.json``) is checked against the
-run and range its own header names, and then listed.
+run and range its own header names, and listed by ``--resume``. A folder written before
+shards were listed (no ``files`` at all) is read by the shards' own headers.
 """
 
 from __future__ import annotations
@@ -395,7 +396,9 @@ def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator
         data = f.read_bytes()
         entry = listed.get(f.name)
         _check_shard(f, data, shard, entry, meta, pa, pq)
-        if entry is None:
+        # A folder written before shards were listed (no "files" at all) is read by the
+        # shards' own headers; in a listing folder, an unlisted shard waits for --resume.
+        if entry is None and "files" in meta:
             raise DatasetError(
                 f"{f} is a shard of this run that {path / META_NAME} does not list yet (the run was stopped as "
                 "it was written): run the same command with --resume to check it in"

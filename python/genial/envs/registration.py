@@ -60,8 +60,12 @@ class _AfterGymnasiumImport(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Called by ``import genial``."""
+    """Called by ``import genial``. Where the package is installed with its startup hook
+    (``genial_gymnasium.pth``, which registers the id with no ``import genial``), that
+    hook's finder already waits for gymnasium."""
     if sys.modules.get("gymnasium") is not None:
         register_gymnasium_envs()
+    elif "genial_gymnasium" in sys.modules:
+        return
     elif not any(isinstance(f, _AfterGymnasiumImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterGymnasiumImport())

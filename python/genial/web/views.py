@@ -433,7 +433,7 @@ def _ending(game: Game, names: Sequence[str]) -> dict[str, Any]:
             else f"a player reached {rules.track_max} in every colour"
         )
     if rules.scored_alone:
-        result = game.result()
+        result = game.lowest_score()
         return {
             "title": f"Result: {result}",
             "reason": f"The game ended: {reason}.",
