@@ -411,3 +411,17 @@ def test_sigterm_to_the_host_stops_its_engines_and_all_they_started(hostile: tup
     assert raised is None and out is not None
     assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr
     # The fixture checks that no process of the engine is left.
+
+
+def test_a_kill_that_comes_while_the_engine_starts_is_not_lost(hostile: tuple[Watched, Path]) -> None:
+    """`EngineBot.kill` from another thread before the process exists (the server's
+    shutdown racing a decision that is starting): the process is killed once it exists."""
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "no_protocolok")
+    bot = EngineBot(write(engine, folder), handshake_timeout=30)
+    bot.kill("the server stopped")
+    start = time.monotonic()
+    _, raised = watch.run(bot.start, deadline=30)
+    assert isinstance(raised, EngineError) and "the server stopped" in str(raised), repr(raised)
+    assert time.monotonic() - start < 10  # not the 30 s handshake timeout
+    bot.close()

@@ -269,7 +269,8 @@ class EngineBot:
         for it; its log is deleted unless the engine failed (or ``keep_logs``)."""
         with self._lock:
             process, self._process = self._process, None
-            self._doomed = False
+            if process is not None:
+                self._doomed = False  # the kill ended that process: the next start is free
         if self._finalizer is not None:
             self._finalizer.detach()
             self._finalizer = None
