@@ -200,8 +200,8 @@ class EngineProcess:
             return self._proc.returncode
         try:
             info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return self._proc.returncode
+        except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored, say): it has ended
+            return self._proc.poll()
         except AttributeError:  # pragma: no cover -- no waitid on this platform
             return self._proc.poll()
         if info is None or info.si_pid == 0:
