@@ -411,3 +411,34 @@ def test_sigterm_to_the_host_stops_its_engines_and_all_they_started(hostile: tup
     assert raised is None and out is not None
     assert out.returncode == 130 and "Traceback" not in out.stderr, out.stderr
     # The fixture checks that no process of the engine is left.
+
+
+def test_a_kill_that_comes_while_the_engine_starts_is_not_lost(hostile: tuple[Watched, Path]) -> None:
+    """`EngineBot.kill` from another thread before the process exists (the server's
+    shutdown racing a decision that is starting): the process is killed once it exists."""
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "no_protocolok")
+    bot = EngineBot(write(engine, folder), handshake_timeout=30)
+    bot.kill("the server stopped")
+    start = time.monotonic()
+    _, raised = watch.run(bot.start, deadline=30)
+    assert isinstance(raised, EngineError) and "the server stopped" in str(raised), repr(raised)
+    assert time.monotonic() - start < 10  # not the 30 s handshake timeout
+    bot.close()
+
+
+def test_the_engine_check_command_ends_by_its_deadline_and_says_what_failed(hostile: tuple[Watched, Path]) -> None:
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "wrapper_no_exec_hanging")
+    command = write(engine, folder)
+    out, _ = watch.run(
+        lambda: subprocess.run(
+            [*GENIAL, "engine-check", command, "--movetime", "50", "--deadline", "5"],
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
+    )
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert "FAIL games: standard 2p after placement: seat 0 forfeits" in out.stdout, out.stdout
+    assert "deadline of 5 s passed" in out.stdout and "ok   nothing left behind" in out.stdout, out.stdout

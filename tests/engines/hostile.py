@@ -25,7 +25,7 @@ HERE = Path(__file__).parent
 PY = sys.executable
 
 TEMPLATE = """\
-import os, signal, subprocess, sys, time
+import os, signal, sys, time
 out = sys.stdout.buffer
 def say(s):
     out.write(s.encode() + b"\\n")
@@ -120,22 +120,22 @@ TABLE: list[Hostile] = [
     _py("garbage", r"unexpected line", r"unexpected line", go='say("hello there")'),
     _py("not_a_move", r"is not a move", r"not a move|not legal", go='say("bestmove nonsense")'),
     # ----- wrappers, children, groups -------------------------------------------------------
-    _sh("wrapper_no_exec_hanging", f'"{PY}" "$0.inner.py"', TIMEOUT, TIMEOUT),
-    _sh("wrapper_no_exec_polite", f'"{PY}" "$0.inner.py"', None, None, slow=True),
-    _sh("background_child_holding_stdout", f'sleep 600 &\nexec "{PY}" "$0.inner.py"', None, LEFT),
-    _sh("background_child_then_hang", f'sleep 600 &\nexec "{PY}" "$0.inner.py"', TIMEOUT, TIMEOUT),
-    _sh("wrapper_no_exec_with_background_child", f'sleep 600 &\n"{PY}" "$0.inner.py"', TIMEOUT, TIMEOUT),
+    _sh("wrapper_no_exec_hanging", f'"{PY}" -S "$0.inner.py"', TIMEOUT, TIMEOUT),
+    _sh("wrapper_no_exec_polite", f'"{PY}" -S "$0.inner.py"', None, None, slow=True),
+    _sh("background_child_holding_stdout", f'sleep 600 &\nexec "{PY}" -S "$0.inner.py"', None, LEFT),
+    _sh("background_child_then_hang", f'sleep 600 &\nexec "{PY}" -S "$0.inner.py"', TIMEOUT, TIMEOUT),
+    _sh("wrapper_no_exec_with_background_child", f'sleep 600 &\n"{PY}" -S "$0.inner.py"', TIMEOUT, TIMEOUT),
     _py(
         "setsid_child",
         None,
         LEFT,
-        prelude='subprocess.Popen(["sleep", "600"], start_new_session=True, stdout=subprocess.DEVNULL)',
+        prelude='import subprocess\nsubprocess.Popen(["sleep", "600"], start_new_session=True, stdout=subprocess.DEVNULL)',
     ),
     _py(
         "setsid_child_holding_stdout_then_hang",
         TIMEOUT,
         TIMEOUT,
-        prelude='subprocess.Popen(["sleep", "600"], start_new_session=True)',
+        prelude='import subprocess\nsubprocess.Popen(["sleep", "600"], start_new_session=True)',
         go=HANG,
     ),
     _py(
@@ -300,7 +300,7 @@ TABLE: list[Hostile] = [
     ),
     _sh(
         "stderr_flood_from_the_wrapper",
-        f'head -c 50000000 /dev/zero >&2\nexec "{PY}" "$0.inner.py"',
+        f'head -c 50000000 /dev/zero >&2\nexec "{PY}" -S "$0.inner.py"',
         TIMEOUT,
         TIMEOUT,
     ),
@@ -409,4 +409,4 @@ def write(engine: Hostile, folder: Path) -> str:
     if engine.kind == "sh":
         (folder / f"{engine.name}.sh.inner.py").write_text(INNER[engine.name])
         return f"sh {shlex.quote(str(path))}"
-    return f"{shlex.quote(PY)} {shlex.quote(str(path))}"
+    return f"{shlex.quote(PY)} -S {shlex.quote(str(path))}"  # -S: a quicker start

@@ -24,6 +24,7 @@ import logging
 import os
 import shlex
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Sequence
@@ -96,7 +97,8 @@ class EngineBot:
     answer. ``options``: ``setoption`` values sent after the handshake (checked against the
     engine's declared types and bounds). ``log_dir``: where the engine's stderr is kept
     (default: `default_log_dir`, ``genial-engines`` in the system's temporary folder); the log of a
-    start that ends cleanly is deleted unless ``keep_logs``.
+    start that ends cleanly is deleted unless ``keep_logs``. ``nice``: the engine runs that
+    much below the host's priority (`genial serve` uses `genial.web.tables.ENGINE_NICE`).
 
     Use it as any bot (``choose(view)``); `close` (or ``with EngineBot(...) as bot``) stops
     the process. Every decision the engine gets wrong raises `Forfeit`.
@@ -115,6 +117,7 @@ class EngineBot:
         log_dir: str | os.PathLike[str] | None = None,
         handshake_timeout: float = HANDSHAKE_S,
         keep_logs: bool = False,
+        nice: int = 0,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
@@ -135,6 +138,7 @@ class EngineBot:
         self.options = {str(k): v for k, v in (options or {}).items()}
         self.log_dir = Path(log_dir) if log_dir is not None else default_log_dir()
         self.keep_logs = keep_logs
+        self.nice = nice
         self._keep_log = [False]  # this start's log is kept (it failed); shared with the finalizer
         self.engine_name: str | None = None
         self.engine_author: str | None = None
@@ -146,6 +150,8 @@ class EngineBot:
         self._game_key: tuple[str, int] | None = None
         self._seen_moves = 0
         self._killed: str | None = None
+        self._doomed = False  # killed before its process started: the process is killed at once
+        self._lock = threading.Lock()
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # ----- what a table shows ------------------------------------------------------------
@@ -179,18 +185,24 @@ class EngineBot:
         if self._process is not None and self._process.exit_status() is None:
             return
         self.close()
-        self._killed = None
+        if not self._doomed:
+            self._killed = None
         self.log_dir.mkdir(parents=True, exist_ok=True)
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(self.argv[0]).name)[:40] or "engine"
         fd, path = tempfile.mkstemp(prefix=f"{stem}-", suffix=".log", dir=self.log_dir)
         os.close(fd)
         self.log_path = Path(path)
         try:
-            self._process = EngineProcess(self.argv, self.log_path)
+            process = EngineProcess(self.argv, self.log_path, nice=self.nice)
         except OSError as e:
             with contextlib.suppress(OSError):
                 self.log_path.unlink()
             raise EngineError(f"cannot start engine {self.command!r}: {e.strerror or e}") from None
+        with self._lock:
+            self._process = process
+            doomed = self._doomed
+        if doomed:  # `kill` came while it started: its handshake fails at once
+            process.kill()
         self._keep_log = [self.keep_logs]
         self._finalizer = weakref.finalize(self, _stop_and_tidy, self._process, self.log_path, self._keep_log)
         self._game_key = None
@@ -255,7 +267,10 @@ class EngineBot:
         """Stops the engine and everything it started (``quit`` and the end of its input,
         then SIGTERM and SIGKILL to its process group: `genial.engine.process`) and waits
         for it; its log is deleted unless the engine failed (or ``keep_logs``)."""
-        process, self._process = self._process, None
+        with self._lock:
+            process, self._process = self._process, None
+            if process is not None:
+                self._doomed = False  # the kill ended that process: the next start is free
         if self._finalizer is not None:
             self._finalizer.detach()
             self._finalizer = None
@@ -314,9 +329,12 @@ class EngineBot:
 
     def kill(self, reason: str) -> None:
         """Ends a decision from another thread: the engine is killed at once, and the thread
-        in `choose` forfeits (``reason`` is the public reason) and stops it."""
-        self._killed = reason
-        process = self._process
+        in `choose` forfeits (``reason`` is the public reason) and stops it. A kill that
+        comes while the engine starts kills it as soon as its process exists."""
+        with self._lock:
+            self._killed = reason
+            self._doomed = True
+            process = self._process
         if process is not None:
             process.kill()
 

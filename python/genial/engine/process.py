@@ -141,11 +141,12 @@ def _session(sid: int) -> list[int]:
 
 class EngineProcess:
     """One run of an engine: ``argv`` started in a session of its own, its stderr kept in
-    ``log_path``. `send` and `read_line` take a deadline (`time.monotonic` seconds) and
+    ``log_path`` (``nice``: that much lower a priority than the host's, for it and all it
+    starts). `send` and `read_line` take a deadline (`time.monotonic` seconds) and
     raise `Broken`; `stop` ends the process and all it started, and can be called from any
     thread, any number of times."""
 
-    def __init__(self, argv: Sequence[str], log_path: Path, *, max_line: int = MAX_LINE) -> None:
+    def __init__(self, argv: Sequence[str], log_path: Path, *, max_line: int = MAX_LINE, nice: int = 0) -> None:
         self.argv = list(argv)
         self.log_path = log_path
         self.max_line = max_line
@@ -164,6 +165,9 @@ class EngineProcess:
             raise
         assert self._proc.stdin is not None and self._proc.stdout is not None and self._proc.stderr is not None
         self.pid = self._proc.pid
+        if nice > 0:  # a lower priority for the engine and all it starts from now on
+            with contextlib.suppress(OSError, AttributeError):
+                os.setpriority(os.PRIO_PGRP, self.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice))
         self._in = self._proc.stdin.fileno()
         os.set_blocking(self._in, False)
         self._cond = threading.Condition()
@@ -196,8 +200,8 @@ class EngineProcess:
             return self._proc.returncode
         try:
             info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return self._proc.returncode
+        except ChildProcessError:  # reaped elsewhere (SIGCHLD ignored, say): it has ended
+            return self._proc.poll()
         except AttributeError:  # pragma: no cover -- no waitid on this platform
             return self._proc.poll()
         if info is None or info.si_pid == 0:
@@ -510,10 +514,19 @@ class EngineProcess:
         return self.alive_descendants()
 
     def _wait(self, seconds: float, *, group: bool) -> bool:
-        """Waits until the leader (and, with ``group``, every process it left) has ended."""
+        """Waits until the leader (and, with ``group``, every process it left) has ended.
+        The leader is looked at every 10 ms (cheap); the rest, a scan of ``/proc``, only
+        once the leader has ended, every 50 ms."""
         end = time.monotonic() + seconds
+        last_scan = 0.0
         while True:
-            done = self.exit_status() is not None and (not group or not self._leftovers())
+            done = False
+            if self.exit_status() is not None:
+                if not group:
+                    return True
+                if time.monotonic() - last_scan >= 0.05:
+                    last_scan = time.monotonic()
+                    done = not self._leftovers()
             if done or time.monotonic() >= end:
                 return done
             time.sleep(0.01)
@@ -535,15 +548,18 @@ class EngineProcess:
                 assert self._proc.stdin is not None
                 self._proc.stdin.close()
             ended = graceful and self._wait(QUIT_GRACE_S, group=False)
-            if not ended or self._leftovers():
+            left = self._leftovers() if ended else []
+            if not ended or left:
                 self._signal_group(signal.SIGTERM)
-                for pid in self._leftovers():
+                for pid in left or self._leftovers():
                     with contextlib.suppress(OSError):
                         os.kill(pid, signal.SIGTERM)
                 if not self._wait(TERM_GRACE_S, group=True):
                     self._kill_all()
-            # The group (and its id) is gone; any straggler is killed.
-            self._kill_all()
+                else:
+                    self._signal_group(signal.SIGKILL)
+            else:
+                self._signal_group(signal.SIGKILL)  # nothing was left: nothing to look for
             self._stopping.set()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=5)

@@ -52,6 +52,10 @@ ENGINE_GRACE_S = 2.0
 """What an engine seat's decision may take beyond the operator's thinking-time cap (for
 starting and stopping the process) before the host kills the engine and it forfeits."""
 
+ENGINE_NICE = 10
+"""How much lower than the server's an engine seat's CPU priority is (it and all it
+starts), so that an engine that spins cannot slow the server and the bots' pool."""
+
 #: Moves shown in a view's log (the whole game is in the record).
 LOG_TAIL = 16
 #: From this many people at the table the server draws the seed itself and refuses one sent.
@@ -495,6 +499,7 @@ class Hub:
         # The operator's engines, NAME -> COMMAND: a request names one, never a command.
         self.engines = dict(engines or {})
         self._thinking: set[EngineBot] = set()  # engines running a decision now
+        self._engine_threads: set[threading.Thread] = set()  # their threads
         self.keep_days = keep_days
         self._pruner: asyncio.Task[None] | None = None
         self._evictor: asyncio.Task[None] | None = None
@@ -540,6 +545,15 @@ class Hub:
                 lis.wake.set()
         await asyncio.to_thread(self.workers.close)
         await asyncio.gather(*tasks, return_exceptions=True)
+        # The engines were killed: their threads stop them (and all they started) at once.
+        await asyncio.to_thread(self._join_engines, ENGINE_GRACE_S)
+
+    def _join_engines(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        for thread in list(self._engine_threads):
+            thread.join(max(0.0, end - time.monotonic()))
+        for engine in list(self._thinking):  # one that started after the kill above
+            engine.kill("the server stopped")
 
     def prune(self) -> list[str]:
         """Deletes the games nobody has touched for ``keep_days`` days."""
@@ -1001,7 +1015,11 @@ class Hub:
         # The engine's own deadline (move time + margin) falls within the operator's cap.
         movetime = max(1, min(MOVETIME_MS, cap // 2))
         engine = EngineBot(
-            command, movetime_ms=movetime, margin_ms=min(MARGIN_MS, cap - movetime), handshake_timeout=cap / 1000
+            command,
+            movetime_ms=movetime,
+            margin_ms=min(MARGIN_MS, cap - movetime),
+            handshake_timeout=cap / 1000,
+            nice=ENGINE_NICE,
         )
         view = GameView(table.game.clone(), seat)  # the live game may change while it thinks
         loop = asyncio.get_running_loop()
@@ -1028,11 +1046,15 @@ class Hub:
             finally:
                 engine.close()
                 self._thinking.discard(engine)
+                self._engine_threads.discard(threading.current_thread())
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(settle, result, error)
 
+        if self._closing:
+            raise Stopped
         self._thinking.add(engine)
         thread = threading.Thread(target=decide, name=f"genial-engine-{table.id[:8]}", daemon=True)
+        self._engine_threads.add(thread)
         thread.start()
         try:
             return await asyncio.wait_for(asyncio.shield(future), cap / 1000 + ENGINE_GRACE_S)
