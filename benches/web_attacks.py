@@ -13,7 +13,8 @@ asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. P
 - ``amplification``: ``--spectators`` spectators on one game between two people, and one
   client opening and closing spectator connections to it as fast as it can;
 - ``descriptors``: ``--sockets`` TCP connections opened to the server that never send a
-  request (held until the server closes them);
+  request (held until the server closes them); ``--server-files 1024`` gives the server
+  systemd's default open-file limit, as the issue's hosting did;
 - ``review flood``: one client address (``X-Forwarded-For``, which the server trusts from
   127.0.0.1) keeps 4 reviews of finished games under way, re-asking as they finish, while
   other addresses (a new one each time) ask for one review each: the time until it starts
@@ -59,8 +60,23 @@ class Probe:
         self.host, self.port = host, port
         self.answers: list[float] = []
         self.metas: list[float] = []
-        self.failures = 0
+        self._failures = 0
+        self.started = time.monotonic()
+        self.first_failure: float | None = None
+        self.last_failure = 0.0
         self.stop = asyncio.Event()
+
+    @property
+    def failures(self) -> int:
+        return self._failures
+
+    @failures.setter
+    def failures(self, n: int) -> None:
+        at = time.monotonic() - self.started
+        if self.first_failure is None:
+            self.first_failure = at
+        self.last_failure = at
+        self._failures = n
 
     async def meta(self) -> None:
         http = Http(self.host, self.port)
@@ -72,16 +88,24 @@ class Probe:
                     self.metas.append(time.perf_counter() - t0)
                 else:
                     self.failures += 1
-            except (OSError, asyncio.IncompleteReadError, TimeoutError):
-                self.failures += 1
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, IndexError, ValueError):
+                self.failures += 1  # refused, reset, or closed before an answer
                 http = Http(self.host, self.port)
+                await asyncio.sleep(0.2)
             await asyncio.sleep(0.05)
 
     async def games(self, seed: int) -> None:
         while not self.stop.is_set():
             try:
                 await self.game(seed)
-            except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError):
+            except (
+                OSError,
+                websockets.WebSocketException,
+                TimeoutError,
+                asyncio.IncompleteReadError,
+                IndexError,
+                ValueError,
+            ):
                 self.failures += 1
                 await asyncio.sleep(0.2)
             seed += 1
@@ -262,6 +286,8 @@ async def phase(name: str, args: argparse.Namespace, base: str, attack: Any) -> 
     print(f"  greedy answer: {pct(probe.answers)}")
     print(f"  /api/meta:     {pct(probe.metas)}")
     print(f"  probe failures: {probe.failures}")
+    if probe.first_failure is not None:
+        print(f"  probe failed from {probe.first_failure:.1f} s to {probe.last_failure:.1f} s into the phase")
     for k, v in seen.items():
         print(f"  {k}: {v}")
 
@@ -308,6 +334,7 @@ def main() -> int:
     ap.add_argument("--bot-threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--phases", default="idle,amplification,descriptors,review", help="which phases, in order")
+    ap.add_argument("--server-files", type=int, default=None, help="the server's open-file limit (systemd: 1024)")
     args = ap.parse_args()
     attacks = {
         "idle": None,
@@ -318,7 +345,10 @@ def main() -> int:
     print(
         f"genial serve under attack: {os.cpu_count()} cores, {args.bot_threads} bot thread(s), {args.seconds:g} s a phase"
     )
-    with tempfile.TemporaryDirectory() as tmp, local_server(Path(tmp) / "attacks.sqlite3", args.bot_threads) as base:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        local_server(Path(tmp) / "attacks.sqlite3", args.bot_threads, max_files=args.server_files) as base,
+    ):
         for name in args.phases.split(","):
             asyncio.run(phase(name, args, base, attacks[name]))
     return 0

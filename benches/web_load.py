@@ -179,10 +179,20 @@ async def main_async(args: argparse.Namespace, base: str) -> Run:
 
 
 @contextlib.contextmanager
-def local_server(db: Path, bot_threads: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
+def local_server(
+    db: Path, bot_threads: int, extra: tuple[str, ...] = (), max_files: int | None = None
+) -> Iterator[str]:
     """Runs ``genial serve`` in its own process on 127.0.0.1 (a free port, the database
-    ``db``, no bot delay, no limit on new games, then the arguments ``extra``) for the
-    length of the block, and yields its base URL; the load benches share it."""
+    ``db``, no bot delay, no limit on new games, and the ``extra`` arguments; with
+    ``max_files``, that open-file limit, as systemd's default of 1024) for the length of the
+    block, and yields its base URL; the load benches share it."""
+
+    def limit_files() -> None:
+        import resource
+
+        if max_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max_files, max_files))
+
     server = subprocess.Popen(
         [
             sys.executable,
@@ -207,6 +217,7 @@ def local_server(db: Path, bot_threads: int, extra: tuple[str, ...] = ()) -> Ite
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=limit_files if max_files is not None else None,
     )
     try:
         assert server.stdout is not None

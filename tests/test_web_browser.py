@@ -220,7 +220,12 @@ def assert_toasts_clear_the_buttons(page: Page, *, status: bool = False) -> None
     the decision in front of the player (and with ``status``, not the status line either)."""
     page.evaluate("import('/static/dom.js').then(m => m.toast('A long message: ' + 'word '.repeat(30), 'error'))")
     page.wait_for_selector(".toast")
-    toasts = [t.bounding_box() for t in page.locator(".toast").all()]
+    # In one call: a toast may expire between listing the toasts and measuring each.
+    toasts = page.evaluate(
+        """() => [...document.querySelectorAll('.toast')].map((t) => {
+                 const r = t.getBoundingClientRect();
+                 return {x: r.x, y: r.y, width: r.width, height: r.height}; })"""
+    )
     buttons = page.locator(".buttons button")
     assert buttons.count() > 0
     for i in range(buttons.count()):
@@ -511,6 +516,13 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     page.keyboard.press("n")
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
+    # The playing zone's cells fill the phone's width (not the whole board's frame).
+    span = page.evaluate(
+        """() => { const rs = [...document.querySelectorAll('.board .cell:not(.outside)')]
+                     .map((c) => c.getBoundingClientRect());
+                   return Math.max(...rs.map((r) => r.right)) - Math.min(...rs.map((r) => r.left)); }"""
+    )
+    assert span >= 0.85 * PHONE["width"], f"the board's cells span {span:.0f}px of {PHONE['width']}px"
     assert_toasts_clear_the_buttons(page)
     page.screenshot(path=str(shots / "game-phone.png"))
 
@@ -832,6 +844,12 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
         assert "mover's information only" in page.inner_text("#review-note")
         assert page.locator("#review-graph svg").count() == 1
         assert page.locator("#review-summary tr").count() == 3
+        # The summary fits its card: no column is cut off (every class's count shows).
+        fits = page.evaluate(
+            "() => { const t = document.querySelector('#review-summary');"
+            " return t.scrollWidth <= t.parentElement.clientWidth; }"
+        )
+        assert fits
         page.click("#review-worst")
         assert "Best alternative" in page.inner_text("#review-best")
         assert "5 directions" in (page.text_content("#review-best") or "")  # the rulebook's words
@@ -1157,4 +1175,41 @@ def test_a_table_without_hints_shows_no_hint_button(server: str, browser: Browse
     assert page.locator("#hint").count() == 0
     page.keyboard.press("h")
     assert page.inner_text("#hint-text") == ""
+    ctx.close()
+
+
+def test_the_game_clock_counts_down_for_the_person_to_move(server: str, browser: Browser) -> None:
+    import httpx
+
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-row")
+    page.click("details.options summary")
+    assert page.locator('select[name="clock_minutes"] option').count() >= 2  # the lobby offers it
+    body = {
+        "variant": "standard",
+        "players": 2,
+        "seed": 3,
+        "clock_minutes": 5,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+    }
+    made = httpx.post(f"{server}/api/games", json=body).json()
+    gid, token = made["id"], made["token"]
+    page.goto(f"{server}/game/{gid}#t={token}")
+    page.wait_for_selector('.player[data-seat="0"] .clock')
+    assert page.inner_text('.player[data-seat="0"] .clock') == "5:00"  # it runs from the first move on
+    assert page.locator('.player[data-seat="1"] .clock').count() == 0  # a bot has no clock
+    headers = {"X-Seat-Token": token}
+    s = httpx.get(f"{server}/api/games/{gid}", headers=headers).json()
+    for slot in range(6):
+        moves = httpx.get(f"{server}/api/games/{gid}/options", params={"slot": slot}, headers=headers).json()
+        if moves["moves"]:
+            break
+    move = {"version": s["version"], "move": moves["moves"][0]}
+    assert httpx.post(f"{server}/api/games/{gid}/move", json=move, headers=headers).status_code == 200
+    page.wait_for_selector('.player[data-seat="0"] .clock.running')  # the bot has answered
+    page.wait_for_function(
+        """() => document.querySelector(".player[data-seat='0'] .clock").textContent.startsWith("4:")"""
+    )
     ctx.close()

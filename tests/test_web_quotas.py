@@ -225,3 +225,20 @@ def test_the_guides_backup_of_the_live_database_holds_every_game(tmp_path: Path)
             with sqlite3.connect(other) as con2:
                 assert len(con2.execute("SELECT id FROM games").fetchall()) == 3
             con2.close()
+
+
+def test_a_game_whose_clock_runs_stays_in_memory(client: TestClient) -> None:
+    made = client.post(
+        "/api/games",
+        json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": 5},
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": t0}).json()
+    for slot in range(6):
+        moves = client.get(f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": t0}).json()
+        if moves["moves"]:
+            break
+    move = {"version": s["version"], "move": moves["moves"][0]}
+    assert client.post(f"/api/games/{gid}/move", json=move, headers={"X-Seat-Token": t0}).status_code == 200
+    assert gid not in hub.evict(idle_s=0)  # seat 1's time runs: the timer must find this table

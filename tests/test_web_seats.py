@@ -258,3 +258,36 @@ def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
     assert view(client, got["id"], r.json()["token"])["you"] == 0
     again = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
     assert again.status_code == 409
+
+
+def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(client: TestClient) -> None:
+    for bad in (-1, 1441, "5", True):
+        r = client.post(
+            "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": bad}
+        )
+        assert r.status_code == 400 and "clock_minutes" in r.json()["error"], bad
+    assert view(client, create(client, 2)["id"])["clock"] is None  # no clock unless chosen
+    made = create(client, 2, clock_minutes=5)
+    gid, t0 = made["id"], made["token"]
+    t1 = claim(client, gid, made["seats"][1]["invite"])
+    s = view(client, gid, t0)
+    assert s["clock"]["left"] == [300, 300] and s["clock"]["running"] is None  # from the first move on
+    first_move(client, gid, t0)
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    s = view(client, gid, t1)
+    assert s["clock"]["running"] == 1 and s["clock"]["left"][0] == 300 and s["clock"]["left"][1] <= 300
+    # Seat 1 thinks for 100 s (the clock's start moved back instead of waiting), then moves.
+    table.turn_since -= 100
+    assert 199 <= view(client, gid, t1)["clock"]["left"][1] <= 200
+    first_move(client, gid, t1)
+    assert 199 <= view(client, gid, t0)["clock"]["left"][1] <= 200
+    # The time left survives a restart.
+    client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
+    assert 199 <= view(client, gid, t0)["clock"]["left"][1] <= 200
+    # Seat 0 runs out: the game ends by forfeit, seat 0 last, and a late move is refused.
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    table.turn_since -= 301
+    client.portal.call(client.app.state.hub.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    s = view(client, gid, t0)
+    assert s["over"] and s["forfeit"]["seat"] == 0 and "ran out of time" in s["ending"]["reason"]
+    assert s["ranks"][0] > s["ranks"][1] and s["clock"]["running"] is None

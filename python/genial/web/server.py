@@ -10,7 +10,11 @@ header, never in the URL, so tokens stay out of access logs):
   from how many people the server draws the seed (``fair_seed``)
 - ``GET  /api/games``                  the lobby: every game's public summary (no rack)
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
-  the creator's seat with its token and a one-time invite code for each other human seat
+  the creator's seat with its token and a one-time invite code for each other human seat.
+  The table's choices: ``away_minutes`` (how long a holder must be away before another
+  player may hand the seat on; 0 never; 10 by default), ``hints`` (false: no hints and no
+  review of one's own moves before the end) and ``clock_minutes`` (each person's time for
+  the game, from the first move; 0, the default, no clock; out of time, the game is lost)
 - ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
   token, once
 - ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): hands a seat on:
@@ -173,6 +177,8 @@ def create_app(
         "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
         # What the lobby offers for a table's away_minutes (0: never), and its default.
         "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
+        # What the lobby offers for a table's game clock (minutes each; 0: none).
+        "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
     }
     index = STATIC / "index.html"
     live_by_address: dict[str, int] = {}  # open live connections per client address

@@ -64,6 +64,8 @@ FAIR_SEED_HUMANS = 2
 #: the table chose otherwise (``away_minutes``; 0: never).
 DEFAULT_AWAY_S = 600.0
 MAX_AWAY_MINUTES = 24 * 60
+#: The longest game clock a table may choose (minutes per person).
+MAX_CLOCK_MINUTES = 24 * 60
 #: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
 EVICT_IDLE_S = 600.0
 #: A seat's page opened or closed is told to the others at most this often (s).
@@ -189,6 +191,13 @@ class Table:
         # Whether a seat may ask for a hint, or review its own moves, before the end.
         self.hints = bool(row.settings.get("hints", True))
         self.settings = dict(row.settings)  # with "rematch": the id of the game played next
+        # The game clock (0: none): each person's time for the whole game, from the first
+        # move on; a person whose time runs out forfeits. Time left per seat, and when the
+        # turn now running began (a restart gives the mover the time the server was down).
+        self.clock_s = float(row.settings.get("clock_s", 0.0))
+        self.clocks = [float(c) for c in row.settings.get("clocks", [self.clock_s] * len(self.seats))]
+        self.turn_since = time.time()
+        self._clock_timer: asyncio.TimerHandle | None = None
         now = time.time()
         # When each seat's holder was last seen (a request with its token, or a live page);
         # a server that restarts counts everybody as just seen.
@@ -245,6 +254,32 @@ class Table:
                 return seat, token
         raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
 
+    # ----- the clock --------------------------------------------------------------------------
+
+    def clock_running(self) -> int | None:
+        """The seat whose time runs now: a person to move, once the first move is made."""
+        if self.clock_s <= 0 or self.over or not self.log:
+            return None
+        seat = self.game.current_player
+        return seat if self.seats[seat]["kind"] == "human" else None
+
+    def time_left(self, seat: int) -> float:
+        left = self.clocks[seat]
+        if self.clock_running() == seat:
+            left -= time.time() - self.turn_since
+        return max(0.0, left)
+
+    def charge(self) -> None:
+        """Charges the time since the turn began to the seat to move, and starts a new count
+        (called before every move and undo)."""
+        now = time.time()
+        running = self.clock_running()
+        if running is not None:
+            self.clocks[running] = max(0.0, self.clocks[running] - (now - self.turn_since))
+        self.turn_since = now
+        if self.clock_s > 0:
+            self.settings["clocks"] = self.clocks
+
     # ----- live updates --------------------------------------------------------------------
 
     def notify(self) -> None:
@@ -265,7 +300,10 @@ class Table:
             self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
 
     def view_text(self, seat: int | None) -> str:
-        """`view` as the JSON text sent, made once per change and seat."""
+        """`view` as the JSON text sent, made once per change and seat (each time while a
+        clock runs: it shows the time left as of now)."""
+        if self.clock_s > 0:
+            return json.dumps(self.view(seat), separators=(",", ":"))
         if self._texts_epoch != self.epoch:
             self._texts.clear()
             self._texts_epoch = self.epoch
@@ -301,6 +339,10 @@ class Table:
             return None
         since = self.away_for(seat) if self.tokens[seat] is not None else time.time() - self.invited_at[seat]
         return max(0.0, self.away_s - since)
+
+    def can_redeal(self) -> bool:
+        """A game between people (its seed the server's) in which no person has moved yet."""
+        return self.commitment is not None and _humans(self.seats) >= FAIR_SEED_HUMANS and not self.humans_moved()
 
     def humans_moved(self) -> bool:
         return any(self.seats[e["seat"]]["kind"] == "human" for e in self.log)
@@ -349,7 +391,7 @@ class Table:
                 raise ApiError(409, f"{what}: only its holder can give it to someone else, or leave it; {after}")
             reason = "away" if held else "open"
         seen = held or self.inherited(seat)
-        redeal = held and not self.humans_moved() and self.commitment is not None
+        redeal = held and self.can_redeal()
         code = new_invite()
         self._vacate(seat)
         self.invites[seat] = hash_token(code)
@@ -365,7 +407,7 @@ class Table:
         for a seat handed on. Returns whether it was."""
         if self.over:
             raise ApiError(409, "the game is over")
-        redeal = not self.humans_moved() and self.commitment is not None
+        redeal = self.can_redeal()
         self._vacate(seat)
         self.events.append({**self._event("left", seat), "seen": not redeal})
         if redeal:
@@ -526,6 +568,7 @@ class Hub:
                 log.error("game %s cannot be loaded: %s", game_id, e.message)
                 continue
             self._kick_bots(table)
+            self._arm_clock(table)
 
     async def close(self) -> None:
         """Stops every bot at once (a move not yet played is dropped: after a restart the bot
@@ -598,13 +641,16 @@ class Hub:
 
     def evict(self, idle_s: float = EVICT_IDLE_S) -> list[str]:
         """Drops from memory the games nobody has asked for in ``idle_s`` seconds, with no
-        live page and no bot thinking (they stay in the database and come back when asked
-        for); their ids."""
+        live page, no bot thinking and no clock running (they stay in the database and come
+        back when asked for); their ids."""
         now = time.monotonic()
         gone = [
             game_id
             for game_id, t in self.tables.items()
-            if now - t.touched >= idle_s and not t.listeners and (t.bot_task is None or t.bot_task.done())
+            if now - t.touched >= idle_s
+            and not t.listeners
+            and (t.bot_task is None or t.bot_task.done())
+            and t.clock_running() is None  # its clock's timer holds it
         ]
         for game_id in gone:
             del self.tables[game_id]
@@ -678,6 +724,11 @@ class Hub:
                 f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
                 "may give their seat to someone else (0: never)",
             )
+        clock = body.get("clock_minutes", 0)
+        if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock <= MAX_CLOCK_MINUTES:
+            raise ApiError(
+                400, f"clock_minutes must be 0..{MAX_CLOCK_MINUTES}: each person's time for the game (0: no clock)"
+            )
         hints = body.get("hints", True)
         if not isinstance(hints, bool):
             raise ApiError(
@@ -705,7 +756,7 @@ class Hub:
             summary={},
             invites=[hash_token(invites[i]) if i in invites else None for i in range(len(seats))],
             salt=new_salt() if game.seed is not None else "",
-            settings={"away_s": float(away) * 60, "hints": hints},
+            settings={"away_s": float(away) * 60, "hints": hints, "clock_s": float(clock) * 60},
         )
         table = Table(row)
         row.summary = table.summary()
@@ -785,6 +836,7 @@ class Hub:
                     ],
                     "away_minutes": table.away_s / 60,
                     "hints": table.hints,
+                    "clock_minutes": table.clock_s / 60,
                     "creator_seat": seat,
                 }
             )
@@ -854,6 +906,9 @@ class Hub:
             summary=table.summary(),
             forfeit=table.forfeit,
         )
+        if table.clock_s > 0:
+            self.store.update_settings(table.id, table.settings)
+            self._arm_clock(table)
         table.notify()
         if self.on_change is not None:
             self.on_change(table)
@@ -885,11 +940,15 @@ class Hub:
                 raise ApiError(409, "the game is over")
             if g.current_player != seat:
                 raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
+            if table.clock_running() == seat and table.time_left(seat) <= 0:
+                raise ApiError(409, "your time ran out")
             try:
                 move = Move.parse(move_text)
-                result = g.play(move)
+                g.check(move)
             except IllegalMoveError as e:
                 raise ApiError(422, f"illegal move {move_text!r}: {e}") from None
+            table.charge()
+            result = g.play(move)
             entry = views.entry(len(table.log), seat, result)
             table.log.append(entry)
             table.version += 1
@@ -922,6 +981,7 @@ class Hub:
             if not any(e["seat"] == seat for e in table.log):
                 raise ApiError(409, "nothing to undo: you have not moved yet")
             g = table.game
+            table.charge()
             while table.log:
                 g.pop()
                 entry = table.log.pop()
@@ -951,6 +1011,36 @@ class Hub:
                 raise ApiError(503, "the server is shutting down") from None
             table.hint = (version, views.hint(game, seat, choice))
         return {"version": version, **table.hint[1]}
+
+    # ----- the clock ---------------------------------------------------------------------------
+
+    def _arm_clock(self, table: Table) -> None:
+        """Wakes up when the running clock would reach zero (`check_clock`)."""
+        if table._clock_timer is not None:
+            table._clock_timer.cancel()
+            table._clock_timer = None
+        seat = table.clock_running()
+        if seat is None or self._closing:
+            return
+        table._clock_timer = asyncio.get_running_loop().call_later(
+            table.time_left(seat) + 0.05, self.check_clock, table
+        )
+
+    def check_clock(self, table: Table) -> None:
+        """The person to move whose time has run out forfeits: the game ends there, their side
+        ranked last, stored before anyone is told."""
+        seat = table.clock_running()
+        if seat is None:
+            return
+        if table.time_left(seat) > 0:
+            self._arm_clock(table)
+            return
+        table.charge()
+        name = table.seats[seat]["name"]
+        table.forfeit = {"seat": seat, "reason": f"{name} ran out of time", "move": len(table.log)}
+        table.version += 1
+        self._persist(table)
+        self.workers.forget(table.id)
 
     # ----- bots ----------------------------------------------------------------------------
 
@@ -992,6 +1082,7 @@ class Hub:
             async with table.lock:
                 if table.version != version:
                     continue  # the game changed meanwhile (undo): think again
+                table.charge()  # a bot has no clock: the next person's time starts now
                 try:
                     result = g.play(move)
                 except IllegalMoveError:

@@ -633,6 +633,16 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "hints": table.hints,
         # The game played next at this table, once a player asked for a rematch.
         "rematch": table.settings.get("rematch"),
+        # The game clock: each person's time for the game and what is left now (seconds), and
+        # whose time runs (None: no clock, or before the first move).
+        "clock": None
+        if table.clock_s <= 0
+        else {
+            "per_seat_s": table.clock_s,
+            "left": [round(table.time_left(i), 1) if s["kind"] == "human" else None for i, s in enumerate(table.seats)],
+            "running": table.clock_running(),
+            "text": f"{_plural(round(table.clock_s / 60), 'minute')} each; a player whose time runs out loses",
+        },
     }
     if seat is not None and table.inherited(seat):
         out["inherited"] = (

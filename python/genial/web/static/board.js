@@ -108,6 +108,18 @@ export class BoardView {
     this.gCells.replaceChildren();
     this.cells.clear();
     const printed = new Map(this.geo.printed.map(([q, r, c]) => [cellKey(q, r), c]));
+    // The view frames the playing zone (a smaller board fills the width, on a phone too),
+    // with a cell's width of margin.
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const [, , x, y, zone] of this.geo.cells) {
+      if (zone > radius) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+    if (x0 <= x1) {
+      const m = this.geo.size * 1.6;
+      const [left, top] = [x0 - m, y0 - m];
+      this.svg.setAttribute("viewBox", `${left} ${top} ${x1 + m - left} ${y1 + m - top}`);
+    }
     for (const [q, r, x, y, zone] of this.geo.cells) {
       const inZone = zone <= radius;
       const poly = svgEl(

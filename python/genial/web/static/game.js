@@ -385,6 +385,7 @@ class GamePage {
   }
 
   renderSeats(st) {
+    clearInterval(this.clockTimer);
     this.seatsEl.replaceChildren(
       ...st.seats.map((s) => {
         const mine = this.mySeats.includes(s.seat);
@@ -405,6 +406,7 @@ class GamePage {
           ),
           who,
           h("span", { class: "rack-size", title: "tiles in rack" }, `${st.rack_sizes[s.seat]} tiles`),
+          this.clockView(st, s),
           this.handOnButton(st, s),
         );
       }),
@@ -415,7 +417,8 @@ class GamePage {
   // another player once the server says it may be (its holder away for the table's time, or
   // gone): the server decides, the page offers what it says.
   handOnButton(st, s) {
-    if (s.kind !== "human" || st.over) return null;
+    // Only at a table of people (against bots alone there is nobody to hand a seat to).
+    if (s.kind !== "human" || st.over || st.seats.filter((x) => x.kind === "human").length < 2) return null;
     const own = this.held.mine[s.seat];
     const mine = Object.values(this.held.mine)[0];
     if (!own && (!mine || s.hand_on_in_s !== 0)) return null;
@@ -449,6 +452,26 @@ class GamePage {
       },
       label,
     );
+  }
+
+  // A person's time left on the game clock; the running one counts down here each second
+  // from what the server last said (it keeps the time and ends the game at zero).
+  clockView(st, s) {
+    if (!st.clock || st.clock.left[s.seat] === null) return null;
+    const running = st.clock.running === s.seat;
+    const el = h("span", { class: `clock${running ? " running" : ""}`, "data-seat": s.seat, title: st.clock.text });
+    const since = performance.now();
+    const show = () => {
+      const left = Math.max(0, st.clock.left[s.seat] - (running ? (performance.now() - since) / 1000 : 0));
+      const whole = Math.ceil(left);
+      el.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    };
+    show();
+    if (running) {
+      clearInterval(this.clockTimer);
+      this.clockTimer = setInterval(show, 1000);
+    }
+    return el;
   }
 
   // A seat that may be handed on later (its holder away, not yet for the table's time):

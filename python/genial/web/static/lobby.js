@@ -123,6 +123,18 @@ export async function showLobby(root, meta) {
   const seedNote = h("p", { class: "muted seed-note", hidden: true }, meta.fair_seed.text);
   const hotseat = h("input", { type: "checkbox", name: "hotseat" });
   const hints = h("input", { type: "checkbox", name: "hints", checked: true });
+  // The game clock: each person's time for the whole game (a player out of time loses).
+  const clock = h(
+    "select",
+    { name: "clock_minutes", "aria-label": "Game clock" },
+    meta.clock_minutes.choices.map((m) =>
+      h(
+        "option",
+        { value: String(m), selected: m === meta.clock_minutes.default },
+        m ? `${m} minutes each` : "no clock",
+      ),
+    ),
+  );
   // How long a player must be away before another may hand their seat on (the table's choice).
   const away = h(
     "select",
@@ -192,6 +204,7 @@ export async function showLobby(root, meta) {
       h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
       h("label", {}, h("span", {}, "A player away this long may have their seat handed on"), away),
       h("label", { class: "check" }, hints, h("span", {}, "Hints, and reviewing one's own moves, before the end")),
+      h("label", {}, h("span", {}, "Game clock (a player whose time runs out loses)"), clock),
     ),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
   );
@@ -212,6 +225,7 @@ export async function showLobby(root, meta) {
       seed: seedValue.seed,
       away_minutes: Number(away.value),
       hints: hints.checked,
+      clock_minutes: Number(clock.value),
     };
     try {
       const made = await api("/api/games", { method: "POST", body });
