@@ -376,6 +376,8 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     link = a.input_value(".invite input")
     assert "#invite=" in link and "#t=" not in link  # a one-time code, not a seat's token
     # The link is readable whole on a desktop, and the card says the friend has not joined.
+    # Wait on the state, not the clock: the card may be drawn again as the lobby refreshes.
+    a.locator(".invite input").wait_for(state="visible")
     field = a.locator(".invite input").bounding_box()
     assert field is not None and field["width"] >= 300
     assert a.inner_text(".invite .invite-state") == "not joined yet"
