@@ -37,8 +37,8 @@ HANDSHAKE_S = 2.0
 LATE_S = 1.0  # an engine answering late sleeps this long: past the move time and the margin
 DEADLINE_S = 90.0  # generous: a run that takes longer hangs
 RSS_MB = 50
-# Heavy cases (whole engine-check suites) run only when asked: GENIAL_SLOW=1 (or -m slow).
-SLOW = pytest.mark.skipif(not os.environ.get("GENIAL_SLOW"), reason="heavy: set GENIAL_SLOW=1")
+# Heavy cases (whole engine-check suites): in `make test` and CI, not in `make test-fast`.
+SLOW = pytest.mark.slow
 
 
 def _params(slow_too: bool = True) -> list[Any]:

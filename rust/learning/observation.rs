@@ -215,14 +215,13 @@ mod tests {
 
     #[test]
     fn options_are_written_from_the_option_table() {
-        use crate::variants::{SwapTiming, Variant as V};
-        let mut game = Game::new(Config::new(V::Standard, 2, SwapTiming::InsteadOfPlacement, false).unwrap(), 1);
         let mut out = vec![0.0; OBS_SIZE];
-        observe(&game, 0, &mut out);
-        assert_eq!(&out[OPTIONS..END], &[1.0, 0.0]);
-        game = Game::new(Config::new(V::Standard, 2, SwapTiming::AfterPlacement, true).unwrap(), 1);
-        observe(&game, 0, &mut out);
-        assert_eq!(&out[OPTIONS..END], &[0.0, 1.0]);
+        for config in Config::all() {
+            observe(&Game::new(config, 1), 0, &mut out);
+            let expected: Vec<f32> =
+                RULE_OPTIONS.iter().map(|o| if o.value_in(&config) == o.default_value() { 0.0 } else { 1.0 }).collect();
+            assert_eq!(&out[OPTIONS..END], expected.as_slice(), "{config}");
+        }
     }
 
     #[test]
