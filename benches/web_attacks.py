@@ -10,8 +10,9 @@ asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. P
 ``--seconds`` long:
 
 - ``idle``: the probe alone;
-- ``amplification``: ``--spectators`` spectators on one game between two people, and one
-  client opening and closing spectator connections to it as fast as it can;
+- ``amplification``: ``--spectators`` spectators on one game between two people (or spread
+  over ``--watched-games`` games), and one client opening and closing spectator connections
+  to the first as fast as it can;
 - ``descriptors``: ``--sockets`` TCP connections opened to the server that never send a
   request (held until the server closes them); ``--server-files 1024`` gives the server
   systemd's default open-file limit, as the issue's hosting did;
@@ -158,13 +159,17 @@ class Probe:
                     return
 
 
-async def amplification(host: str, port: int, spectators: int, stop: asyncio.Event, seen: dict[str, Any]) -> None:
+async def amplification(
+    host: str, port: int, spectators: int, games: int, stop: asyncio.Event, seen: dict[str, Any]
+) -> None:
     http = Http(host, port)
-    _, raw = await http.request(
-        "POST", "/api/games", {"variant": "standard", "players": 2, "seats": [{"kind": "human"}] * 2}
-    )
-    gid = json.loads(raw)["id"]
-    url = f"ws://{host}:{port}/api/games/{gid}/ws"
+    urls = []
+    for _ in range(games):
+        _, raw = await http.request(
+            "POST", "/api/games", {"variant": "standard", "players": 2, "seats": [{"kind": "human"}] * 2}
+        )
+        urls.append(f"ws://{host}:{port}/api/games/{json.loads(raw)['id']}/ws")
+    url = urls[0]  # the cycling client's game
     received = 0
     refused = 0
 
@@ -173,15 +178,25 @@ async def amplification(host: str, port: int, spectators: int, stop: asyncio.Eve
         # Each watcher speaks for its own address, so that the per-address cap does not apply.
         headers = {"X-Forwarded-For": f"10.1.{i // 250}.{i % 250 + 1}"}
         try:
-            async with websockets.connect(url, additional_headers=headers, max_size=2**22) as ws:
+            async with websockets.connect(urls[i % games], additional_headers=headers, max_size=2**22) as ws:
                 await ws.send(json.dumps({"token": None}))
-                while not stop.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                # Waits for a message or the end, with no timer of its own (a thousand
+                # watchers polling would load the machine the server runs on).
+                stopped = asyncio.ensure_future(stop.wait())
+                try:
+                    while True:
+                        recv = asyncio.ensure_future(ws.recv())
+                        done, _ = await asyncio.wait({recv, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                        if recv not in done:
+                            recv.cancel()
+                            return
+                        msg = json.loads(recv.result())
                         if msg.get("type") == "error":
                             refused += 1
                             return
                         received += 1
+                finally:
+                    stopped.cancel()
         except (OSError, websockets.WebSocketException):
             refused += 1
 
@@ -331,6 +346,12 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
     ap.add_argument("--spectators", type=int, default=1000)
     ap.add_argument("--sockets", type=int, default=1100)
+    ap.add_argument(
+        "--watched-games",
+        type=int,
+        default=1,
+        help="the spectators spread over this many games (the cycler on the first)",
+    )
     ap.add_argument("--bot-threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--phases", default="idle,amplification,descriptors,review", help="which phases, in order")
@@ -338,7 +359,7 @@ def main() -> int:
     args = ap.parse_args()
     attacks = {
         "idle": None,
-        "amplification": lambda h, p, stop, seen: amplification(h, p, args.spectators, stop, seen),
+        "amplification": lambda h, p, stop, seen: amplification(h, p, args.spectators, args.watched_games, stop, seen),
         "descriptors": lambda h, p, stop, seen: descriptors(h, p, args.sockets, stop, seen),
         "review": review_flood,
     }

@@ -376,10 +376,10 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     link = a.input_value(".invite input")
     assert "#invite=" in link and "#t=" not in link  # a one-time code, not a seat's token
     # The link is readable whole on a desktop, and the card says the friend has not joined.
-    # Wait on the state, not the clock: the card may be drawn again as the lobby refreshes.
-    a.locator(".invite input").wait_for(state="visible")
-    field = a.locator(".invite input").bounding_box()
-    assert field is not None and field["width"] >= 300
+    # (Measured in the page: the card is drawn anew on every update, a presence change too.)
+    a.wait_for_function(
+        "() => { const f = document.querySelector('.invite input'); return f && f.getBoundingClientRect().width >= 300; }"
+    )
     assert a.inner_text(".invite .invite-state") == "not joined yet"
     b.goto(link)
     b.wait_for_selector(".game")
@@ -534,8 +534,10 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
     page.select_option('.seat-row[data-seat="1"] .seat-kind', "human")
     page.click("#create")
     page.wait_for_selector(".invite input")
-    field = page.locator(".invite input").bounding_box()
-    assert field is not None and field["width"] >= 0.75 * PHONE["width"]
+    page.wait_for_function(
+        "w => { const f = document.querySelector('.invite input'); return f && f.getBoundingClientRect().width >= w; }",
+        arg=0.75 * PHONE["width"],
+    )
     assert page.inner_text(".invite .invite-state") == "not joined yet"
     page.locator(".invite").scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "invite-phone.png"))

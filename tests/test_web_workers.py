@@ -120,3 +120,28 @@ def test_a_quick_decision_does_not_wait_for_a_long_search() -> None:
         return order
 
     assert asyncio.run(main()) == ["quick", "long"]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "setpriority"), reason="per-thread nice values are Linux's")
+def test_the_bot_threads_run_nicer_than_the_quick_lane() -> None:
+    import os
+    import time
+
+    from genial.web.workers import BACKGROUND_NICE
+
+    workers = BotWorkers(2)
+    workers.start()
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        by_name = {t.name: t for t in workers._threads}
+        end = time.monotonic() + 10
+        nice: dict[str, int] = {}
+        while time.monotonic() < end:  # the threads lower themselves as they start
+            nice = {n: os.getpriority(os.PRIO_PROCESS, t.native_id or 0) for n, t in by_name.items()}
+            if all(nice[f"genial-bot-{i}"] >= min(19, base + BACKGROUND_NICE) for i in range(2)):
+                break
+            time.sleep(0.01)
+        assert all(nice[f"genial-bot-{i}"] == min(19, base + BACKGROUND_NICE) for i in range(2)), nice
+        assert nice["genial-bot-quick"] == base
+    finally:
+        workers.close()

@@ -16,8 +16,9 @@ Beside the ``threads`` workers, one more thread (the quick lane) takes only deci
 expected to take at most `QUICK` seconds (a quick bot's move, from its recent decisions).
 Fair queuing cannot stop a search once started, so without it a quick game would wait for a
 whole long search (an `--allow-bot-options` budget of seconds) whenever every worker holds
-one; with it, the quick decision runs at once beside the search, the operating system
-sharing the core between the two, so it takes about twice its time at worst.
+one; with it, the quick decision runs at once beside the search. The ``threads`` workers run
+`BACKGROUND_NICE` steps nicer than the quick lane and the event loop (Linux: per thread), so
+the operating system gives a quick decision the core first.
 
 A search that passes the operator's thinking-time cap is told to stop and plays the best
 move it has found; on shutdown every search is told to stop and its move is dropped (the
@@ -29,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +54,9 @@ _WATCH = 0.02
 _RECENT = 0.5
 #: Decisions expected to take at most this long (s) may run in the quick lane.
 QUICK = 0.05
+#: How much nicer (lower in the operating system's priority) the bot threads run than the
+#: quick lane and the server's event loop, so that a long search gives way to them.
+BACKGROUND_NICE = 10
 
 
 class Stopped(Exception):
@@ -76,6 +81,18 @@ class _Game:
     queue: list[_Job] = field(default_factory=list)
     running: int = 0
     cost: float | None = None  # expected length of its next decision (s), once one was timed
+
+
+def _lower_priority() -> None:
+    """Runs the calling thread `BACKGROUND_NICE` steps nicer (Linux keeps a nice value per
+    thread; elsewhere, or where not allowed, it stays as it is)."""
+    if not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + BACKGROUND_NICE))
+    except OSError:
+        pass
 
 
 def _average(old: float | None, new: float) -> float:
@@ -179,6 +196,8 @@ class BotWorkers:
         return best.queue.pop(0)
 
     def _work(self, quick: bool = False) -> None:
+        if not quick:
+            _lower_priority()  # the quick lane and the event loop come first
         while True:
             with self._cond:
                 job = self._next(quick)
