@@ -61,6 +61,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -139,49 +140,44 @@ def _token(request: Request) -> str | None:
     return request.headers.get("x-seat-token")
 
 
-def create_app(
-    db: str | os.PathLike[str],
-    *,
-    bot_threads: int = 1,
-    bot_delay: float = 0.0,
-    limits: BotLimits | None = None,
-    edge: EdgeRules | None = None,
-    access_log: bool = False,
-    keep_days: float = 0.0,
-    review_iterations: int | None = None,
-    engines: dict[str, str] | None = None,
-) -> Edge:
-    """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
-    the `Edge` (``app.hub`` is the games). Reviews and the analysis board search like the
-    expert level, with ``review_iterations`` iterations a decision instead of its own
-    (never more than the operator's ``limits.max_iterations``). ``engines``: the operator's
-    engines, NAME -> COMMAND; pages see the names only."""
-    limits = limits or BotLimits()
-    edge = edge or EdgeRules(max_body=MAX_BODY)
-    store = Store(db)
-    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days, engines=engines)
-    if review_iterations is not None:
-        review_iterations = max(1, min(review_iterations, limits.max_iterations))
-    reviews = Reviews(store, hub.workers, iterations=review_iterations)
-    analyses = Analyses(hub, reviews, iterations=review_iterations)
-    new_games = RateLimit(edge.new_games_per_minute)
-    # Reviews and analyses search on the bots' pool: each client is paced like new games
-    # (a review is as much work as a game), analyses and shared positions three times as often.
-    new_reviews = RateLimit(edge.new_games_per_minute, "reviews")
-    new_analyses = RateLimit(3 * edge.new_games_per_minute, "analyses")
-    new_replays = RateLimit(3 * edge.new_games_per_minute, "replays")
-    meta = {
-        **views.meta(bot_catalogue()),
-        "bot_limits": limits.meta(),
-        "engines": [{"name": name} for name in sorted(hub.engines)],
-        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
-        # What the lobby offers for a table's away_minutes (0: never), and its default.
-        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
-        # What the lobby offers for a table's game clock (minutes each; 0: none).
-        "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
-    }
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return _error(exc.status, exc.message)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, str(exc.detail))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@dataclass(frozen=True)
+class _Paces:
+    """How often one client address may start each kind of expensive work. Reviews and
+    analyses search on the bots' pool: each client is paced like new games (a review is as
+    much work as a game), analyses, shared positions and replays three times as often."""
+
+    games: RateLimit
+    reviews: RateLimit
+    analyses: RateLimit
+    replays: RateLimit
+
+    @classmethod
+    def of(cls, per_minute: float) -> _Paces:
+        return cls(
+            RateLimit(per_minute),
+            RateLimit(per_minute, "reviews"),
+            RateLimit(3 * per_minute, "analyses"),
+            RateLimit(3 * per_minute, "replays"),
+        )
+
+
+def _page_routes(meta: dict[str, Any]) -> list[Route]:
+    """The page (one HTML file, a view of the API) at each of its addresses, and its meta."""
     index = STATIC / "index.html"
-    live_by_address: dict[str, int] = {}  # open live connections per client address
 
     async def page(request: Request) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
@@ -189,12 +185,19 @@ def create_app(
     async def get_meta(request: Request) -> Response:
         return JSONResponse(meta)
 
+    paths = ["/", "/game/{game_id}", "/replay", "/review/{review_id}", "/analysis", "/analysis/{position_id}"]
+    return [*(Route(path, page) for path in paths), Route("/api/meta", get_meta)]
+
+
+def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
+    """The live games: the lobby, new games, seats, a seat's actions and a game's record."""
+
     async def list_games(request: Request) -> Response:
         return JSONResponse({"games": hub.lobby()})
 
     async def create_game(request: Request) -> Response:
         body = await _body(request)
-        new_games.take(request.client.host if request.client else "")
+        paces.games.take(_client(request))
         return JSONResponse(hub.create(body), status_code=201)
 
     async def claim(request: Request) -> Response:
@@ -208,7 +211,7 @@ def create_app(
         await _body(request, 10_000)
         table = hub.table(request.path_params["game_id"])
         if table.settings.get("rematch") is None:
-            new_games.take(client(request))  # a new game: paced as one
+            paces.games.take(_client(request))  # a new game: paced as one
         return JSONResponse(hub.rematch(table.id, _token(request)), status_code=201)
 
     async def leave(request: Request) -> Response:
@@ -244,44 +247,57 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="genial-{game_id}.json"'},
         )
 
+    game = "/api/games/{game_id}"
+    return [
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route(game, get_game),
+        Route(f"{game}/claim", claim, methods=["POST"]),
+        Route(f"{game}/replace", replace, methods=["POST"]),
+        Route(f"{game}/leave", leave, methods=["POST"]),
+        Route(f"{game}/rematch", rematch, methods=["POST"]),
+        Route(f"{game}/options", options),
+        Route(f"{game}/hint", hint),
+        Route(f"{game}/move", move, methods=["POST"]),
+        Route(f"{game}/undo", undo, methods=["POST"]),
+        Route(f"{game}/record", record),
+    ]
+
+
+def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces) -> list[Route]:
+    """Looking at games: replays of records, reviews, the analysis board and shared positions."""
+
     async def replay(request: Request) -> Response:
         body = await _body(request)
-        new_replays.take(client(request))
+        paces.replays.take(_client(request))
         # A record of up to a megabyte replays in a thread: the event loop serves the others.
         return JSONResponse(await asyncio.to_thread(replay_frames, body))
 
-    def client(request: Request) -> str:
-        return request.client.host if request.client else ""
-
     async def start_review(request: Request) -> Response:
         body = await _body(request)
-        new_reviews.take(client(request))
+        paces.reviews.take(_client(request))
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
             raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
-        if "game" in body:
-            table = hub.table(_game_id(body["game"]))
-            names = [s["name"] for s in table.seats]
-            if not table.over:  # over by the rules or by a forfeit: the bag is public then
-                seat = table.seat_of(_token(request))
-                if seat is not None and not table.hints:
-                    raise ApiError(
-                        403, "this table plays without hints or reviews until the end: ask again once it is over"
-                    )
-                if seat is None:
-                    raise ApiError(
-                        409,
-                        "a game is reviewed once it is over: until then the review would tell what the hidden "
-                        "racks hold (a player may review their own moves with their seat's token)",
-                    )
-                return JSONResponse(
-                    reviews.start(table.game, names, {}, seat=seat, client=client(request)), status_code=202
-                )
-            return JSONResponse(
-                reviews.start(table.game, names, {"game": table.id}, client=client(request)), status_code=202
+        if "record" in body:
+            game, _ = posted_record(body["record"], "reviewed")
+            names = record_names(body["record"], game.players)
+            return JSONResponse(reviews.start(game, names, {}, client=_client(request)), status_code=202)
+        table = hub.table(_game_id(body["game"]))
+        names = [s["name"] for s in table.seats]
+        if table.over:  # over by the rules or by a forfeit: the bag is public then
+            started = reviews.start(table.game, names, {"game": table.id}, client=_client(request))
+            return JSONResponse(started, status_code=202)
+        seat = table.seat_of(_token(request))
+        if seat is not None and not table.hints:
+            raise ApiError(403, "this table plays without hints or reviews until the end: ask again once it is over")
+        if seat is None:
+            raise ApiError(
+                409,
+                "a game is reviewed once it is over: until then the review would tell what the hidden "
+                "racks hold (a player may review their own moves with their seat's token)",
             )
-        game, _ = posted_record(body["record"], "reviewed")
-        names = record_names(body["record"], game.players)
-        return JSONResponse(reviews.start(game, names, {}, client=client(request)), status_code=202)
+        started = reviews.start(table.game, names, {}, seat=seat, client=_client(request))
+        return JSONResponse(started, status_code=202)
 
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]
@@ -291,16 +307,32 @@ def create_app(
 
     async def analysis(request: Request) -> Response:
         body = await _body(request)
-        new_analyses.take(client(request))
+        paces.analyses.take(_client(request))
         return JSONResponse(await analyses.analyse(body))
 
     async def share(request: Request) -> Response:
         body = await _body(request)
-        new_analyses.take(client(request))  # a share is stored: paced like an analysis
-        return JSONResponse(analyses.share(body, client(request)), status_code=201)
+        paces.analyses.take(_client(request))  # a share is stored: paced like an analysis
+        return JSONResponse(analyses.share(body, _client(request)), status_code=201)
 
     async def shared(request: Request) -> Response:
         return JSONResponse(analyses.shared(request.path_params["position_id"]))
+
+    return [
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/reviews", start_review, methods=["POST"]),
+        Route("/api/reviews/{review_id}", get_review),
+        Route("/api/analysis", analysis, methods=["POST"]),
+        Route("/api/positions", share, methods=["POST"]),
+        Route("/api/positions/{position_id}", shared),
+    ]
+
+
+def _live_route(hub: Hub) -> WebSocketRoute:
+    """A game's live connection: the first message is a seat's token (or null to watch),
+    then each change of the game is sent as that seat's view. Capped per client address
+    and, for spectators, per game."""
+    live_by_address: dict[str, int] = {}  # open live connections per client address
 
     async def live(ws: WebSocket) -> None:
         await ws.accept()
@@ -351,7 +383,7 @@ def create_app(
 
         reader = asyncio.get_running_loop().create_task(drain())
         try:
-            while not reader.done() and not hub._closing:
+            while not reader.done() and not hub.closing:
                 listener.wake.clear()
                 await ws.send_text(table.view_text(listener.seat))  # None once the seat is replaced
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
@@ -372,13 +404,44 @@ def create_app(
             with contextlib.suppress(Exception):
                 await ws.close()
 
-    async def api_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
-        return _error(exc.status, exc.message)
+    return WebSocketRoute("/api/games/{game_id}/ws", live)
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, str(exc.detail))
+
+def create_app(
+    db: str | os.PathLike[str],
+    *,
+    bot_threads: int = 1,
+    bot_delay: float = 0.0,
+    limits: BotLimits | None = None,
+    edge: EdgeRules | None = None,
+    access_log: bool = False,
+    keep_days: float = 0.0,
+    review_iterations: int | None = None,
+    engines: dict[str, str] | None = None,
+) -> Edge:
+    """The app serving the games kept in the SQLite file ``db``: the Starlette app inside
+    the `Edge` (``app.hub`` is the games). Reviews and the analysis board search like the
+    expert level, with ``review_iterations`` iterations a decision instead of its own
+    (never more than the operator's ``limits.max_iterations``). ``engines``: the operator's
+    engines, NAME -> COMMAND; pages see the names only."""
+    limits = limits or BotLimits()
+    edge = edge or EdgeRules(max_body=MAX_BODY)
+    store = Store(db)
+    hub = Hub(store, bot_threads=bot_threads, bot_delay=bot_delay, limits=limits, keep_days=keep_days, engines=engines)
+    if review_iterations is not None:
+        review_iterations = max(1, min(review_iterations, limits.max_iterations))
+    reviews = Reviews(store, hub.workers, iterations=review_iterations)
+    analyses = Analyses(hub, reviews, iterations=review_iterations)
+    meta = {
+        **views.meta(bot_catalogue()),
+        "bot_limits": limits.meta(),
+        "engines": [{"name": name} for name in sorted(hub.engines)],
+        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+        # What the lobby offers for a table's away_minutes (0: never), and its default.
+        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
+        # What the lobby offers for a table's game clock (minutes each; 0: none).
+        "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
+    }
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -390,38 +453,17 @@ def create_app(
             await hub.close()
             store.close()
 
+    paces = _Paces.of(edge.new_games_per_minute)
     routes = [
-        Route("/", page),
-        Route("/game/{game_id}", page),
-        Route("/replay", page),
-        Route("/review/{review_id}", page),
-        Route("/analysis", page),
-        Route("/analysis/{position_id}", page),
-        Route("/api/meta", get_meta),
-        Route("/api/games", list_games, methods=["GET"]),
-        Route("/api/games", create_game, methods=["POST"]),
-        Route("/api/games/{game_id}", get_game),
-        Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
-        Route("/api/games/{game_id}/replace", replace, methods=["POST"]),
-        Route("/api/games/{game_id}/leave", leave, methods=["POST"]),
-        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
-        Route("/api/games/{game_id}/options", options),
-        Route("/api/games/{game_id}/hint", hint),
-        Route("/api/games/{game_id}/move", move, methods=["POST"]),
-        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
-        Route("/api/games/{game_id}/record", record),
-        Route("/api/replay", replay, methods=["POST"]),
-        Route("/api/reviews", start_review, methods=["POST"]),
-        Route("/api/reviews/{review_id}", get_review),
-        Route("/api/analysis", analysis, methods=["POST"]),
-        Route("/api/positions", share, methods=["POST"]),
-        Route("/api/positions/{position_id}", shared),
-        WebSocketRoute("/api/games/{game_id}/ws", live),
+        *_page_routes(meta),
+        *_game_routes(hub, paces),
+        *_study_routes(hub, reviews, analyses, paces),
+        _live_route(hub),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={ApiError: api_error, HTTPException: http_error},
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
         lifespan=lifespan,
     )
     app.state.hub = hub

@@ -549,10 +549,15 @@ class Hub:
         self.limits = limits or BotLimits()
         self.workers = BotWorkers(bot_threads, max_think=self.limits.max_think_ms / 1000)
         self.bot_delay = bot_delay
-        self._closing = False
+        self._stopping = False
         self.on_change: Callable[[Table], None] | None = None
 
     # ----- lifecycle --------------------------------------------------------------------
+
+    @property
+    def closing(self) -> bool:
+        """The server is shutting down: live connections end, no new work starts."""
+        return self._stopping
 
     def start(self) -> None:
         """Loads the unfinished games and lets their bots move (call inside the event loop)."""
@@ -573,7 +578,7 @@ class Hub:
     async def close(self) -> None:
         """Stops every bot at once (a move not yet played is dropped: after a restart the bot
         thinks again) and wakes the live connections so that they end."""
-        self._closing = True
+        self._stopping = True
         if self._pruner is not None:
             self._pruner.cancel()
         if self._evictor is not None:
@@ -1020,7 +1025,7 @@ class Hub:
             table._clock_timer.cancel()
             table._clock_timer = None
         seat = table.clock_running()
-        if seat is None or self._closing:
+        if seat is None or self._stopping:
             return
         table._clock_timer = asyncio.get_running_loop().call_later(
             table.time_left(seat) + 0.05, self.check_clock, table
@@ -1045,7 +1050,7 @@ class Hub:
     # ----- bots ----------------------------------------------------------------------------
 
     def _kick_bots(self, table: Table) -> None:
-        if self._closing or table.over:
+        if self._stopping or table.over:
             return
         if table.seats[table.game.current_player]["kind"] != "bot":
             return
@@ -1054,7 +1059,7 @@ class Hub:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
-        while not self._closing:
+        while not self._stopping:
             g = table.game
             if table.over:
                 self.workers.forget(table.id)
@@ -1075,7 +1080,7 @@ class Hub:
             except Stopped:
                 return  # the server is stopping: the bot thinks again after a restart
             except Forfeit as e:
-                if self._closing:
+                if self._stopping:
                     return  # stopped by the shutdown, not the engine's fault: it plays again after a restart
                 await self._forfeit(table, seat, version, e.public)
                 return
@@ -1141,7 +1146,7 @@ class Hub:
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(settle, result, error)
 
-        if self._closing:
+        if self._stopping:
             raise Stopped
         self._thinking.add(engine)
         thread = threading.Thread(target=decide, name=f"genial-engine-{table.id[:8]}", daemon=True)
