@@ -675,6 +675,50 @@ class Hub:
 
     # ----- creating -----------------------------------------------------------------------
 
+    def _game_from_record(self, body: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], list[dict[str, Any]]]:
+        """A game to play on from a posted record (up to move ``upto``), its entries and its
+        checked seats; refused between two or more people, who would all know the bag."""
+        record = body["record"]
+        game, entries = posted_record(record, "loaded")
+        upto = body.get("upto")
+        if upto is not None:
+            if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(entries):
+                raise ApiError(400, f"upto must be a move number 0..{len(entries)}")
+            trimmed = {**record, "moves": record["moves"][:upto]}
+            game, entries, _ = replay_record(trimmed)
+        seats = check_seats(body.get("seats"), game.players, self.limits, self.engines)
+        if _humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
+            raise ApiError(
+                400,
+                "a game between two or more people cannot start from a record: whoever has the file "
+                "knows the bag. Start a new game (the server draws its seed)",
+            )
+        return game, entries, seats
+
+    def _new_game(self, body: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
+        """A new game of the posted rules and its checked seats; between two or more people
+        the seed comes from the operating system's secure source, never from the client."""
+        rules = posted_rules(body)
+        seats = check_seats(body.get("seats"), rules.players, self.limits, self.engines)
+        seed = body.get("seed")
+        if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
+            raise ApiError(
+                400,
+                "a game between two or more people gets its seed from the server's secure random "
+                "source, so that nobody knows the bag: leave the seed out",
+            )
+        if isinstance(seed, str):  # seeds travel as text: JavaScript rounds 63-bit numbers
+            if not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
+                raise ApiError(400, f"seed must be a whole number 0..2**64-1, not {seed[:24]!r}")
+            seed = int(seed)
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            game = Game(seed=seed, rules=rules)
+        except (ValueError, TypeError, OverflowError) as e:
+            raise ApiError(400, f"cannot set up this game: {e}") from None
+        return game, seats
+
     def create(self, body: Any) -> dict[str, Any]:
         """A new game from the lobby's form, or from a record (``record``) to play on.
 
@@ -684,62 +728,13 @@ class Hub:
         the operating system's secure source and refuses one chosen by the client."""
         if not isinstance(body, dict):
             raise ApiError(400, "a new game is described by a JSON object")
-        record = body.get("record")
-        if record is not None:
-            game, entries = posted_record(record, "loaded")
-            upto = body.get("upto")
-            if upto is not None:
-                if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(entries):
-                    raise ApiError(400, f"upto must be a move number 0..{len(entries)}")
-                trimmed = {**record, "moves": record["moves"][:upto]}
-                game, entries, _ = replay_record(trimmed)
-            seats = check_seats(body.get("seats"), game.players, self.limits, self.engines)
-            if _humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
-                raise ApiError(
-                    400,
-                    "a game between two or more people cannot start from a record: whoever has the file "
-                    "knows the bag. Start a new game (the server draws its seed)",
-                )
+        if body.get("record") is not None:
+            game, entries, seats = self._game_from_record(body)
         else:
-            rules = posted_rules(body)
-            seats = check_seats(body.get("seats"), rules.players, self.limits, self.engines)
-            seed = body.get("seed")
-            if seed is not None and _humans(seats) >= FAIR_SEED_HUMANS:
-                raise ApiError(
-                    400,
-                    "a game between two or more people gets its seed from the server's secure random "
-                    "source, so that nobody knows the bag: leave the seed out",
-                )
-            if isinstance(seed, str):  # seeds travel as text: JavaScript rounds 63-bit numbers
-                if not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
-                    raise ApiError(400, f"seed must be a whole number 0..2**64-1, not {seed[:24]!r}")
-                seed = int(seed)
-            if seed is None:
-                seed = secrets.randbits(63)
-            try:
-                game = Game(seed=seed, rules=rules)
-            except (ValueError, TypeError, OverflowError) as e:
-                raise ApiError(400, f"cannot set up this game: {e}") from None
+            game, seats = self._new_game(body)
             entries = []
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
-        away = body.get("away_minutes", DEFAULT_AWAY_S / 60)
-        if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 <= away <= MAX_AWAY_MINUTES:
-            raise ApiError(
-                400,
-                f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
-                "may give their seat to someone else (0: never)",
-            )
-        clock = body.get("clock_minutes", 0)
-        if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock <= MAX_CLOCK_MINUTES:
-            raise ApiError(
-                400, f"clock_minutes must be 0..{MAX_CLOCK_MINUTES}: each person's time for the game (0: no clock)"
-            )
-        hints = body.get("hints", True)
-        if not isinstance(hints, bool):
-            raise ApiError(
-                400,
-                "hints must be true or false: whether players may ask for hints and review their own moves before the end",
-            )
+        settings = table_settings(body)
         creator = body.get("creator_seat", humans[0] if humans else None)
         if creator is not None and (isinstance(creator, bool) or creator not in humans):
             raise ApiError(400, f"creator_seat must be one of the human seats {humans} or null, not {creator!r}")
@@ -761,7 +756,7 @@ class Hub:
             summary={},
             invites=[hash_token(invites[i]) if i in invites else None for i in range(len(seats))],
             salt=new_salt() if game.seed is not None else "",
-            settings={"away_s": float(away) * 60, "hints": hints, "clock_s": float(clock) * 60},
+            settings=settings,
         )
         table = Table(row)
         row.summary = table.summary()
@@ -1196,6 +1191,31 @@ class Hub:
             record["commitment"] = table.commitment
             record["salt"] = table.salt
         return record
+
+
+def table_settings(body: dict[str, Any]) -> dict[str, Any]:
+    """The table's choices from a new game's body, checked: how long a player must be away
+    before their seat may be handed on, each person's clock, and whether hints and a
+    seat's own review are on before the end."""
+    away = body.get("away_minutes", DEFAULT_AWAY_S / 60)
+    if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 <= away <= MAX_AWAY_MINUTES:
+        raise ApiError(
+            400,
+            f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
+            "may give their seat to someone else (0: never)",
+        )
+    clock = body.get("clock_minutes", 0)
+    if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock <= MAX_CLOCK_MINUTES:
+        raise ApiError(
+            400, f"clock_minutes must be 0..{MAX_CLOCK_MINUTES}: each person's time for the game (0: no clock)"
+        )
+    hints = body.get("hints", True)
+    if not isinstance(hints, bool):
+        raise ApiError(
+            400,
+            "hints must be true or false: whether players may ask for hints and review their own moves before the end",
+        )
+    return {"away_s": float(away) * 60, "hints": hints, "clock_s": float(clock) * 60}
 
 
 def posted_rules(body: dict[str, Any]) -> Rules:
