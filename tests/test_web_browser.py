@@ -539,7 +539,8 @@ def test_phone_screens(server: str, browser: Browser, shots: Path) -> None:
         arg=0.75 * PHONE["width"],
     )
     assert page.inner_text(".invite .invite-state") == "not joined yet"
-    page.locator(".invite").scroll_into_view_if_needed()
+    # Scrolled in the page, in one step: the card is drawn anew on every update of the lobby.
+    page.wait_for_function("() => { const c = document.querySelector('.invite'); c?.scrollIntoView(); return !!c; }")
     page.screenshot(path=str(shots / "invite-phone.png"))
 
     # The end of a finished game (loaded from its record) with the ranking explained.

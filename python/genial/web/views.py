@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRODUCT",
-    "SWAP_TIMINGS",
+    "RULE_OPTION_LABELS",
     "board_geometry",
     "entry",
     "fair_seed",
@@ -48,11 +48,32 @@ __all__ = [
 ]
 
 PRODUCT = {"name": "genial", "description": "for Reiner Knizia's Ingenious"}
-#: The edition options the engine accepts for ``swap_timing``, with what each means.
-SWAP_TIMINGS = {
-    "after_placement": "after placing (books)",
-    "instead_of_placement": "instead of placing (older editions)",
+#: Words for the lobby's edition options (`Rules.options`): an option's title, and for a
+#: choice what each value means. An option not named here is shown by its own help text
+#: and value names, so a new rule option reaches the lobby with no edit here.
+RULE_OPTION_LABELS: dict[str, dict[str, str]] = {
+    "swap_timing": {
+        "": "Swap",
+        "after_placement": "after placing (books)",
+        "instead_of_placement": "instead of placing (older editions)",
+    },
+    "require_contact": {"": "Tiles must touch tiles already placed (older editions)"},
 }
+
+
+def _rule_option(option: dict[str, Any]) -> dict[str, Any]:
+    """One edition option as the lobby draws it: a switch (``flag``) or a choice of values."""
+    words = RULE_OPTION_LABELS.get(option["name"], {})
+    helped = str(option["help"])
+    return {
+        "name": option["name"],
+        "flag": option["flag"],
+        "label": words.get("", helped[:1].upper() + helped[1:]),
+        "default": option["default"],
+        "values": [{"value": v, "label": words.get(str(v), str(v).replace("_", " "))} for v in option["values"]],
+    }
+
+
 #: Why a game ends, by the core's end names (`genial.Game.end`).
 _END_TEXT = {
     "board_full": "no free pair of cells is left",
@@ -153,6 +174,7 @@ def _variant_title(name: str) -> str:
 def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
     """``GET /api/meta``: the product, the variants with their facts, the bots (``bots``,
     the catalogue), the edition options, the colours with their symbols, and the board."""
+    every = Rules.all()
     return {
         "version": __version__,
         "product": PRODUCT,
@@ -169,13 +191,21 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
                 "rack_size": Rules(v.name).rack_size,
                 "description": v.description,
                 "has_swap": Rules(v.name).has_swap,
+                # The values each edition option may take in this variant (the core refuses
+                # the others: the solo game has no swap to time).
+                "option_values": {
+                    o["name"]: [
+                        x for x in o["values"] if any(r.option(o["name"]) == x for r in every if r.variant == v.name)
+                    ]
+                    for o in Rules.options()
+                },
             }
             for v in variants()
         ],
         "bots": bots,
         # The lobby's suggestion for a bot seat: the quick greedy bot where there is one.
         "default_bot": next((b["name"] for b in bots if b["name"] == "greedy"), bots[0]["name"] if bots else None),
-        "swap_timings": [{"value": k, "label": v} for k, v in SWAP_TIMINGS.items()],
+        "rule_options": [_rule_option(o) for o in Rules.options()],
         "colors": [
             {
                 "index": int(c),

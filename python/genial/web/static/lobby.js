@@ -96,6 +96,31 @@ function seatEditor(meta, index, initial) {
   return row;
 }
 
+// One edition option of the server's list (meta.rule_options): a switch or a choice of
+// values, with the values the chosen variant allows (the others are disabled).
+function ruleControl(option) {
+  const input = option.flag
+    ? h("input", { type: "checkbox", name: option.name, checked: option.default })
+    : h(
+        "select",
+        { name: option.name, "aria-label": option.label },
+        option.values.map((v) => h("option", { value: v.value, selected: v.value === option.default }, v.label)),
+      );
+  const label = option.flag
+    ? h("label", { class: "check" }, input, h("span", {}, option.label))
+    : h("label", {}, h("span", {}, option.label), input);
+  const value = () => (option.flag ? input.checked : input.value);
+  const allow = (allowed) => {
+    if (!option.flag) for (const o of input.options) o.disabled = !allowed.includes(o.value);
+    input.disabled = allowed.length < 2;
+    if (!allowed.includes(value())) {
+      if (option.flag) input.checked = allowed[0];
+      else input.value = allowed[0];
+    }
+  };
+  return { name: option.name, label, value, allow };
+}
+
 export async function showLobby(root, meta) {
   document.title = `${meta.product.name} · ${meta.product.description}`;
   const variant = h(
@@ -104,12 +129,7 @@ export async function showLobby(root, meta) {
     meta.variants.map((v) => h("option", { value: v.name }, v.title)),
   );
   const players = h("select", { name: "players", "aria-label": "Players" });
-  const swap = h(
-    "select",
-    { name: "swap_timing", "aria-label": "Swap timing" },
-    meta.swap_timings.map((s) => h("option", { value: s.value }, s.label)),
-  );
-  const contact = h("input", { type: "checkbox", name: "require_contact" });
+  const rules = meta.rule_options.map(ruleControl);
   const seed = h("input", {
     type: "text",
     inputmode: "numeric",
@@ -173,7 +193,7 @@ export async function showLobby(root, meta) {
     players.replaceChildren(...v.player_counts.map((n, i) => h("option", { value: String(n) }, v.player_labels[i])));
     if (v.player_counts.map(String).includes(before)) players.value = before;
     description.textContent = v.description;
-    swap.disabled = !v.has_swap;
+    for (const r of rules) r.allow(v.option_values[r.name]);
     rebuildSeats();
   };
   variant.addEventListener("change", refreshVariant);
@@ -197,8 +217,7 @@ export async function showLobby(root, meta) {
       "details",
       { class: "options" },
       h("summary", {}, "Edition options and seed"),
-      h("label", {}, h("span", {}, "Swap"), swap),
-      h("label", { class: "check" }, contact, h("span", {}, "Tiles must touch tiles already placed (older editions)")),
+      ...rules.map((r) => r.label),
       seedLabel,
       seedNote,
       h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
@@ -219,8 +238,7 @@ export async function showLobby(root, meta) {
     const body = {
       variant: variant.value,
       players: Number(players.value),
-      swap_timing: swap.value,
-      require_contact: contact.checked,
+      ...Object.fromEntries(rules.map((r) => [r.name, r.value()])),
       seats: editors.map((e) => e.value()),
       seed: seedValue.seed,
       away_minutes: Number(away.value),
