@@ -7,6 +7,8 @@ the same returns, outcome, ranking and tracks."""
 
 from __future__ import annotations
 
+import itertools
+
 import genial
 import numpy as np
 import pytest
@@ -36,7 +38,18 @@ def oracle_returns(game: Game) -> tuple[float, ...]:
 
 
 def test_every_rule_set_is_listed_once() -> None:
-    assert len(ALL) == len(set(ALL)) == 22
+    # Each variant and player count with each combination of option values the core takes.
+    names = [o["name"] for o in Rules.options()]
+    takes = 0
+    for v in genial.variants():
+        for players in v.player_counts:
+            for values in itertools.product(*(o["values"] for o in Rules.options())):
+                try:
+                    Rules(v.name, players, **dict(zip(names, values, strict=True)))
+                    takes += 1
+                except ValueError:
+                    pass
+    assert len(ALL) == len(set(ALL)) == takes >= 22
     assert {r.variant for r in ALL} == {v.name for v in genial.variants()}
     for v in genial.variants():
         assert Rules(v.name).players == Game(variant=v.name, seed=0).players

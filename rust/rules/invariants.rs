@@ -417,12 +417,20 @@ pub fn check_determinized(g: &Game, d: &Game, observer: usize) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::RULE_OPTIONS;
 
     #[test]
     fn every_config_is_listed_once() {
         let c = all_configs();
-        // standard 2/3/4, team, duel: 2 timings x 2 contact; solo: 1 timing x 2 contact.
-        assert_eq!(c.len(), 5 * 4 + 2);
+        for (i, a) in c.iter().enumerate() {
+            assert!(!c[i + 1..].contains(a), "{a} twice");
+        }
+        // Each variant and player count with each combination of the options' values that
+        // the books allow: the solo game has no swap to time, so it takes one timing.
+        let combos: usize = RULE_OPTIONS.iter().map(|o| o.values.len()).product();
+        let solo_timings = RULE_OPTIONS.iter().find(|o| o.name == "swap_timing").map_or(1, |o| o.values.len());
+        let listed: usize = Variant::ALL.iter().map(|v| v.player_counts().len()).sum();
+        assert_eq!(c.len(), (listed - 1) * combos + combos / solo_timings);
     }
 
     #[test]

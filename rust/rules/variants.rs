@@ -713,9 +713,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_reads_back_from_its_text() {
-        let all = Config::all();
-        assert_eq!(all.len(), 22);
-        for c in all {
+        for c in Config::all() {
             let text = c.to_text();
             assert_eq!(Config::parse_text(&text), Ok(c), "{text}");
             assert_eq!(text.parse::<Config>(), Ok(c));
