@@ -68,7 +68,10 @@ def expected_observation(game: genial.Game, observer: int) -> np.ndarray:
     view["seat"][observer] = 1
     view["variant"][VARIANTS.index(game.variant)] = 1
     view["players"][n - 1] = 1
-    view["options"][:] = [game.swap_timing == "instead_of_placement", game.require_contact]
+    # Each rule option: its value's place among the option's values, 0 (default) to 1.
+    for k, option in enumerate(genial.Rules.options()):
+        values = option["values"]
+        view["options"][k] = f(values.index(game.rules.option(option["name"]))) / f(max(1, len(values) - 1))
     return out
 
 
@@ -159,7 +162,7 @@ def test_layout_is_documented_and_tiles_the_vector() -> None:
         assert start == offset, name
         offset += int(np.prod(shape))
         assert name in (genial.observation.__doc__ or "")
-    assert offset == OBS_SIZE == 1911
+    assert offset == OBS_SIZE  # its value is pinned with the version, in the core
     batch = np.zeros((5, 3, OBS_SIZE), np.float32)
     assert split(batch)["board"].shape == (5, 3, 10, 169)
     assert split(batch)["rack"].base is not None  # views, not copies

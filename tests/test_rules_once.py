@@ -24,10 +24,6 @@ def _id(r: Rules) -> str:
     return f"{r.variant}-{r.players}-{r.swap_timing}-{'contact' if r.require_contact else 'free'}"
 
 
-def _kwargs(r: Rules) -> dict[str, object]:
-    return dict(variant=r.variant, swap_timing=r.swap_timing, require_contact=r.require_contact)
-
-
 def oracle_returns(game: Game) -> tuple[float, ...]:
     """The documented returns, computed here from the oracle's ranking."""
     if game.players == 1:
@@ -58,7 +54,7 @@ def test_every_rule_set_is_listed_once() -> None:
 
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_seat_facts_agree_with_the_game(rules: Rules) -> None:
-    game = Game(rules.players, 1, **_kwargs(rules))  # type: ignore[arg-type]
+    game = Game(seed=1, rules=rules)
     assert game.rules == rules
     assert len(game.tracks) == rules.track_count
     assert sorted(s for t in range(rules.track_count) for s in rules.seats_of_track(t)) == list(range(rules.players))
@@ -76,9 +72,9 @@ def test_seat_facts_agree_with_the_game(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_every_door_reports_the_same_finished_game(rules: Rules) -> None:
     seed = 7
-    result = genial.simulate(1, rules.players, "greedy", seed=seed, threads=1, **_kwargs(rules))  # type: ignore[arg-type]
+    result = genial.simulate(1, bots="greedy", seed=seed, threads=1, rules=rules)
     row_seed = int(result.seed[0])
-    game = genial.play_game(["greedy"] * rules.players, rules.players, row_seed, **_kwargs(rules))  # type: ignore[arg-type]
+    game = genial.play_game(["greedy"] * rules.players, seed=row_seed, rules=rules)
     assert game.is_over
 
     # The core's ranking and returns, through Game, against the oracle.
@@ -115,7 +111,7 @@ def test_every_door_reports_the_same_finished_game(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_vecenv_pays_the_games_returns(rules: Rules) -> None:
-    env = genial.VecEnv(2, players=rules.players, seed=3, threads=1, **_kwargs(rules))  # type: ignore[arg-type]
+    env = genial.VecEnv(2, seed=3, threads=1, rules=rules)
     env.reset()
     paid = 0
     while paid < 2:
@@ -139,7 +135,7 @@ def test_the_solo_game_returns_its_result_everywhere() -> None:
 
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_previews_say_what_playing_does(rules: Rules) -> None:
-    game = Game(rules.players, 4, **_kwargs(rules))  # type: ignore[arg-type]
+    game = Game(seed=4, rules=rules)
     bot = make("random", seed=4)
     for _ in range(25):
         if game.is_over:
@@ -161,7 +157,7 @@ def test_previews_say_what_playing_does(rules: Rules) -> None:
 
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_the_preview_table_is_the_previews_as_columns(rules: Rules) -> None:
-    game = Game(rules.players, 5, **_kwargs(rules))  # type: ignore[arg-type]
+    game = Game(seed=5, rules=rules)
     bot = make("random", seed=5)
     for _ in range(30):
         tiles = [None, *game.rack()] if game.phase in ("place", "bonus") else [None]
