@@ -20,7 +20,7 @@ from typing import Any
 from ..analysis import analyse
 from ..game import Game
 from ..records import RecordError, from_record, read_record, start_record, to_record
-from ..reviews import Decision, Review, review, searching_levels
+from ..reviews import VERSION, Decision, Review, review, searching_levels
 from .common import closed_pipe_safe, error, examples
 
 __all__ = ["register", "cache_path"]
@@ -50,7 +50,14 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
         r = Review.from_dict(data)
     except (OSError, ValueError):
         return None
-    same = (r.level, r.iterations, r.seed, r.rules) == (level, iterations, seed, game.rules.to_text())
+    # A review of an older format (another way of judging) is made again.
+    same = (r.version, r.level, r.iterations, r.seed, r.rules) == (
+        VERSION,
+        level,
+        iterations,
+        seed,
+        game.rules.to_text(),
+    )
     moves = tuple(str(m) for m in game.moves)
     if not same or tuple(str(m) for m in r.moves) != moves:
         return None
@@ -62,6 +69,11 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def _loss(d: Decision) -> str:
+    """The loss with its noise (``3% ±2``), the noise left out of a version 1 review."""
+    return f"{100 * d.loss:.0f}%" + ("" if d.noise is None else f" ±{100 * d.noise:.0f}")
 
 
 def _table(r: Review) -> Any:
@@ -76,6 +88,7 @@ def _table(r: Review) -> Any:
         ("before", "right"),
         ("after", "right"),
         ("class", "left"),
+        ("loss", "right"),
         ("best", "left"),
         ("win", "right"),
         ("pts", "right"),
@@ -93,6 +106,7 @@ def _table(r: Review) -> Any:
             _pct(d.win_before),
             _pct(d.win_after),
             f"[{style}]{tag}[/]",
+            _loss(d) if alt else "",
             str(d.best) if alt else "",
             _pct(d.best_win) if alt else "",
             _points(d.best_points) if alt else "",
