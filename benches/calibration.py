@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import time
 from pathlib import Path
 
@@ -176,14 +177,30 @@ def play_all(args: argparse.Namespace, rows: list[dict[str, float]], start: floa
                 )
 
 
+def by_games(rows: list[dict[str, float]], reps: int = 200, seed: int = 1) -> tuple[float, float]:
+    """A 95 % bootstrap interval of the ECE, resampling whole games: the positions of one
+    game share its result, so the games, not the positions, are the independent draws."""
+    games: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for r in rows:
+        games.setdefault((r["players"], r["game"]), []).append((r["shown"], r["won"]))
+    keys = sorted(games)
+    draw = random.Random(seed)
+    values = sorted(ece([x for _ in keys for x in games[keys[draw.randrange(len(keys))]]])[0] for _ in range(reps))
+    return values[int(0.025 * reps)], values[int(0.975 * reps) - 1]
+
+
 def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float) -> None:
     pairs = [(r["shown"], r["won"]) for r in rows]
     e, table = ece(pairs)
-    print(f"positions {len(rows)}, ECE {e:.4f}")
+    lo, hi = by_games(rows)
+    games = len({(r["players"], r["game"]) for r in rows})
+    print(f"positions {len(rows)} from {games} games, ECE {e:.4f} [{lo:.4f}, {hi:.4f}] (95 %, games resampled)")
     for players in args.players:
-        sub = [(r["shown"], r["won"]) for r in rows if r["players"] == players]
+        sub = [r for r in rows if r["players"] == players]
         if sub:
-            print(f"  {players} players: {len(sub)} positions, ECE {ece(sub)[0]:.4f}")
+            lo, hi = by_games(sub)
+            e_p = ece([(r["shown"], r["won"]) for r in sub])[0]
+            print(f"  {players} players: {len(sub)} positions, ECE {e_p:.4f} [{lo:.4f}, {hi:.4f}]")
     print("bin  n  mean shown  share won")
     for b, (n, mp, my) in enumerate(table):
         print(f"{b / 10:.1f}-{(b + 1) / 10:.1f} {n:5d} {mp:.3f} {my:.3f}")
