@@ -19,6 +19,7 @@ __all__ = [
     "NotYourTurnError",
     "PlayResult",
     "Preview",
+    "REVIEW_NOISE_Z",
     "Rules",
     "Run",
     "Tile",
@@ -560,6 +561,9 @@ def analyse_state(
 ) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""
+
+#: How many standard errors of a review's loss its noise is (`genial.reviews.NOISE_Z`).
+REVIEW_NOISE_Z: float
 
 def review_decision(
     state: GameState,

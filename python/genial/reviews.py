@@ -80,7 +80,7 @@ READS = (1, 2)
 #: The noise of a loss is this many standard errors of the compared difference (about
 #: 99 %: a review makes some 40 verdicts a game, and at 95 % two of them would be named a
 #: class higher by chance alone). The core's ``review::NOISE_Z``.
-NOISE_Z = 2.58
+NOISE_Z: float = _core.REVIEW_NOISE_Z
 
 #: The classes of a decision, best first.
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")

@@ -5,7 +5,7 @@ use super::analysis::{candidate_row, search_config, CandidateRow};
 use super::game::PyGameState;
 use super::interrupt;
 use super::types::{extract_move, PyMove};
-use crate::review::review_decision as core_review_decision;
+use crate::review::{review_decision as core_review_decision, NOISE_Z};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -53,5 +53,6 @@ fn review_decision(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(review_decision, m)?)?;
+    m.add("REVIEW_NOISE_Z", NOISE_Z)?;
     Ok(())
 }
