@@ -119,7 +119,8 @@ class Decision:
     move: Move
     #: The only legal move: nothing to choose (not classified into the summary).
     forced: bool
-    #: The mover's win chance before the move: the search's best estimate.
+    #: The mover's win chance before the move: the better of ``best_win`` and ``win_after``
+    #: (for the engine's own choice, the search's estimate of it).
     win_before: float
     #: The mover's win chance after the move played.
     win_after: float
