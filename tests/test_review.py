@@ -121,7 +121,7 @@ def test_the_review_is_an_optional_versioned_section_of_the_record() -> None:
     game = short_game(plies=6)
     r = genial.review(game, iterations=ITERATIONS, seed=2)
     data = to_record(game, review=r)
-    assert data["review"]["format"] == "genial.review" and data["review"]["version"] == 1
+    assert data["review"]["format"] == "genial.review" and data["review"]["version"] == 2
     text = json.dumps(data)
     back = json.loads(text)
     assert from_record(back) == game
@@ -131,6 +131,36 @@ def test_the_review_is_an_optional_versioned_section_of_the_record() -> None:
     other = short_game(seed=6, plies=6)
     with pytest.raises(RecordError, match="other moves"):
         Review.from_dict(back["review"], other)
+
+
+def test_a_version_1_review_still_reads_but_is_not_resumed() -> None:
+    game = short_game(plies=6)
+    r = genial.review(game, iterations=ITERATIONS, seed=2)
+    data = r.to_dict()
+    assert all(d["noise"] is not None and isinstance(d["within_noise"], bool) for d in data["decisions"])
+    old = {
+        **data,
+        "version": 1,
+        "decisions": [{k: v for k, v in d.items() if "noise" not in k} for d in data["decisions"]],
+    }
+    back = Review.from_dict(old, game)
+    assert back.version == 1 and all(d.noise is None and not d.within_noise for d in back.decisions)
+    assert [d.classification for d in back.decisions] == [d.classification for d in r.decisions]
+    with pytest.raises(ValueError, match="version 1"):
+        genial.review(game, iterations=ITERATIONS, seed=2, resume=back)
+
+
+def test_a_class_needs_a_loss_beyond_the_noise() -> None:
+    assert classify(0.03, noise=0.025) == "best" and classify(0.03) == "good"
+    assert classify(0.15, noise=0.06) == "inaccuracy" and classify(0.25, noise=0.06) == "mistake"
+    r = genial.review(short_game(seed=9, plies=12), iterations=ITERATIONS, seed=1)
+    for d in r.decisions:
+        assert d.noise is not None and d.noise >= 0.0
+        if d.best == d.move or d.forced:
+            assert d.loss == 0.0 and d.noise == 0.0 and d.classification == "best"
+        else:
+            assert d.classification == classify(d.loss, noise=d.noise)
+            assert d.within_noise == (d.loss <= d.noise)
 
 
 def test_to_pandas_has_a_row_per_decision() -> None:

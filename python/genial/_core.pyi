@@ -19,6 +19,7 @@ __all__ = [
     "NotYourTurnError",
     "PlayResult",
     "Preview",
+    "REVIEW_NOISE_Z",
     "Rules",
     "Run",
     "Tile",
@@ -566,16 +567,19 @@ def analyse_state(
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
     candidates ``(move, visits, win_probability, prior, line)`` best first."""
 
+#: How many standard errors of a review's loss its noise is (`genial.reviews.NOISE_Z`).
+REVIEW_NOISE_Z: float
+
 def review_decision(
     state: GameState,
     played: Move | str,
     seed: int = 0,
-    ply: int = 0,
     iterations: int | None = None,
     level_name: str = "expert",
-) -> tuple[list[tuple[Move, int, float, float, list[Move]]], float, list[float], int]:
+) -> tuple[list[tuple[Move, int, float, float, list[Move]]], Move, float, float, float, list[float], int]:
     """Reviews the decision of the seat to move, who played ``played``, from its view only:
-    ``(candidates, played_win, seats_before, legal_moves)``."""
+    ``(candidates, best, best_win, played_win, noise, seats_before, legal_moves)``, the two
+    wins from one comparison over the same deals."""
 
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""

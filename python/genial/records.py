@@ -13,7 +13,7 @@ Format ``genial.game`` version 2::
       "result": {...},                  # optional: over, scores, end, ranking (checked on read)
       "seats": ["human", "greedy"],     # optional, informational: who sat where (written by
                                         # `genial play`, read by `genial play --resume`)
-      "review": {"format": "genial.review", "version": 1, ...}
+      "review": {"format": "genial.review", "version": 2, ...}
     }                                   # optional: the game's review (`genial.reviews`)
 
 Unknown fields are ignored on read, so tools may add informational fields like ``seats``;

@@ -1,17 +1,30 @@
 """Game review: every decision of a game judged by the levels' search.
 
 For each decision the review gives the mover's win chance before the move (the search's
-best estimate) and after the move played, the best alternative with its win chance and
-points, and a classification by the loss of win chance (`CLASSES`, `LOSS_LIMITS`). A
+best estimate) and after the move played, the engine's choice with its win chance and
+points, the loss of win chance with its noise, and a class (`CLASSES`, `LOSS_LIMITS`). A
 per-player summary and a win-chance series for every seat complete it.
+
+**One comparison.** The engine's choice is the first candidate of one search of the
+decision: exactly what `genial.analyse` shows with the review's level, budget and seed, so
+a player who follows it is always graded "best". When another move was played, the engine's
+first two choices and the move played are then searched side by side over the same sampled
+deals (common random numbers), each with half the budget. The reference (`Decision.best`)
+is the engine's choice, or its second choice when that did better on those deals; the loss
+is the reference's value minus the move played's, and its **noise** is `NOISE_Z` (2.58)
+standard errors of that difference, measured from the per-deal differences
+(`Decision.noise`). A class needs a loss beyond the noise: a decision is classed by
+``loss - noise`` (the low end of the loss's interval), so a move the search cannot tell
+from its own choice is "best" (`Decision.within_noise`).
 
 **No hidden information.** Each decision is searched from the mover's information set,
 exactly as `genial.analyse` does: the board, every track, the mover's own rack and the
 counts are kept, and what the mover could not see (the other racks, the order of the bag)
 is dealt anew in every search iteration. The real hidden tiles never change a review.
 
-**Deterministic.** Decision ``ply`` is searched with a seed derived from the review's
-``seed`` and ``ply``: the same game, level and seed give the same review on any machine.
+**Deterministic.** Every decision is searched with the review's ``seed`` (the seed
+`genial.analyse` would be given): the same game, level and seed give the same review on any
+machine, and a decision's review does not depend on which others were reviewed.
 
 >>> import genial
 >>> game = genial.Game(players=2, seed=3)
@@ -48,6 +61,7 @@ __all__ = [
     "CLASSES",
     "LOSS_LIMITS",
     "FORMAT",
+    "NOISE_Z",
     "VERSION",
     "Decision",
     "PlayerSummary",
@@ -57,26 +71,38 @@ __all__ = [
 ]
 
 FORMAT = "genial.review"
-VERSION = 1
+#: Version 2: one comparison per decision, every decision searched with the review's seed,
+#: and each decision's ``noise``. Version 1 reviews (two searches, no noise) still read,
+#: with ``noise`` ``None``, but are never resumed or taken from a cache.
+VERSION = 2
+#: The versions `Review.from_dict` reads.
+READS = (1, 2)
+#: The noise of a loss is this many standard errors of the compared difference (about
+#: 99 %: a review makes some 40 verdicts a game, and at 95 % two of them would be named a
+#: class higher by chance alone). The core's ``review::NOISE_Z``.
+NOISE_Z: float = _core.REVIEW_NOISE_Z
 
 #: The classes of a decision, best first.
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
-#: A decision falls in the first class whose limit its loss of win chance is below (loss =
-#: the best move's win chance minus the move played's, 0..1); a loss of 0.20 or more is a
-#: blunder. The engine's own choice is always "best".
+#: A decision falls in the first class whose limit its loss of win chance beyond the noise
+#: is below (loss = the reference's win chance minus the move played's, 0..1, from
+#: one comparison; the noise is subtracted first); 0.20 or more is a blunder. The engine's
+#: own choice is always "best".
 LOSS_LIMITS: Mapping[str, float] = {"best": 0.01, "good": 0.04, "inaccuracy": 0.10, "mistake": 0.20}
 
 #: Progress callback: ``(decisions done, decisions in all, the decision just reviewed)``.
 Progress = Callable[[int, int, "Decision"], None]
 
 
-def classify(loss: float, engine_choice: bool = False) -> str:
-    """The class of a decision that lost ``loss`` of win chance (`LOSS_LIMITS`)."""
+def classify(loss: float, engine_choice: bool = False, noise: float = 0.0) -> str:
+    """The class of a decision that lost ``loss`` of win chance, measured with ``noise``
+    (half the width of its interval): the class of ``loss - noise`` (`LOSS_LIMITS`)."""
     if engine_choice:
         return "best"
+    beyond = max(0.0, loss - noise)
     for name, limit in LOSS_LIMITS.items():
-        if loss < limit:
+        if beyond < limit:
             return name
     return "blunder"
 
@@ -93,16 +119,20 @@ class Decision:
     move: Move
     #: The only legal move: nothing to choose (not classified into the summary).
     forced: bool
-    #: The mover's win chance before the move: the search's best estimate.
+    #: The mover's win chance before the move: the better of ``best_win`` and ``win_after``
+    #: (for the engine's own choice, the search's estimate of it).
     win_before: float
     #: The mover's win chance after the move played.
     win_after: float
-    #: ``win_before - win_after``, at least 0.
+    #: ``best``'s win chance minus the move played's, from one comparison over
+    #: the same deals, at least 0 (0 for the engine's own choice).
     loss: float
     classification: str
-    #: The search's best move; the move played when it was the search's first choice or
-    #: its own search found it at least as good.
+    #: The engine's choice: the search's first candidate (what `genial.analyse` with the
+    #: review's level, budget and seed shows first), or its second choice when the
+    #: comparison found that better than the first.
     best: Move
+    #: The win chance after ``best``, from the same comparison as ``win_after``.
     best_win: float
     #: Points of each half of the move played and of the best move (``None`` for swap/keep).
     points: tuple[int, int] | None
@@ -111,6 +141,16 @@ class Decision:
     candidates: tuple[CandidateMove, ...]
     #: Every seat's win chance before the move, as the mover saw the position.
     seats: tuple[float, ...]
+    #: Half the width of the loss's interval: `NOISE_Z` standard errors of the compared
+    #: difference (0 for the engine's choice or a forced move; ``None`` in a version 1
+    #: review, which measured none).
+    noise: float | None = None
+
+    @property
+    def within_noise(self) -> bool:
+        """Whether the loss is no larger than its noise: the search could not tell the move
+        played from its own choice (always for the engine's choice)."""
+        return self.noise is not None and self.loss <= self.noise
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -138,6 +178,8 @@ class Decision:
                 for c in self.candidates
             ],
             "seats": list(self.seats),
+            "noise": self.noise,
+            "within_noise": self.within_noise,
         }
 
     @classmethod
@@ -170,6 +212,7 @@ class Decision:
                 for c in d["candidates"]
             ),
             seats=tuple(_chance(x, "seats") for x in d["seats"]),
+            noise=None if d.get("noise") is None else _number(d["noise"], "noise"),
         )
 
 
@@ -236,6 +279,9 @@ class Review:
     #: The rule set the moves were played under, as its text form (`Rules.to_text`);
     #: ``None`` in a review written before reviews kept it.
     rules: str | None = None
+    #: The format version it was made in (`VERSION`; 1: two searches per decision, no
+    #: noise measured).
+    version: int = VERSION
 
     @classmethod
     def partial(cls, game: Game, level: str, iterations: int | None, seed: int, decisions: list[Decision]) -> Review:
@@ -273,7 +319,7 @@ class Review:
         """The review's JSON form: the record format's optional ``review`` section."""
         return {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "level": self.level,
             "iterations": self.iterations,
             "seed": self.seed,
@@ -283,6 +329,7 @@ class Review:
             "moves": [str(m) for m in self.moves],
             "classes": list(CLASSES),
             "loss_limits": dict(LOSS_LIMITS),
+            "noise_z": NOISE_Z,
             "decisions": [d.to_dict() for d in self.decisions],
             "series": [list(row) for row in self.series],
             "summary": [
@@ -301,9 +348,10 @@ class Review:
             raise RecordError(f"a review is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
             raise RecordError(f"review format is {data.get('format')!r}, expected {FORMAT!r}")
-        if data.get("version") != VERSION:
+        if data.get("version") not in READS:
             raise RecordError(
-                f"review version {data.get('version')!r} is not supported (this genial reads version {VERSION})"
+                f"review version {data.get('version')!r} is not supported (this genial reads versions"
+                f" {', '.join(map(str, READS))})"
             )
         try:
             r = cls(
@@ -316,6 +364,7 @@ class Review:
                 series=tuple(tuple(_chance(x, f"series[{i}]") for x in row) for i, row in enumerate(data["series"])),
                 complete=bool(data.get("complete", True)),
                 rules=None if data.get("rules") is None else Rules.from_text(data["rules"]).to_text(),
+                version=int(data["version"]),
             )
         except KeyError as e:
             raise RecordError(f"review cannot be read: the field {e} is missing") from None
@@ -345,6 +394,7 @@ class Review:
                     "win_before": d.win_before,
                     "win_after": d.win_after,
                     "loss": d.loss,
+                    "noise": d.noise,
                     "classification": d.classification,
                     "best": str(d.best),
                     "best_win": d.best_win,
@@ -369,9 +419,10 @@ class Review:
         for d in self.decisions:
             tag = "forced" if d.forced else d.classification
             alt = "" if d.best == d.move else f"  best {d.best} {100 * d.best_win:.0f}%"
+            noise = f" (loss {100 * d.loss:.0f}% ±{100 * d.noise:.0f})" if d.noise and d.best != d.move else ""
             lines.append(
                 f"{d.ply:3d}. P{d.player} {d.move!s:<14} {100 * d.win_before:3.0f}% → {100 * d.win_after:3.0f}%"
-                f"  {tag}{alt}"
+                f"  {tag}{noise}{alt}"
             )
         for s in self.summary:
             counts = ", ".join(f"{n} {c}" for c, n in s.counts.items() if n)
@@ -404,7 +455,10 @@ def review(
 
     Each decision is searched like ``level`` (one of `searching_levels()`; ``iterations``
     replaces its budget) from the mover's view only, never from the real hidden racks, with
-    a seed derived from ``seed`` and the decision's index: deterministic for a seed.
+    ``seed``: deterministic for a seed, and the engine's choice is what
+    ``genial.analyse(position, iterations=iterations, seed=seed, level=level)`` ranks first.
+    A move played other than that choice is compared with it over the same sampled deals
+    (module docs).
     ``progress(done, total, decision)`` is called after each decision; Ctrl-C stops the
     review. ``plies`` restricts the review to some decisions (the others are not searched
     and the series covers the reviewed ones). ``resume``: a review (partial or not) of the
@@ -432,6 +486,8 @@ def review(
     if resume is not None:
         if (resume.level, resume.iterations, resume.seed) != (level, iterations, seed):
             raise ValueError("resume holds a review made with another level, budget or seed")
+        if resume.version != VERSION:
+            raise ValueError(f"resume holds a review of format version {resume.version}: review the game again")
         if [str(m) for m in resume.moves[: len(moves)]] != [str(m) for m in moves[: len(resume.moves)]]:
             raise ValueError("resume holds a review of other moves")
         known = {d.ply: d for d in resume.decisions if d.ply < len(moves)}
@@ -442,18 +498,16 @@ def review(
                 progress(len(decisions), total, known[ply])
         elif ply in wanted:
             mover = board.current_player
-            rows, played_value, seats, legal = _core.review_decision(board._state, move, seed, ply, iterations, level)
+            rows, best_move, best_win, played_value, noise, seats, legal = _core.review_decision(
+                board._state, move, seed, iterations, level
+            )
             cands = tuple(
                 CandidateMove(move=m, win_probability=float(v), visits=int(n), prior=float(p), line=tuple(line))
                 for m, n, v, p, line in rows
             )
-            best = cands[0]
-            # A move played that the search of it alone finds at least as good as the
-            # search's first choice is the best move of the decision.
-            engine_choice = best.move == move or float(played_value) >= best.win_probability
-            best_move, best_win = (move, float(played_value)) if engine_choice else (best.move, best.win_probability)
-            win_before = max(best_win, float(played_value))
-            loss = max(0.0, win_before - float(played_value))
+            engine_choice = best_move == move
+            win_before = max(float(best_win), float(played_value))
+            loss = max(0.0, float(best_win) - float(played_value))
             decisions.append(
                 Decision(
                     ply=ply,
@@ -464,13 +518,14 @@ def review(
                     win_before=win_before,
                     win_after=float(played_value),
                     loss=loss,
-                    classification=classify(loss, engine_choice or legal <= 1),
+                    classification=classify(loss, engine_choice or legal <= 1, float(noise)),
                     best=best_move,
-                    best_win=best_win,
+                    best_win=float(best_win),
                     points=_points(board, move),
                     best_points=_points(board, best_move),
                     candidates=cands,
                     seats=tuple(float(x) for x in seats),
+                    noise=float(noise),
                 )
             )
             if progress is not None:

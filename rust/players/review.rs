@@ -9,34 +9,53 @@ use crate::bots::eval::win_probabilities;
 use crate::bots::{Candidate, SearchBot, SearchConfig};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::rng::derive_seed;
 use crate::stop::Stop;
 use std::sync::Arc;
 
+/// How many standard errors of the loss its noise is: the loss's interval is the loss ±
+/// `NOISE_Z` standard errors, about 99 % (a review makes some 40 verdicts a game: at 95 %,
+/// two of them would be named a class higher by chance alone).
+pub const NOISE_Z: f64 = 2.58;
+
 /// What the search thinks of one decision.
+///
+/// The engine's choice is the first candidate of one search of the decision (exactly what
+/// `analyse` with the same level, budget and seed shows). When the move played is another
+/// one, the engine's first two choices and the move played are then searched side by side
+/// over the same sampled deals (`SearchBot::compare`, common random numbers), each with
+/// half the budget's iterations: the reference is the engine's choice, or its second choice
+/// when that did better on those deals, the loss is the reference's value minus the move
+/// played's, and its noise comes from the spread of their per-deal differences.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecisionReview {
     /// Root candidates of the full search, best first.
     pub candidates: Vec<Candidate>,
-    /// The mover's win chance after the move played: the full search's estimate when the
-    /// move is its best, else a search of that move alone with the same budget.
+    /// The reference: the full search's first candidate (the move played when forced), or
+    /// its second when the comparison found that better.
+    pub best: Move,
+    /// The mover's win chance after the reference: from the comparison when the move
+    /// played is another, else the full search's.
+    pub best_value: f64,
+    /// The mover's win chance after the move played, from the same comparison (the full
+    /// search's when it is the engine's choice).
     pub played_value: f64,
+    /// Half the width of the loss's interval (`NOISE_Z` standard errors of the compared
+    /// difference); 0 when the move played is the engine's choice or forced.
+    pub noise: f64,
+    /// Deals the comparison searched both moves on (0: no comparison).
+    pub rounds: u32,
     /// Every seat's win chance before the decision, as the mover sees it: the mover's side
-    /// gets the search's best estimate, the other sides share the rest in proportion to the
-    /// evaluation's estimates.
+    /// gets the best of the two values above, the other sides share the rest in proportion
+    /// to the evaluation's estimates.
     pub seats: [f64; 4],
     /// Legal moves at the decision (1: forced, nothing searched).
     pub legal: usize,
 }
 
-/// The search seed of decision `ply` of a review with seed `seed` (one per decision, so a
-/// decision's review does not depend on which others were reviewed).
-pub fn decision_seed(seed: u64, ply: u64) -> u64 {
-    derive_seed(seed ^ 0x7265_7669_6577, ply)
-}
-
 /// Reviews the decision in front of the player to move of `game`, who played `played`
-/// (a legal move). `stop` ends the searches early (Ctrl-C).
+/// (a legal move), searching with `seed` (the review's seed: every decision searches with
+/// it, so its first candidate is what `analyse` with that seed shows). `stop` ends the
+/// searches early (Ctrl-C).
 pub fn review_decision(
     game: &Game,
     played: Move,
@@ -47,24 +66,37 @@ pub fn review_decision(
     let mover = game.current_player();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let search = |root: &[Move], salt: u64| {
-        let mut bot = SearchBot::new(config, derive_seed(seed, salt));
+    let bot = || {
+        let mut bot = SearchBot::new(config, seed);
         if let Some(s) = &stop {
             bot.set_stop(Arc::clone(s));
         }
-        bot.analyse(game, root)
+        bot
     };
-    let (candidates, played_value) = if moves.len() <= 1 {
+    let (candidates, best, best_value, played_value, noise, rounds) = if moves.len() <= 1 {
         // Forced: nothing to choose, the evaluation's estimate stands for the search's.
         let v = win_probabilities(game, mover)[mover];
-        (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], v)
+        (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], played, v, v, 0.0, 0)
     } else {
-        let full = search(&moves, 0).candidates;
-        let played_value = if full[0].mv == played { full[0].value } else { search(&[played], 1).candidates[0].value };
-        (full, played_value)
+        let full = bot().analyse(game, &moves).candidates;
+        let top = full[0].clone();
+        if top.mv == played {
+            (full, played, top.value, top.value, 0.0, 0)
+        } else {
+            // The engine's first two choices and the move played, half the budget's
+            // iterations each, on the same deals.
+            let mut arms = vec![top.mv];
+            arms.extend(full.iter().skip(1).map(|c| c.mv).find(|&m| m != played));
+            arms.push(played);
+            let p = arms.len() - 1;
+            let rounds = (config.budget(game.config().players()).max(2) / 2).max(1);
+            let c = bot().compare(game, &arms, rounds);
+            let r = if p == 2 && c.values[1] > c.values[0] { 1 } else { 0 };
+            (full, arms[r], c.values[r], c.values[p], NOISE_Z * c.std_error(r, p), c.rounds)
+        }
     };
-    let best = candidates[0].value.max(played_value);
-    DecisionReview { seats: share(game, mover, best), played_value, candidates, legal: moves.len() }
+    let seats = share(game, mover, best_value.max(played_value));
+    DecisionReview { candidates, best, best_value, played_value, noise, rounds, seats, legal: moves.len() }
 }
 
 /// Every seat's win chance when the mover's side has `mine`: the other sides share the
@@ -128,5 +160,33 @@ mod tests {
             }
             assert!(a.candidates.iter().all(|c| g.check(&c.mv).is_ok()));
         }
+    }
+
+    #[test]
+    fn the_engines_choice_has_no_loss_and_another_move_is_compared_on_the_same_deals() {
+        let mut g = Game::new(Config::standard(2).unwrap(), 3);
+        let mut moves = Vec::new();
+        for i in 0..10 {
+            g.legal_moves(&mut moves);
+            g.play_unchecked(&moves[(i * 17) % moves.len()]);
+        }
+        let top = SearchBot::new(small(), 4).analyse(&g, &{
+            g.legal_moves(&mut moves);
+            moves.clone()
+        });
+        let r = review_decision(&g, top.candidates[0].mv, small(), 4, None);
+        assert_eq!(
+            (r.best, r.best_value, r.played_value, r.noise),
+            (top.candidates[0].mv, r.played_value, top.candidates[0].value, 0.0)
+        );
+        assert_eq!(r.candidates, top.candidates);
+        let other = *moves.iter().find(|m| **m != top.candidates[0].mv).unwrap();
+        let r = review_decision(&g, other, small(), 4, None);
+        assert!(top.candidates[..2].iter().any(|c| c.mv == r.best), "{:?}", r.best);
+        assert_eq!(r.rounds, 15);
+        assert!(r.noise >= 0.0 && (0.0..=1.0).contains(&r.best_value) && (0.0..=1.0).contains(&r.played_value));
+        // The same move against itself: the same deals give the same value, no noise.
+        let c = SearchBot::new(small(), 4).compare(&g, &[other, other], 20);
+        assert_eq!((c.values[0], c.std_error(0, 1)), (c.values[1], 0.0));
     }
 }

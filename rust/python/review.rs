@@ -4,27 +4,28 @@
 use super::analysis::{candidate_row, search_config, CandidateRow};
 use super::game::PyGameState;
 use super::interrupt;
-use super::types::extract_move;
-use crate::review::{decision_seed, review_decision as core_review_decision};
+use super::types::{extract_move, PyMove};
+use crate::review::{review_decision as core_review_decision, NOISE_Z};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// `(candidates, played_value, seats, legal)`: see `crate::review::DecisionReview`.
-type DecisionRow = (Vec<CandidateRow>, f64, Vec<f64>, usize);
+/// `(candidates, best, best_value, played_value, noise, seats, legal)`: see
+/// `crate::review::DecisionReview`.
+type DecisionRow = (Vec<CandidateRow>, PyMove, f64, f64, f64, Vec<f64>, usize);
 
 /// Reviews the decision of the player to move of `state`, who played `played`: the
-/// search's candidates (best first), the mover's win chance after the move played, every
-/// seat's win chance before, and the number of legal moves. Decision `ply` of a review
-/// with seed `seed` searches with its own seed, so it is deterministic.
+/// search's candidates (best first), the engine's choice, the mover's win chance after it
+/// and after the move played (from one comparison over the same deals), the noise of their
+/// difference, every seat's win chance before, and the number of legal moves. The search
+/// uses `seed` as `analyse_state` does, so it is deterministic and agrees with it.
 #[pyfunction]
-#[pyo3(signature = (state, played, seed = 0, ply = 0, iterations = None, level_name = "expert"))]
+#[pyo3(signature = (state, played, seed = 0, iterations = None, level_name = "expert"))]
 fn review_decision(
     py: Python<'_>,
     state: &Bound<'_, PyGameState>,
     played: &Bound<'_, PyAny>,
     seed: u64,
-    ply: u64,
     iterations: Option<u32>,
     level_name: &str,
 ) -> PyResult<DecisionRow> {
@@ -37,13 +38,21 @@ fn review_decision(
     let config = search_config(level_name, iterations, None)?;
     let (stop, raised) = interrupt::polling_stop();
     let flag = Arc::clone(&stop);
-    let seed = decision_seed(seed, ply);
     let r = interrupt::here(py, &stop, &raised, move || core_review_decision(&game, mv, config, seed, Some(flag)))?;
     let n = game.config().players();
-    Ok((r.candidates.into_iter().map(candidate_row).collect(), r.played_value, r.seats[..n].to_vec(), r.legal))
+    Ok((
+        r.candidates.into_iter().map(candidate_row).collect(),
+        PyMove(r.best),
+        r.best_value,
+        r.played_value,
+        r.noise,
+        r.seats[..n].to_vec(),
+        r.legal,
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(review_decision, m)?)?;
+    m.add("REVIEW_NOISE_Z", NOISE_Z)?;
     Ok(())
 }

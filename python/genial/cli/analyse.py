@@ -22,7 +22,7 @@ from ..files import read_json, write_atomic
 from ..game import Game
 from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
-from ..reviews import Decision, Review, review, searching_levels
+from ..reviews import VERSION, Decision, Review, review, searching_levels
 from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
@@ -56,7 +56,14 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
         why = str(e).removeprefix(f"{path}: ")
         print(f"genial analyse: ignoring the cached review {path} ({why}); reviewing anew", file=sys.stderr)
         return None
-    same = (r.level, r.iterations, r.seed, r.rules) == (level, iterations, seed, game.rules.to_text())
+    # A review of an older format (another way of judging) is made again.
+    same = (r.version, r.level, r.iterations, r.seed, r.rules) == (
+        VERSION,
+        level,
+        iterations,
+        seed,
+        game.rules.to_text(),
+    )
     moves = tuple(str(m) for m in game.moves)
     if not same or tuple(str(m) for m in r.moves) != moves:
         return None
@@ -66,6 +73,11 @@ def _cached(path: Path, game: Game, level: str, iterations: int | None, seed: in
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Writes JSON atomically (a crash leaves the old file or the new one)."""
     write_atomic(path, json.dumps(data, allow_nan=False))
+
+
+def _loss(d: Decision) -> str:
+    """The loss with its noise (``3% ±2``), the noise left out of a version 1 review."""
+    return f"{100 * d.loss:.0f}%" + ("" if d.noise is None else f" ±{100 * d.noise:.0f}")
 
 
 def _table(r: Review) -> Any:
@@ -80,6 +92,7 @@ def _table(r: Review) -> Any:
         ("before", "right"),
         ("after", "right"),
         ("class", "left"),
+        ("loss", "right"),
         ("best", "left"),
         ("win", "right"),
         ("pts", "right"),
@@ -97,6 +110,7 @@ def _table(r: Review) -> Any:
             _pct(d.win_before),
             _pct(d.win_after),
             f"[{style}]{tag}[/]",
+            _loss(d) if alt else "",
             str(d.best) if alt else "",
             _pct(d.best_win) if alt else "",
             _points(d.best_points) if alt else "",

@@ -867,9 +867,11 @@ def _class_texts() -> list[dict[str, Any]]:
     for c in CLASSES:
         limit = LOSS_LIMITS.get(c)
         if limit is not None:
-            text = f"lost less than {_pct(limit)} win chance" + (" (or the engine's own choice)" * (c == "best"))
+            text = f"lost less than {_pct(limit)} win chance beyond the search's noise" + (
+                " (or the engine's own choice)" * (c == "best")
+            )
         else:
-            text = f"lost {_pct(max(LOSS_LIMITS.values()))} win chance or more"
+            text = f"lost {_pct(max(LOSS_LIMITS.values()))} win chance or more beyond the search's noise"
         out.append({"name": c, "text": text, "limit": limit})
     return out
 
@@ -940,6 +942,8 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
                     "win_before": d.win_before,
                     "win_after": d.win_after,
                     "loss": d.loss,
+                    "noise": d.noise,
+                    "within_noise": d.within_noise,
                     "class": "forced" if d.forced else d.classification,
                     "best": str(d.best),
                     "best_win": d.best_win,

@@ -116,6 +116,35 @@ pub fn solve(
     Some(Analysis { iterations: samples, nodes: solver.nodes.min(u32::MAX as u64) as u32, candidates })
 }
 
+/// The exact results of the moves `arms` on the same `samples` deals as `solve` with the
+/// same seed deals them: `(mean values, each deal's values one row per deal)`, or `None`
+/// when that would visit more than `max_nodes` positions in all.
+pub fn compare(root: &Game, arms: &[Move], samples: u32, max_nodes: u64, seed: u64) -> Option<(Vec<f64>, Vec<f64>)> {
+    let me = root.current_player();
+    if samples == 0 || arms.is_empty() {
+        return None;
+    }
+    let mut solver = Solver { me, two: root.config().players() == 2, nodes: 0, max_nodes, stack: Vec::new() };
+    let mut rng = Rng::new(seed);
+    let mut total = vec![0.0; arms.len()];
+    let mut returns = Vec::with_capacity(samples as usize * arms.len());
+    for _ in 0..samples {
+        let deal = root.determinize(me, rng.next_u64());
+        for (k, m) in arms.iter().enumerate() {
+            let mut g = deal;
+            g.play_unchecked(m);
+            solver.nodes += 1;
+            if solver.nodes > max_nodes {
+                return None;
+            }
+            let v = solver.value(&g, 0, 0.0, 1.0)?[me];
+            total[k] += v;
+            returns.push(v);
+        }
+    }
+    Some((total.iter().map(|t| t / samples as f64).collect(), returns))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

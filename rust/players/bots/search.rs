@@ -21,7 +21,7 @@ use super::endgame;
 use super::eval::MoveScorer;
 use super::evaluator::{Evaluator, Levels};
 use super::inference::Inference;
-use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
+use super::tree::{add_child, backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -107,6 +107,14 @@ const EXACT_NODES: [u64; 3] = [30_000, 20_000, 15_000];
 pub const MAX_EXACT: u32 = 8;
 
 impl SearchConfig {
+    /// The iterations one decision of a `players`-player game gets (0: a time budget only).
+    pub fn budget(&self, players: usize) -> u32 {
+        match self.iterations_by_players {
+            Some(t) if self.time_ms == 0 => t[players.clamp(2, 4) - 2],
+            _ => self.iterations,
+        }
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         if self.iterations == 0 && self.time_ms == 0 {
             return Err("the search needs a budget: iterations > 0 or time_ms > 0".into());
@@ -153,6 +161,28 @@ pub struct Analysis {
     pub nodes: u32,
     /// Root moves searched, best first (most visits, then value).
     pub candidates: Vec<Candidate>,
+}
+
+/// Root moves searched side by side over the same sampled deals (`SearchBot::compare`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Each move's mean return for the mover (its estimated win probability), in the order
+    /// the moves were given.
+    pub values: Vec<f64>,
+    /// Deals every move was searched on (each move got one iteration per deal).
+    pub rounds: u32,
+    /// The mover's return of each move on each deal (`rounds` rows of one per move).
+    pub returns: Vec<f64>,
+}
+
+impl Comparison {
+    /// The standard error of `values[a] - values[b]`, from the spread of their per-deal
+    /// differences (0 when the difference was the same on every deal).
+    pub fn std_error(&self, a: usize, b: usize) -> f64 {
+        let k = self.values.len();
+        let diffs: Vec<f64> = self.returns.chunks(k).map(|r| r[a] - r[b]).collect();
+        std_error(&diffs)
+    }
 }
 
 /// The levels' search, scoring the end of each iteration with `E` (by default the evaluator
@@ -249,10 +279,7 @@ impl<E: Evaluator> SearchBot<E> {
         let me = root.current_player();
         let cfg = self.config;
         let deadline = (cfg.time_ms > 0).then(|| Instant::now() + Duration::from_millis(cfg.time_ms as u64));
-        let budget = match cfg.iterations_by_players {
-            Some(t) if cfg.time_ms == 0 => t[root.config().players().clamp(2, 4) - 2],
-            _ => cfg.iterations,
-        };
+        let budget = cfg.budget(root.config().players());
         let max_iter = if budget == 0 { u32::MAX } else { budget };
         if cfg.exact > 0 && root.board().free_pairs() <= cfg.exact as usize && root.config().players() > 1 {
             let k = root.config().players().clamp(2, 4) - 2;
@@ -362,6 +389,91 @@ impl<E: Evaluator> SearchBot<E> {
         Analysis { iterations, nodes: self.nodes.len() as u32, candidates }
     }
 
+    /// Searches the root moves `arms` side by side with common random numbers: each of
+    /// `rounds` deals of what the mover cannot see is searched once after each move, the
+    /// playout and tie-breaks of every iteration of a deal drawn from the same stream, all
+    /// in one tree. The differences of the values are then free of the luck of the deals,
+    /// and their standard errors come from the per-deal differences. Where the config
+    /// solves the endgame exactly, the moves are solved on the same deals as `analyse`
+    /// solves them (the same seed gives the same deals). Ends early when the stop flag is
+    /// set (after one round).
+    pub fn compare(&mut self, root: &Game, arms: &[Move], rounds: u32) -> Comparison {
+        assert!(!arms.is_empty() && arms.len() <= MAX_CANDIDATES, "compare needs 1..=64 moves");
+        let me = root.current_player();
+        let cfg = self.config;
+        if cfg.exact > 0 && root.board().free_pairs() <= cfg.exact as usize && root.config().players() > 1 {
+            let k = root.config().players().clamp(2, 4) - 2;
+            let seed = self.rng.next_u64();
+            if let Some((values, returns)) = endgame::compare(root, arms, EXACT_SAMPLES[k], EXACT_NODES[k], seed) {
+                return Comparison { values, rounds: EXACT_SAMPLES[k], returns };
+            }
+        }
+        self.evaluator.start(root, me);
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: Move::Keep,
+            first_child: NONE,
+            next_sibling: NONE,
+            player: me as u8,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        });
+        let ids: Vec<u32> = arms.iter().map(|&mv| add_child(&mut self.nodes, 0, mv, me as u8)).collect();
+        let mut scored = std::mem::take(&mut self.scored);
+        let mut moves = std::mem::take(&mut self.moves);
+        let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
+        let mut returns = Vec::with_capacity(rounds as usize * arms.len());
+        let stop = self.stop.clone();
+        let budget = Budget { iterations: rounds.max(1), deadline: None, stop: stop.as_deref() };
+        let mut done = 0;
+        while budget.allows(done) {
+            done += 1;
+            let deal = root.determinize(me, self.rng.next_u64());
+            let stream = self.rng.next_u64();
+            for (k, &arm) in ids.iter().enumerate() {
+                let mut rng = Rng::new(stream);
+                let mut game = deal;
+                game.play_unchecked(&arms[k]);
+                let mut node = arm;
+                self.path.clear();
+                self.path.push(0);
+                self.path.push(arm);
+                while !game.is_over() {
+                    let mover = game.current_player() as u8;
+                    let visits = self.nodes[node as usize].visits;
+                    let allowed = ((1.0 + cfg.widen * (visits as f64).sqrt()) as usize).min(cfg.width as usize);
+                    list.clear();
+                    game.legal_moves(&mut moves);
+                    let never = cfg.never_swap && mover as usize == me;
+                    if moves.len() <= 2 && !never {
+                        list.extend_from_slice(&moves);
+                    } else {
+                        Self::rank(&mut rng, &game, &moves, never, allowed, &mut scored);
+                        list.extend(scored.iter().take(allowed).map(|x| moves[x.2 as usize]));
+                    }
+                    let (mv, id, expanded) = select(&mut self.nodes, node, &list, mover, cfg.exploration);
+                    game.play_unchecked(&mv);
+                    self.path.push(id);
+                    if expanded {
+                        break;
+                    }
+                    node = id;
+                }
+                let v = self.evaluator.evaluate(&mut game, me, &mut rng);
+                backup(&mut self.nodes, &self.path, &v);
+                returns.push(v[me]);
+            }
+        }
+        self.moves = moves;
+        self.scored = scored;
+        let value = |id: u32| {
+            let n = &self.nodes[id as usize];
+            n.reward / n.visits.max(1) as f64
+        };
+        Comparison { values: ids.iter().map(|&id| value(id)).collect(), rounds: done, returns }
+    }
+
     /// Whether the search may stop after `done` iterations of a budget of `budget`: before
     /// the budget, once no other root move can catch up with the most visited one in the
     /// iterations left; after it, unless the two most visited are within 15 %.
@@ -406,6 +518,17 @@ impl<E: Evaluator> SearchBot<E> {
             at = best;
         }
     }
+}
+
+/// The standard error of the mean of `xs` (0 for fewer than two).
+pub(super) fn std_error(xs: &[f64]) -> f64 {
+    let n = xs.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+    (var / n as f64).sqrt()
 }
 
 impl<E: Evaluator> Bot for SearchBot<E> {
