@@ -85,9 +85,22 @@ def marked_processes(mark: str) -> list[int]:
                 state = f.read().rpartition(")")[2].split()[0]
         except OSError:
             continue
-        if wanted in env and state != "Z":  # a zombie holds nothing and runs nothing
-            out.append(int(entry))
+        if wanted in env and state != "Z" and not _own_helper(int(entry)):
+            out.append(int(entry))  # a zombie holds nothing and runs nothing
     return out
+
+
+def _own_helper(pid: int) -> bool:
+    """A helper of this test process itself, which ends with it: multiprocessing's resource
+    tracker, started once by the first test that uses a lock or shared memory."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+            ppid = int(f.read().rpartition(")")[2].split()[1])
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            command = f.read()
+    except (OSError, ValueError):
+        return False
+    return ppid == os.getpid() and b"multiprocessing.resource_tracker" in command
 
 
 def _describe(pid: int) -> str:

@@ -86,12 +86,12 @@ def test_another_addresss_review_starts_while_one_address_floods(client: TestCli
     assert r.status_code == 202, r.text
     mine = r.json()["id"]
     # The flooding address's reviews share one place in the fair queue: the other address's
-    # review is done before any one of the four.
+    # review starts next, so it is done before any but the one already under way.
     end = time.monotonic() + 120
     while review_status(client, mine)["status"] != "done":
         assert time.monotonic() < end
         time.sleep(0.02)
-    assert all(review_status(client, key)["status"] == "running" for key in flood)
+    assert sum(review_status(client, key)["status"] == "done" for key in flood) <= 1
 
 
 def test_a_game_named_by_anything_but_text_is_a_400(client: TestClient) -> None:

@@ -144,8 +144,9 @@ class Dataset:
     # ----- opening ------------------------------------------------------------------------
 
     def _open(self, resume: bool) -> None:
-        for leftover in self.path.glob(".part-*.partial"):
-            leftover.unlink(missing_ok=True)  # a shard a killed run was writing
+        for pattern in (".part-*.partial", f".{META_NAME}.*.partial"):
+            for leftover in self.path.glob(pattern):
+                leftover.unlink(missing_ok=True)  # a shard or the metadata a killed run was writing
         meta_file = self.path / META_NAME
         present = sorted(self.path.glob("part-*.parquet"))
         if not meta_file.exists() and not present:
