@@ -61,7 +61,7 @@ def test_random_positions_round_trip(variant: str, players: int) -> None:
 
 
 def test_every_option_and_the_seed_round_trip() -> None:
-    text = "standard/3,swap-instead,contact R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7"
+    text = "standard/3,swap_timing=instead_of_placement,require_contact=true R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7"
     game = read_position(text)
     assert game.rules.swap_timing == "instead_of_placement" and game.rules.require_contact
     assert write_position(game) == text
@@ -73,7 +73,8 @@ def test_every_option_and_the_seed_round_trip() -> None:
         ("", 0),
         ("Standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 0),
         ("standard2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 8),
-        ("standard/2,fast - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 11),
+        ("standard/2,fast - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 15),
+        ("standard/2,Fast=1 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 11),
         ("standard/2  - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 11),
         ("standard/2 R0,-1R0,0 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 16),
         ("standard/2 - 0.0.0.0.0/0.0.0.0.0.0 0 RB", 22),

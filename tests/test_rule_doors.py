@@ -172,3 +172,20 @@ def test_the_command_line_flags_name_every_rule_set(rules: Rules) -> None:
     with pytest.raises(ValueError, match="leave out --variant"):
         both = parser.parse_args(["--rules", rules.to_text(), "--variant", rules.variant])
         rules_from_flags(both, both.variant, both.players)
+
+
+@pytest.mark.parametrize("rules", ALL, ids=_id)
+def test_the_position_notation_keeps_the_rules(rules: Rules) -> None:
+    from genial.position import PositionError, read_position, write_position
+
+    game = Game(seed=2, rules=rules)
+    for m in list(genial.play_game(["greedy"] * rules.players, seed=2, rules=rules).moves)[:6]:
+        game.play(m)
+    while game.phase != "place" or game.pending_bonuses:  # a position is at the start of a turn
+        game.play(game.legal_moves()[0])
+    back = read_position(write_position(game))
+    assert back.rules == rules
+    assert back.board.occupied() == game.board.occupied() and back.tracks == game.tracks
+    head, rest = write_position(game).split(" ", 1)
+    with pytest.raises(PositionError, match="unknown rule option"):
+        read_position(f"{head},no_such_option=true {rest}")

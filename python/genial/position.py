@@ -6,9 +6,12 @@ Grammar (ABNF; ``SP`` is one space, and nothing else separates the fields)::
 
     position  = rules SP board SP tracks SP seat SP rack [SP seed]
     rules     = variant "/" players *("," option)
-    variant   = 1*(%x61-7A / "_")           ; a variant's name: standard, solo, team, duel
+    variant   = name                        ; a variant's name: standard, solo, team, duel
     players   = DIGIT                       ; the number of seats
-    option    = "swap-instead" / "contact"  ; swap_timing=instead_of_placement, require_contact
+    option    = name "=" value              ; an edition option (genial.Rules.options())
+                                            ; not at its default, in the options' order
+    name      = 1*(%x61-7A / "_")
+    value     = 1*(%x61-7A / DIGIT / "_")   ; as the rule set's text form writes it
     board     = "-" / placement *(";" placement)
     placement = colour cell "+" colour cell ; a placement's text, as Move.parse reads it
     cell      = int "," int                 ; axial q,r
@@ -27,7 +30,7 @@ Examples::
 
     standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB,GG,YP,OO,BP,RY
     standard/2 R0,-1+R0,0 1.0.0.0.0.0/0.0.0.0.0.0 1 RB,GG
-    standard/3,swap-instead,contact R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7
+    standard/3,swap_timing=instead_of_placement,require_contact=true R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7
 
 A position is one where a seat is about to place a tile at the start of its turn (no bonus
 placement owed, no swap offered). `write_position` writes a game's position; `read_position`
@@ -52,12 +55,11 @@ from dataclasses import dataclass
 
 from ._core import Move
 from .game import Game
-from .variants import as_rules
+from .variants import Rules
 
 __all__ = ["PositionError", "read_position", "write_position", "Position"]
 
 _COLOURS = "ROYGBP"
-_OPTIONS = {"swap-instead": ("swap_timing", "instead_of_placement"), "contact": ("require_contact", True)}
 
 
 class PositionError(ValueError):
@@ -78,8 +80,8 @@ class Position:
 
     variant: str
     players: int
-    swap_instead: bool
-    contact: bool
+    #: The edition options given, as the rule set's text form writes them (name, value).
+    options: tuple[tuple[str, str], ...]
     placements: tuple[str, ...]
     tracks: tuple[tuple[int, ...], ...]
     seat: int
@@ -145,19 +147,24 @@ def parse_position(text: str) -> Position:
     variant = text[begin : s.i]
     s.expect("/", "'/' and the number of players after the variant")
     players = s.digits("the number of players", 1)
-    swap_instead = contact = False
+    options: list[tuple[str, str]] = []
     while s.peek() == ",":
         s.i += 1
         begin = s.i
-        while s.peek() and (s.peek().isalpha() or s.peek() == "-"):
+        while s.peek() and s.peek().isascii() and (s.peek().islower() or s.peek() == "_"):
             s.i += 1
-        option = text[begin : s.i]
-        if option == "swap-instead" and not swap_instead:
-            swap_instead = True
-        elif option == "contact" and not contact:
-            contact = True
-        else:
-            raise s.fail("expected an option: swap-instead or contact, each once", begin)
+        if s.i == begin:
+            raise s.fail("expected an edition option's name (lower-case letters)")
+        name = text[begin : s.i]
+        s.expect("=", "'=' and the option's value after its name")
+        value_at = s.i
+        while s.peek() and s.peek().isascii() and (s.peek().islower() or s.peek().isdigit() or s.peek() == "_"):
+            s.i += 1
+        if s.i == value_at:
+            raise s.fail("expected the option's value (lower-case letters, digits, '_')")
+        if any(n == name for n, _ in options):
+            raise s.fail(f"the option {name} is given twice", begin)
+        options.append((name, text[value_at : s.i]))
     s.expect(" ", "one space before the board")
     # board
     starts.append(s.i)
@@ -224,8 +231,7 @@ def parse_position(text: str) -> Position:
     return Position(
         variant=variant,
         players=players,
-        swap_instead=swap_instead,
-        contact=contact,
+        options=tuple(options),
         placements=tuple(placements),
         tracks=tuple(tracks),
         seat=seat,
@@ -239,13 +245,9 @@ def read_position(text: str) -> Game:
     """The game a position's text sets up (`Game.from_setup`): `PositionError` for text that
     is not a position, naming the index of the first bad character."""
     p = parse_position(text)
-    try:
-        rules = as_rules(
-            players=p.players,
-            variant=p.variant,
-            swap_timing="instead_of_placement" if p.swap_instead else "after_placement",
-            require_contact=p.contact,
-        )
+    try:  # read by the core, as any rule set's text: an unknown option is refused
+        pairs = [("variant", p.variant), ("players", str(p.players)), *p.options]
+        rules = Rules.from_text(" ".join(f"{k}={v}" for k, v in pairs))
     except ValueError as e:
         raise PositionError(text, 0, f"these rules cannot be: {e}") from None
     try:
@@ -295,11 +297,12 @@ def write_position(game: Game) -> str:
         )
     placed = known + [str(m) for m in game.moves if m.is_placement]
     rules = game.rules
-    head = f"{rules.variant}/{rules.players}"
-    if rules.swap_timing == "instead_of_placement":
-        head += ",swap-instead"
-    if rules.require_contact:
-        head += ",contact"
+    # The options not at their default, as the rule set's text writes them.
+    text_of = dict(pair.split("=", 1) for pair in rules.to_text().split())
+    defaults = dict(pair.split("=", 1) for pair in Rules(rules.variant, rules.players).to_text().split())
+    head = f"{rules.variant}/{rules.players}" + "".join(
+        f",{o['name']}={text_of[o['name']]}" for o in Rules.options() if text_of[o["name"]] != defaults[o["name"]]
+    )
     board = ";".join(placed) or "-"
     tracks = "/".join(".".join(str(v) for v in t) for t in game.tracks)
     seat = game.current_player
