@@ -1,8 +1,8 @@
 """Every door a rule set passes through keeps it whole: a game of every rule set
 (`Rules.all()`: each variant and player count with each value of every edition option) is
 written and read back through each way a rule set leaves the process and comes back -- the
-JSON record, a results file and a dataset, the engine protocol, the server's API and a
-review -- and the rules and the result that come back must equal those that went in.
+JSON record, a results file and a dataset, the engine protocol, the server's API, a review,
+the position notation and the command line's flags -- and the rules and the result that come back must equal those that went in.
 
 `Rules.all()` is made from the core's option table, so an option added there is walked
 here with every value: a writer that drops it, or writes it under another name, makes the
