@@ -136,3 +136,13 @@ def test_the_committed_baseline_covers_every_workload():
     for key in ("date", "commit", "build", "rustc", "valgrind", "reason"):
         assert recorded[key]
     assert guard.LOG_MARKER in guard.BENCHMARKS.read_text()
+
+
+def test_pettingzoo_missing_is_skipped_with_a_reason(monkeypatch, capsys):
+    real = guard.importlib.util.find_spec
+    monkeypatch.setattr(guard.importlib.util, "find_spec", lambda m: None if m == "pettingzoo" else real(m))
+    assert guard.skip_reason("pettingzoo_step") == "pettingzoo not installed (pip install 'genial-engine[rl]')"
+    assert guard.skip_reason("simulate_10") is None
+    monkeypatch.setattr(guard, "rust_binary", lambda: "")
+    assert guard.measure(["pettingzoo_step"]) == {}
+    assert "SKIPPED pettingzoo_step: pettingzoo not installed" in capsys.readouterr().out
