@@ -43,16 +43,23 @@ def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 # ----- tiers ---------------------------------------------------------------------------------
 # `make test-fast` runs what is not marked slow: the unit and property tests at small sizes,
 # for the edit-test loop. The slow tier (browsers, a Ray cluster, interrupts of real runs,
-# strength and training runs, building the docs and the wheel) runs in `make test` and CI.
+# engine processes and servers in their own processes, whole reviews, strength and
+# training runs, building the docs and the wheel) runs in `make test` and CI.
 SLOW_MODULES = {
     "test_cluster",
     "test_docs_site",
+    "test_engine",
+    "test_engine_hostile",
     "test_examples",
     "test_interrupts",
     "test_levels",
     "test_master",
     "test_packaging",
+    "test_review_verdicts",
     "test_web_browser",
+    "test_web_connections",
+    "test_web_engines",
+    "test_web_serve",
 }
 
 
