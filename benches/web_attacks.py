@@ -244,7 +244,9 @@ async def review_flood(host: str, port: int, stop: asyncio.Event, seen: dict[str
     asked = 0
 
     async def post(http: Http, record: dict[str, Any], address: str) -> tuple[int, dict[str, Any]]:
-        status, raw = await http.request_with("POST", "/api/reviews", {"record": record}, {"X-Forwarded-For": address})  # type: ignore[attr-defined]
+        status, raw = await http.request(
+            "POST", "/api/reviews", {"record": record}, headers={"X-Forwarded-For": address}
+        )
         return status, json.loads(raw)
 
     async def flooder() -> None:
@@ -305,40 +307,6 @@ async def phase(name: str, args: argparse.Namespace, base: str, attack: Any) -> 
         print(f"  probe failed from {probe.first_failure:.1f} s to {probe.last_failure:.1f} s into the phase")
     for k, v in seen.items():
         print(f"  {k}: {v}")
-
-
-def _request_with(self: Http, method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
-    """`Http.request` with extra headers (one write)."""
-
-    async def go() -> tuple[int, bytes]:
-        if self.writer is None or time.monotonic() - self.last_used > 3.0:
-            if self.writer is not None:
-                self.writer.close()
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        assert self.reader is not None and self.writer is not None
-        data = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
-        for k, v in headers.items():
-            head += f"{k}: {v}\r\n"
-        head += f"Content-Length: {len(data)}\r\n\r\n"
-        self.writer.write(head.encode() + data)
-        status_line = await self.reader.readline()
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        payload = await self.reader.readexactly(length)
-        self.last_used = time.monotonic()
-        return int(status_line.split()[1]), payload
-
-    return go()
-
-
-Http.request_with = _request_with  # type: ignore[attr-defined]
 
 
 def main() -> int:

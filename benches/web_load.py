@@ -47,7 +47,9 @@ class Http:
         self.writer: asyncio.StreamWriter | None = None
         self.last_used = 0.0
 
-    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         if self.writer is not None and time.monotonic() - self.last_used > 3.0:
             self.writer.close()  # the server drops idle keep-alive connections after 5 s
             self.writer = None
@@ -61,6 +63,8 @@ class Http:
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
         if token:
             head += f"X-Seat-Token: {token}\r\n"
+        for name, value in (headers or {}).items():
+            head += f"{name}: {value}\r\n"
         head += f"Content-Length: {len(data)}\r\n\r\n"
         self.writer.write(head.encode() + data)
         status_line = await self.reader.readline()
