@@ -173,14 +173,14 @@ class Store:
         forfeit: dict[str, Any] | None = None,
     ) -> float:
         """A move, an undo or the end: the record, and the forfeit when one ended the game."""
-        now = time.time()
-        with self._db:
-            self._db.execute(
-                "UPDATE games SET version = ?, record = ?, over = ?, summary = ?, forfeit = ?, updated = ? "
-                "WHERE id = ?",
-                (version, record, int(over), json.dumps(summary), json.dumps(forfeit) if forfeit else "", now, game_id),
-            )
-        return now
+        return self._set(
+            game_id,
+            version=version,
+            record=record,
+            over=int(over),
+            summary=json.dumps(summary),
+            forfeit=json.dumps(forfeit) if forfeit else "",
+        )
 
     def update_seats(
         self,
@@ -193,22 +193,14 @@ class Store:
         summary: dict[str, Any],
     ) -> float:
         """A seat claimed or replaced: its token and invite hashes and the public events."""
-        now = time.time()
-        with self._db:
-            self._db.execute(
-                "UPDATE games SET version = ?, tokens = ?, invites = ?, events = ?, summary = ?, updated = ? "
-                "WHERE id = ?",
-                (
-                    version,
-                    json.dumps(tokens),
-                    json.dumps(invites),
-                    json.dumps(events),
-                    json.dumps(summary),
-                    now,
-                    game_id,
-                ),
-            )
-        return now
+        return self._set(
+            game_id,
+            version=version,
+            tokens=json.dumps(tokens),
+            invites=json.dumps(invites),
+            events=json.dumps(events),
+            summary=json.dumps(summary),
+        )
 
     def redeal(
         self,
@@ -224,23 +216,24 @@ class Store:
     ) -> float:
         """A seat handed on before anyone played: a fresh deal from a fresh bag (its record
         and its commitment's salt) with the seats as they now are, in one write."""
+        return self._set(
+            game_id,
+            version=version,
+            record=record,
+            salt=salt,
+            tokens=json.dumps(tokens),
+            invites=json.dumps(invites),
+            events=json.dumps(events),
+            summary=json.dumps(summary),
+        )
+
+    def _set(self, game_id: str, **columns: str | int) -> float:
+        """Writes ``columns`` (names written in this module, values encoded) of one game in
+        one transaction, with the time of the change; returns that time."""
         now = time.time()
+        names = ", ".join(f"{name} = ?" for name in (*columns, "updated"))
         with self._db:
-            self._db.execute(
-                "UPDATE games SET version = ?, record = ?, salt = ?, tokens = ?, invites = ?, events = ?, "
-                "summary = ?, updated = ? WHERE id = ?",
-                (
-                    version,
-                    record,
-                    salt,
-                    json.dumps(tokens),
-                    json.dumps(invites),
-                    json.dumps(events),
-                    json.dumps(summary),
-                    now,
-                    game_id,
-                ),
-            )
+            self._db.execute(f"UPDATE games SET {names} WHERE id = ?", (*columns.values(), now, game_id))
         return now
 
     def update_settings(self, game_id: str, settings: dict[str, Any]) -> None:
