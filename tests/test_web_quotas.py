@@ -27,6 +27,7 @@ with warnings.catch_warnings():
 
 import genial
 from genial.web import analysis as analysis_module
+from genial.web import reviews as reviews_module
 from genial.web import server as server_module
 from genial.web.edge import EdgeRules
 from genial.web.server import create_app
@@ -73,7 +74,19 @@ def review_status(client: TestClient, key: str) -> dict[str, Any]:
     return dict(client.get(f"/api/reviews/{key}").json())
 
 
-def test_another_addresss_review_starts_while_one_address_floods(client: TestClient) -> None:
+def test_another_addresss_review_starts_while_one_address_floods(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every review's searches wait at a gate until all of them are asked for: otherwise a fast
+    # machine finishes the flood before the other address asks, and the test judges nothing.
+    gate = threading.Event()
+    searched = reviews_module.review
+
+    def gated(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(60), "the gate was never opened"
+        return searched(*args, **kwargs)
+
+    monkeypatch.setattr(reviews_module, "review", gated)
     flood = []
     for seed in (11, 12, 13, 14):
         r = client.post("/api/reviews", json={"record": finished_record(seed)}, headers=as_("10.0.0.1"))
@@ -85,8 +98,11 @@ def test_another_addresss_review_starts_while_one_address_floods(client: TestCli
     r = client.post("/api/reviews", json={"record": finished_record(16)}, headers=as_("10.0.0.2"))
     assert r.status_code == 202, r.text
     mine = r.json()["id"]
+    assert all(review_status(client, key)["status"] == "running" for key in [*flood, mine])
+    gate.set()
     # The flooding address's reviews share one place in the fair queue: the other address's
-    # review starts next, so it is done before any but the one already under way.
+    # review gets as large a share of the pool as all four together, so it is done before
+    # any of them but one already under way.
     end = time.monotonic() + 120
     while review_status(client, mine)["status"] != "done":
         assert time.monotonic() < end
