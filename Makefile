@@ -21,8 +21,9 @@ $(BASE): requirements-demo.txt
 	touch $@
 
 # Everything for development: tests, linters, docs, the extras' packages.
-$(STAMP): $(BASE) pyproject.toml requirements-dev.txt
+$(STAMP): $(BASE) pyproject.toml requirements-dev.txt requirements-nodeps.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	touch $@
 
 $(BUILD): $(BASE) $(RUST_SOURCES)

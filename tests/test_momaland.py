@@ -79,7 +79,8 @@ def test_spaces_and_action_numbers_are_moingenious(config: dict[str, Any]) -> No
     # tile as the rack shows it goes on the first cell.
     table = theirs.unwrapped.game.action_index_map
     ours_table = [(h1, h2, slot) for h1, h2 in ours._pairs for slot in range(6)]
-    assert [tuple(map(tuple, table[a][:2])) + (table[a][2],) for a in range(len(table))] == ours_table
+    theirs_table = [(tuple(h1), tuple(h2), slot) for h1, h2, slot in (table[a] for a in range(len(table)))]
+    assert theirs_table == ours_table
 
 
 def test_the_first_observation_is_moingenious_on_two_players() -> None:
@@ -107,6 +108,8 @@ def random_episode(e: Any, seed: int) -> list[tuple[str, Any, Any]]:
         obs, reward, terminated, truncated, _ = e.last()
         seen.append((agent, obs, reward))
         e.step(None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        # Vector rewards, also once agents step out after the end (PettingZoo's clearing writes scalars).
+        assert all(np.shape(r) == (6,) for r in e.rewards.values())
     return seen
 
 
@@ -166,6 +169,24 @@ def test_vector_rewards_add_up_to_the_scores_and_the_board_is_the_games(config: 
         for (q, r), color in e.game.board.occupied().items():
             board[-r + side - 1, -q + side - 1] = MOMALAND_COLORS.index(color) + 1
         assert np.array_equal(e.observe("agent_0")["observation"]["board"], board)
+
+
+def test_an_action_puts_the_tiles_colours_where_momaland_puts_them() -> None:
+    """Action ``(h1, h2, slot)`` puts the first colour of the rack's tile in ``slot`` on
+    ``h1``, which MOMAland's board array holds at ``[h1.q + side - 1, h1.r + side - 1]``."""
+    for players in (2, 3, 4):
+        e = env(num_agents=players)
+        e.reset(seed=players)
+        side = e.board_size
+        rng = random.Random(players)
+        for _ in range(12):
+            obs = e.observe(e.agent_selection)
+            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            h1, h2 = e._pairs[action // 6]
+            tile = obs["observation"]["racks"][action % 6]
+            e.step(action)
+            board = e.observe(e.possible_agents[0])["observation"]["board"]
+            assert [board[h[0] + side - 1, h[1] + side - 1] for h in (h1, h2)] == tile.tolist()
 
 
 def test_the_mover_alone_has_legal_actions_and_they_play() -> None:

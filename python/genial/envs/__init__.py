@@ -6,10 +6,13 @@
 * `genial.envs.gymnasium` — a Gymnasium single-agent environment, ``IngeniousEnv``
   (registered as ``genial/Ingenious-v0``), where the agent plays one seat against built-in
   bots. Needs ``gymnasium``.
+* `genial.envs.momaland` — a drop-in for MOMAland's ``moingenious_v0`` (its spaces, action
+  numbers and per-colour vector rewards, on the books' rules). Needs ``pettingzoo``.
 * `genial.VecEnv` — many games stepped together in Rust, for throughput.
 
 Actions are `genial.actions` indices and observations `genial.observation` vectors in all
-three. The environments are imported on demand, so genial itself needs neither library.
+but the MOMAland drop-in, which keeps MOMAland's. The environments are imported on demand,
+so genial itself needs neither library.
 """
 
 from __future__ import annotations

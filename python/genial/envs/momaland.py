@@ -176,8 +176,7 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         side = BOARD_SIZES[players]
         if board_size is not None and _whole("board_size", board_size) != side:
             raise ValueError(
-                f"board_size must be None or {side} for {players} players (the books' playing zone), "
-                f"not {board_size}"
+                f"board_size must be None or {side} for {players} players (the books' playing zone), not {board_size}"
             )
         if reward_mode not in ("competitive", "two_teams", "collaborative"):
             raise ValueError(
@@ -317,7 +316,8 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
             _core.play_action(state, SWAP_ACTION if self.swap else KEEP_ACTION)
 
     def _scores(self, seat: int) -> npt.NDArray[np.float64]:
-        return np.array(self.game._state.score_of(seat), dtype=np.float64)[_SCORE_ORDER]
+        scores: npt.NDArray[np.float64] = np.array(self.game._state.score_of(seat), dtype=np.float64)[_SCORE_ORDER]
+        return scores
 
     def step(self, action: Any) -> None:
         if not self._started:
