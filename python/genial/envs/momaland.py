@@ -115,6 +115,7 @@ def _tile_view(tile: Tile) -> tuple[int, int, bool]:
 
 
 _TILE_VIEWS = {Tile(a, b): _tile_view(Tile(a, b)) for a in Color for b in Color if a <= b}
+_TILE_PAIRS = {tile: (a, b) for tile, (a, b, _) in _TILE_VIEWS.items()}
 
 
 def env(**kwargs: Any) -> MOIngenious:
@@ -222,7 +223,14 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
                 fwd[p, slot] = (slot * CELLS + cell_index(c1)) * 6 + d12
                 rev[p, slot] = (slot * CELLS + cell_index(c2)) * 6 + d21
         self._fwd, self._rev = fwd, rev
+        # The genial action of every MOMAland action for each pattern of reversed slots (a
+        # bit per slot), built when first met: at most 64 of them.
+        self._selections: dict[int, npt.NDArray[np.int64]] = {}
         self._pairs = pairs
+        # Where each pair's two cells lie in the board array.
+        self._pair_cells = [
+            (_board_index(to_genial_cell(h1), side), _board_index(to_genial_cell(h2), side)) for h1, h2 in pairs
+        ]
         self._action_count = len(pairs) * _RACK
 
         self.possible_agents: list[str] = [f"agent_{i}" for i in range(players)]
@@ -254,6 +262,10 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         self._np_random: np.random.Generator | None = None
         self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self._board = np.zeros((2 * side - 1, 2 * side - 1), dtype=np.float32)
+        # What only a step changes, kept between steps: every seat's scores in MOMAland's
+        # order, and each seat's rack as MOMAland shows it with its pattern of reversed slots.
+        self._score_rows = np.zeros((players, _COLORS), dtype=np.int32)
+        self._racks: dict[int, tuple[npt.NDArray[np.int32], int]] = {}
         self._started = False
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -304,7 +316,8 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._started = True
-        self._settle()  # with swap_timing="instead_of_placement" a turn can open on a swap offer
+        self._settle()
+        self._refresh()  # with swap_timing="instead_of_placement" a turn can open on a swap offer
         self.agent_selection = self.possible_agents[self.game.current_player]
         return {a: self.observe(a) for a in self.agents}, self.infos
 
@@ -315,9 +328,12 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         while state.phase == "swap_offer":
             _core.play_action(state, SWAP_ACTION if self.swap else KEEP_ACTION)
 
-    def _scores(self, seat: int) -> npt.NDArray[np.float64]:
-        scores: npt.NDArray[np.float64] = np.array(self.game._state.score_of(seat), dtype=np.float64)[_SCORE_ORDER]
-        return scores
+    def _refresh(self) -> None:
+        """Forgets the racks and reads the scores after the game moved."""
+        state = self.game._state
+        rows = np.array([state.score_of(seat) for seat in range(self.rules.players)], dtype=np.int32)
+        self._score_rows = rows[:, _SCORE_ORDER]
+        self._racks.clear()
 
     def step(self, action: Any) -> None:
         if not self._started:
@@ -338,7 +354,7 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         a, b, flipped = _TILE_VIEWS[rack[slot]]
         genial_action = int(self._rev[pair, slot] if flipped else self._fwd[pair, slot])
         h1, h2 = self._pairs[pair]
-        before = self._scores(seat)
+        before = self._score_rows[seat].astype(np.float64)
         try:
             over = _core.play_action(state, genial_action)
         except IllegalMoveError as e:
@@ -346,12 +362,14 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
                 f"action {index} (tile {a}{b} from rack slot {slot}: colour {a} on cell {h1}, {b} on {h2}, "
                 f"MOMAland's cube coordinates) is not legal now: {e}"
             ) from None
-        self._board[_board_index(to_genial_cell(h1), self.board_size)] = a
-        self._board[_board_index(to_genial_cell(h2), self.board_size)] = b
+        cell1, cell2 = self._pair_cells[pair]
+        self._board[cell1] = a
+        self._board[cell2] = b
         if not over:
             self._settle()
             over = state.phase == "over"
-        gain = self._scores(seat) - before
+        self._refresh()
+        gain = self._score_rows[seat] - before
         self.rewards = {x: np.zeros(_COLORS) for x in self.agents}
         self.rewards[agent] = gain
         if self.rules.variant == "team":
@@ -378,35 +396,41 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         ``fully_obs``), everyone's scores, and its legal actions (none unless it is to move)."""
         state = self.game._state
         seat = self._seat[agent]
+        rack, reversed_slots = self._rack(seat)
         if self.fully_obs:
-            racks = np.stack([self._rack(s) for s in range(self.rules.players)])
+            racks = np.stack([self._rack(s)[0] for s in range(self.rules.players)])
         else:
-            racks = self._rack(seat)
-        scores = np.array([state.score_of(s) for s in range(self.rules.players)], dtype=np.int32)[:, _SCORE_ORDER]
+            racks = rack.copy()
         if state.phase == "over" or state.current_player != seat:
             mask = np.zeros(self._action_count, dtype=np.int8)
         else:
-            flipped = np.zeros(_RACK, dtype=np.bool_)
-            for slot, tile in enumerate(state.rack(seat)):
-                flipped[slot] = _TILE_VIEWS[tile][2]
-            legal = _core.legal_action_mask(state)
-            mask = legal[np.where(flipped, self._rev, self._fwd)].reshape(-1).view(np.int8)
+            selection = self._selections.get(reversed_slots)
+            if selection is None:
+                reversed_mask = np.array([reversed_slots >> slot & 1 for slot in range(_RACK)], dtype=np.bool_)
+                selection = np.where(reversed_mask, self._rev, self._fwd).reshape(-1)
+                self._selections[reversed_slots] = selection
+            mask = _core.legal_action_mask(state).view(np.int8)[selection]
         return {
-            "observation": {"board": self._board.copy(), "racks": racks, "scores": scores},
+            "observation": {"board": self._board.copy(), "racks": racks, "scores": self._score_rows.copy()},
             "action_mask": mask,
         }
 
     def observe_scores(self) -> npt.NDArray[np.int32]:
         """Every agent's scores, one row per agent in MOMAland's colour order (as in the observation)."""
-        state = self.game._state
-        return np.array([state.score_of(s) for s in range(self.rules.players)], dtype=np.int32)[:, _SCORE_ORDER]
+        return self._score_rows.copy()
 
-    def _rack(self, seat: int) -> npt.NDArray[np.int32]:
-        out = np.zeros((_RACK, 2), dtype=np.int32)
-        for slot, tile in enumerate(self.game._state.rack(seat)):
-            a, b, _ = _TILE_VIEWS[tile]
-            out[slot, 0], out[slot, 1] = a, b
-        return out
+    def _rack(self, seat: int) -> tuple[npt.NDArray[np.int32], int]:
+        """``seat``'s rack as MOMAland shows it (padded with ``(0, 0)``), and a bit per slot
+        whose tile shows genial's colours in reverse; kept until the game moves."""
+        kept = self._racks.get(seat)
+        if kept is None:
+            tiles = self.game._state.rack(seat)
+            out = np.zeros((_RACK, 2), dtype=np.int32)
+            if tiles:
+                out[: len(tiles)] = [_TILE_PAIRS[t] for t in tiles]
+            reversed_slots = sum(1 << slot for slot, t in enumerate(tiles) if _TILE_VIEWS[t][2])
+            kept = self._racks[seat] = (out, reversed_slots)
+        return kept
 
     def render(self) -> str | None:
         """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
