@@ -140,13 +140,19 @@ def test_the_same_seed_gives_the_same_episode_as_genials_pettingzoo(config: dict
         assert all(m == answer for m in moves if not m.is_placement)
 
 
-def test_the_seed_deals_the_game() -> None:
+def test_the_seed_deals_the_game_and_the_global_generators_are_left_alone() -> None:
+    py_state, np_state = random.getstate(), np.random.get_state()
     deals = set()
     for seed in (1, 1, 2):
         e = env()
         e.reset(seed=seed)
         deals.add(tuple(map(tuple, e.observe("agent_0")["observation"]["racks"].tolist())))
+        random_episode(e, seed)
     assert len(deals) == 2
+    # MOMAland's reset reseeds both; genial draws from neither.
+    assert random.getstate() == py_state
+    after = np.random.get_state()
+    assert after[0] == np_state[0] and np.array_equal(after[1], np_state[1]) and after[2:] == np_state[2:]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)
