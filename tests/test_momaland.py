@@ -140,6 +140,13 @@ def test_the_same_seed_gives_the_same_episode_as_genials_pettingzoo(config: dict
         assert all(m == answer for m in moves if not m.is_placement)
 
 
+@pytest.mark.parametrize("config", [{}, {"num_agents": 4, "reward_mode": "two_teams"}], ids=_id)
+def test_pettingzoo_seed_test(config: dict[str, Any]) -> None:
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: env(**config), num_cycles=300)
+
+
 def test_the_seed_deals_the_game_and_the_global_generators_are_left_alone() -> None:
     py_state, np_state = random.getstate(), np.random.get_state()
     deals = set()
