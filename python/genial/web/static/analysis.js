@@ -149,29 +149,33 @@ class AnalysisBoard {
         h(
           "li",
           { class: "candidate", "data-move": c.move, onmouseenter: () => this.showCandidate(i) },
+          // One row (the list item keeps its number): the move, its figures, Play.
           h(
-            "button",
-            {
-              type: "button",
-              class: "ghost cand-show",
-              "aria-pressed": "false",
-              title: "Show this move on the board",
-              onfocus: () => this.showCandidate(i),
-              onclick: () => this.selectCandidate(i),
-            },
-            c.move,
-          ),
-          ` ${c.win_text} · ${c.text}`,
-          c.played ? h("span", { class: "tag" }, "played in the game") : null,
-          h(
-            "button",
-            {
-              type: "button",
-              class: "cand-play",
-              "aria-label": `Play ${c.move}`,
-              onclick: () => this.play(c.move),
-            },
-            "Play",
+            "div",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: "ghost cand-show",
+                "aria-pressed": "false",
+                title: "Show this move on the board",
+                onfocus: () => this.showCandidate(i),
+                onclick: () => this.selectCandidate(i),
+              },
+              c.move,
+            ),
+            h(
+              "span",
+              { class: "cand-text" },
+              `${c.win_text} · ${c.text}`,
+              c.played ? h("span", { class: "tag" }, "played in the game") : null,
+            ),
+            h(
+              "button",
+              { type: "button", class: "cand-play", "aria-label": `Play ${c.move}`, onclick: () => this.play(c.move) },
+              "Play",
+            ),
           ),
         ),
       ),

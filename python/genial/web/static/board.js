@@ -61,8 +61,9 @@ export function drawTile(meta, parent, x, y, direction, colors, { scale = 1, cls
 // A small sample of the outline a mark of `kind` has on the board, for a legend.
 export function markSwatch(kind) {
   const svg = svgEl("svg", { viewBox: "0 0 26 14", width: 26, height: 14, class: "swatch", "aria-hidden": "true" });
+  svgEl("rect", { width: 26, height: 14, rx: 3, class: "swatch-board" }, svg); // the board behind
   const g = svgEl("g", { class: `mark-outline ${kind}` }, svg);
-  svgEl("rect", { x: 1.5, y: 1.5, width: 23, height: 11, rx: 3, class: "mark-rim" }, g);
+  svgEl("rect", { x: 4, y: 3.5, width: 18, height: 7, rx: 2, class: "mark-rim" }, g);
   return svg;
 }
 
