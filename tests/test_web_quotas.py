@@ -7,9 +7,11 @@ beside a fresh game."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -228,20 +230,26 @@ def test_the_guides_backup_of_the_live_database_holds_every_game(tmp_path: Path)
             for _ in range(3)
         ]
         assert (tmp_path / "games.sqlite3-wal").stat().st_size > 0  # the games are in the WAL
-        # The hosting guide's recipe, run while the server holds the database open.
+        # The hosting guide's recipe (its Python line, as written there), run while the
+        # server holds the database open.
+        guide = (Path(__file__).resolve().parent.parent / "docs" / "hosting.md").read_text()
+        section = guide[guide.index("### Backing up the live database") :]
+        code = re.search(r'python3 -c "([^"]+)"', section)
+        assert code is not None, "the guide's Python recipe is not where this test looks"
         backup = tmp_path / "backup.sqlite3"
-        with sqlite3.connect(db) as con:
-            con.execute("VACUUM INTO ?", (str(backup),))
-        con.close()
+        subprocess.run([sys.executable, "-c", code.group(1), str(db), str(backup)], check=True, timeout=60)
         got = sqlite3.connect(backup)
         assert sorted(r[0] for r in got.execute("SELECT id FROM games")) == sorted(ids)
         got.close()
-        if shutil.which("sqlite3"):  # the command-line tool's .backup, where it is installed
-            other = tmp_path / "other.sqlite3"
-            subprocess.run(["sqlite3", str(db), f".backup '{other}'"], check=True, timeout=60)
-            with sqlite3.connect(other) as con2:
-                assert len(con2.execute("SELECT id FROM games").fetchall()) == 3
-            con2.close()
+        if shutil.which("sqlite3"):  # the command-line tool's recipes, where it is installed
+            line = re.search(r'^sqlite3 \S+ "(VACUUM INTO )\'[^\']+\'"$', section, re.MULTILINE)
+            assert line is not None, "the guide's sqlite3 recipe is not where this test looks"
+            for i, statement in enumerate((f"{line.group(1)}'{{}}'", ".backup '{}'")):
+                other = tmp_path / f"other{i}.sqlite3"
+                subprocess.run(["sqlite3", str(db), statement.format(other)], check=True, timeout=60)
+                with sqlite3.connect(other) as con2:
+                    assert len(con2.execute("SELECT id FROM games").fetchall()) == 3
+                con2.close()
 
 
 def test_a_game_whose_clock_runs_stays_in_memory(client: TestClient) -> None:
