@@ -1049,6 +1049,12 @@ def test_each_candidate_of_the_analysis_board_can_be_shown_on_the_board(
     page.wait_for_selector("#analysis-candidates li")
     assert _cells_of(other) <= _laid(page)
     assert _marked(page, "played") == set()
+    assert other in page.inner_text("#analysis-legend")  # named as the variation's last move
+    # ... and outlined on the board, on its first cell.
+    first = genial.Move.parse(other).cells[0]  # type: ignore[index]
+    cell = page.get_attribute(f'.board .cell[data-cell="{first[0]},{first[1]}"]', "transform")
+    assert page.locator(".board .last .recent").count() == 1
+    assert page.get_attribute(".board .last .recent", "transform") == cell
     assert wire.errors == []
     ctx.close()
 

@@ -208,8 +208,10 @@ class AnalysisBoard {
     const d = this.data;
     if (!d) return;
     const { tiles, colours } = boardOf(this.meta.board.printed, d.tiles);
-    const last = d.line.length && tiles.length ? tiles[tiles.length - 1] : null;
-    this.board.setTiles(tiles, colours, last ? [last] : [], last);
+    // The variation's last move, if it laid a tile, outlined as a recent move (not white:
+    // that is the outline of the move the game went on with).
+    const end = d.line.length ? d.line[d.line.length - 1] : null;
+    this.board.setTiles(tiles, colours, end?.cells ? [end.cells] : []);
     const c = d.candidates[i];
     const e = c?.explained;
     this.board.setMarks(
@@ -237,6 +239,16 @@ class AnalysisBoard {
           { class: "legend-item" },
           markSwatch("played"),
           ` Played in the game: ${d.played.move}${d.played.cells ? "" : ", nothing laid"}`,
+        ),
+      );
+    }
+    if (end) {
+      items.push(
+        h(
+          "span",
+          { class: "legend-item" },
+          end.cells ? markSwatch("variation") : null,
+          ` Last move of the variation: ${end.who}, ${end.move}`,
         ),
       );
     }

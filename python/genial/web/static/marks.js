@@ -16,10 +16,10 @@ export function boardOf(printed, placed) {
   return { tiles: placed.map((t) => t.cells), colours };
 }
 
-// The tiles laid before move `ply` of a game's log (entries with their move number `n`;
-// a swap or keep lays none): the board on which that move was decided.
+// The tiles laid by the first `ply` moves of a game's log (one entry per move, in order; a
+// swap or keep lays none): the board on which move `ply` was decided.
 export function placedBefore(log, ply) {
-  return log.filter((e) => e.n < ply && e.cells);
+  return log.slice(0, Math.max(0, ply)).filter((e) => e.cells);
 }
 
 // The marks to draw, from [kind, move] pairs (a move as the payloads explain it: cells,
