@@ -59,7 +59,7 @@ class AnalysisBoard {
       },
       onkeydown: (ev) => this.onCandidateKey(ev),
     });
-    this.legend = h("p", { class: "board-legend", id: "analysis-legend", "aria-live": "polite" });
+    this.legend = h("p", { class: "board-legend", id: "analysis-legend" });
     this.lineEl = h("p", { id: "analysis-line" });
     this.expectedEl = h("p", { class: "muted", id: "analysis-expected" });
     this.detail = h("div", { id: "analysis-detail" });
