@@ -858,13 +858,13 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
         page.click("#review-worst")
         assert "Best alternative" in page.inner_text("#review-best")
         assert "5 directions" in (page.text_content("#review-best") or "")  # the rulebook's words
-        assert page.locator(".ghost-tile.ok").count() == 1  # the alternative on the board
+        assert page.locator(".mark-tile.best").count() == 1  # the alternative on the board
         page.screenshot(path=str(shots / "review.png"))
         page.click("#review-analyse")
         page.wait_for_selector("#analysis-candidates li")
         first = page.get_attribute("#analysis-candidates li", "data-move")
         assert first is not None
-        page.click(f'#analysis-candidates li[data-move="{first}"] button')
+        page.click(f'#analysis-candidates li[data-move="{first}"] .cand-play')
         page.wait_for_function(f"document.querySelector('#analysis-line').textContent.includes({first!r})")
         line = page.inner_text("#analysis-line")
         page.wait_for_selector("#analysis-candidates li")
@@ -899,6 +899,164 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
         srv.should_exit = True
         thread.join(10)
         sock.close()
+
+
+# ----- moves on the board in the review and the analysis board (issue 29) -----------------------
+
+
+@pytest.fixture(scope="module")
+def reviewing() -> Iterator[str]:
+    """A server whose reviews and analyses search with a tiny budget (what is drawn, not how
+    good the verdicts are, is under test here)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Path(tmp) / "games.sqlite3", bot_threads=1, bot_delay=0.0, review_iterations=2)
+        sock = _bound()
+        srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+        thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def _cells_of(move: str) -> set[str]:
+    """The two hexes of a placement's text, as the page keys them ("q,r")."""
+    cells = genial.Move.parse(move).cells
+    assert cells is not None, move
+    return {f"{q},{r}" for q, r in cells}
+
+
+def _marked(page: Page, kind: str) -> set[str]:
+    return set(page.eval_on_selector_all(f".board .cell.mark-{kind}", "cs => cs.map(c => c.dataset.cell)"))
+
+
+def _laid(page: Page) -> set[str]:
+    """The hexes under the tiles laid on the board (not the marks of moves under study)."""
+    return set(
+        page.eval_on_selector_all(
+            ".board .tiles [data-tile]", "ts => ts.flatMap(t => t.getAttribute('data-tile').split('|'))"
+        )
+    )
+
+
+def test_a_review_shows_the_board_before_each_decision_with_both_moves(
+    reviewing: str, browser: Browser, shots: Path
+) -> None:
+    """Stepping to a decision shows the board as it was before it, the move played and the
+    review's best move marked on their own hexes (each with its own outline, named in a
+    legend with the decision's class); by click and by the arrow keys."""
+    import httpx
+
+    record = json.loads(genial.play_game(["greedy", "random"], seed=7).to_json())
+    rid = httpx.post(f"{reviewing}/api/reviews", json={"record": record}).json()["id"]
+    deadline = time.monotonic() + 120
+    while (st := httpx.get(f"{reviewing}/api/reviews/{rid}").json())["status"] != "done":
+        assert st["status"] != "failed" and time.monotonic() < deadline, st
+        time.sleep(0.2)
+    review = st["review"]
+    moves = record["moves"]
+    differs = [x for x in review["decisions"] if x["alternative"] and x["alternative"]["cells"]]
+    same = [x for x in review["decisions"] if not x["alternative"] and x["played"]["cells"]]
+    assert differs and same, "the record gives no decision of each kind"
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{reviewing}/review/{rid}")
+    page.wait_for_selector("#review-list li")
+    for x in (differs[0], same[0], differs[-1]):
+        ply = x["ply"]
+        page.click(f'#review-list li[data-ply="{ply}"]')
+        page.wait_for_selector(f'#review-list li.current[data-ply="{ply}"]')
+        before = set().union(*(_cells_of(m) for m in moves[:ply] if genial.Move.parse(m).cells))
+        assert _laid(page) == before  # the board as it was when the decision was taken
+        assert _marked(page, "played") == _cells_of(moves[ply])
+        legend = page.inner_text("#review-legend")
+        assert x["class"] in legend and moves[ply] in legend
+        if x["alternative"]:
+            assert _marked(page, "best") == _cells_of(x["best"])
+            assert x["best"] in legend
+        else:
+            assert _marked(page, "best") == set()
+            assert "the best" in legend
+        # The two marks differ in outline (their rims' strokes), not only in where they lie.
+        strokes = page.evaluate(
+            """() => ['played', 'best'].map((k) => {
+                 const rim = document.querySelector(`.board .mark-outline.${k} .mark-rim`);
+                 return rim ? getComputedStyle(rim).stroke : null; })"""
+        )
+        assert strokes[0] is not None and strokes[0] != strokes[1]
+    page.screenshot(path=str(shots / "review-marks.png"))
+    # The keyboard: the list takes the focus and the arrow keys step through the decisions.
+    plies = [x["ply"] for x in review["decisions"]]
+    page.focus(f'#review-list li[data-ply="{plies[0]}"]')
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector(f'#review-list li.current[data-ply="{plies[1]}"]')
+    assert _marked(page, "played") == (
+        _cells_of(moves[plies[1]]) if genial.Move.parse(moves[plies[1]]).cells else set()
+    )
+    assert wire.errors == []
+    ctx.close()
+
+
+def test_each_candidate_of_the_analysis_board_can_be_shown_on_the_board(
+    reviewing: str, browser: Browser, shots: Path
+) -> None:
+    """The analysis board of a recorded position: every candidate in the list is drawn on its
+    hexes when pointed at, focused or selected (by mouse and by keyboard), and the move the
+    game went on with is drawn as played, until the variation leaves the game."""
+    import httpx
+
+    record = json.loads(genial.play_game(["greedy", "greedy"], seed=11).to_json())
+    upto = 6
+    link = httpx.post(f"{reviewing}/api/positions", json={"position": {"record": record, "upto": upto}}).json()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(reviewing + link["path"])
+    page.wait_for_selector("#analysis-candidates li")
+    played = record["moves"][upto]
+    assert _marked(page, "played") == _cells_of(played)
+    assert played in page.inner_text("#analysis-legend")
+    items = page.locator("#analysis-candidates li")
+    moves = [items.nth(i).get_attribute("data-move") or "" for i in range(items.count())]
+    assert len(moves) >= 2
+    assert _marked(page, "candidate") == _cells_of(moves[0])  # the first is shown at the start
+    items.nth(1).hover()
+    assert _marked(page, "candidate") == _cells_of(moves[1])
+    # Keyboard: focus the first candidate, step down with the arrow keys, select with Enter.
+    page.focus("#analysis-candidates li:nth-child(1) .cand-show")
+    assert _marked(page, "candidate") == _cells_of(moves[0])
+    page.keyboard.press("ArrowDown")
+    assert _marked(page, "candidate") == _cells_of(moves[1])
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#analysis-candidates li:nth-child(2) .cand-show", "aria-pressed") == "true"
+    assert moves[1] in page.inner_text("#analysis-legend")
+    page.screenshot(path=str(shots / "analysis-marks.png"))
+    items.nth(0).hover()
+    assert _marked(page, "candidate") == _cells_of(moves[0])
+    page.locator("#analysis-status").hover()  # the pointer away: the selected one is shown again
+    assert _marked(page, "candidate") == _cells_of(moves[1])
+    # Playing a candidate other than the game's move leaves the game: no move is "played" then.
+    other = next(m for m in moves if m != played)
+    page.click(f'#analysis-candidates li[data-move="{other}"] .cand-play')
+    page.wait_for_function(f"document.querySelector('#analysis-line').textContent.includes({other!r})")
+    page.wait_for_selector("#analysis-candidates li")
+    assert _cells_of(other) <= _laid(page)
+    assert _marked(page, "played") == set()
+    assert other in page.inner_text("#analysis-legend")  # named as the variation's last move
+    # ... and outlined on the board, on its first cell.
+    first = genial.Move.parse(other).cells[0]  # type: ignore[index]
+    cell = page.get_attribute(f'.board .cell[data-cell="{first[0]},{first[1]}"]', "transform")
+    assert page.locator(".board .last .recent").count() == 1
+    assert page.get_attribute(".board .last .recent", "transform") == cell
+    assert wire.errors == []
+    ctx.close()
 
 
 # ----- attacks on seats and on the deal (issue 29) ------------------------------------------------

@@ -144,3 +144,92 @@ def test_the_guide_raises_the_file_limit_and_bounds_the_proxy() -> None:
     unit = guide[guide.index("[Service]") :].split("```", 1)[0]
     assert "LimitNOFILE=65536" in unit
     assert "max_conns_per_host" in guide and "read_header" in guide
+    # The server's caps, as the guide states them.
+    words = " ".join(guide.split())
+    assert f"at most {server_module.MAX_LIVE_PER_ADDRESS} live connections" in words
+    assert f"a game at most {server_module.MAX_SPECTATORS} spectators" in words
+
+
+Block = list[tuple[list[str], "Block"]]
+
+
+def caddyfile(text: str) -> Block:
+    """A Caddyfile as nested blocks: each line's tokens with the block it opens (``{`` at its
+    end, closed by a line ``}``). Raises ValueError on unbalanced braces (Caddy's own lexer
+    and adapter are not available here; see the test below)."""
+    root: Block = []
+    stack = [root]
+    for line in text.splitlines():
+        tokens = line.split("#", 1)[0].split()
+        if not tokens:
+            continue
+        if tokens == ["}"]:
+            if len(stack) == 1:
+                raise ValueError("a } closes no block")
+            stack.pop()
+            continue
+        opens = tokens[-1] == "{"
+        if "{" in tokens[:-1] or "}" in tokens:
+            raise ValueError(f"a brace inside a line: {line!r}")
+        child: Block = []
+        stack[-1].append((tokens[:-1] if opens else tokens, child))
+        if opens:
+            stack.append(child)
+    if len(stack) != 1:
+        raise ValueError("a block is not closed")
+    return root
+
+
+def _only(block: Block, allowed: set[str]) -> dict[str, tuple[list[str], Block]]:
+    names = [tokens[0] for tokens, _ in block]
+    assert set(names) <= allowed, f"not a directive here: {sorted(set(names) - allowed)}"
+    assert len(names) == len(set(names)), names
+    return {tokens[0]: (tokens[1:], child) for tokens, child in block}
+
+
+def test_the_guides_caddyfile_sets_the_limits_it_describes() -> None:
+    """The Caddyfile of the hosting guide has the structure of Caddy v2's documented syntax
+    (global options, then the site; `servers` > `timeouts`; `reverse_proxy` > `transport
+    http` > `max_conns_per_host`), durations in Caddy's units, an upstream on `genial
+    serve`'s default port, and a cap on connections to it under the unit's file limit.
+    Caddy is not installed here: `caddy adapt --validate` was not run on it."""
+    import re
+
+    from genial.cli import build_parser
+
+    guide = (ROOT / "docs" / "hosting.md").read_text()
+    section = guide[guide.index("## Behind a TLS proxy") :]
+    text = section[section.index("```text") + len("```text") : section.index("```", section.index("```text") + 7)]
+    (global_tokens, global_block), (site_tokens, site_block) = caddyfile(text)
+    assert global_tokens == [] and site_tokens == ["games.example.org"]
+    servers = _only(global_block, {"servers"})["servers"]
+    assert servers[0] == []
+    timeouts = _only(servers[1], {"timeouts"})["timeouts"]
+    limits = _only(timeouts[1], {"read_body", "read_header", "write", "idle"})
+    duration = re.compile(r"^[0-9]+(ns|us|µs|ms|s|m|h|d)$")
+    for name in ("read_header", "idle"):
+        args, child = limits[name]
+        assert len(args) == 1 and duration.match(args[0]) and not child, (name, args)
+    proxy_args, proxy = _only(site_block, {"reverse_proxy"})["reverse_proxy"]
+    port = build_parser().parse_args(["serve"]).port
+    assert proxy_args == [f"127.0.0.1:{port}"]
+    transport_args, transport = _only(proxy, {"transport"})["transport"]
+    assert transport_args == ["http"]
+    cap_args, _ = _only(transport, {"max_conns_per_host", "dial_timeout", "keepalive", "keepalive_idle_conns"})[
+        "max_conns_per_host"
+    ]
+    unit = guide[guide.index("[Service]") :].split("```", 1)[0]
+    files = int(re.search(r"LimitNOFILE=([0-9]+)", unit).group(1))  # type: ignore[union-attr]
+    assert cap_args[0].isdigit() and 0 < int(cap_args[0]) < files
+    # What the guide says of it matches: the cap in words, and what it leaves to the server.
+    assert f"at {int(cap_args[0]):,}" in section
+    assert "does **not** count WebSockets" in section
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ["{\n servers {\n  timeouts {\n  }\n }\n", "a {\n}\n}\n", "a { b }\n"],
+)
+def test_the_caddyfile_reader_refuses_unbalanced_braces(broken: str) -> None:
+    with pytest.raises(ValueError):
+        caddyfile(broken)

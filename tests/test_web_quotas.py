@@ -1,14 +1,17 @@
-"""Fair shares of `genial serve` (issue 29, items 6, 7 and 9), driven in process: reviews in a
-fair queue per client address, stored positions checked and bounded, replays paced and off
+"""Fair shares of `genial serve` (issue 29, items 6, 7, 8 and 9), driven in process: reviews in
+a fair queue per client address, stored positions checked and bounded, replays paced and off
 the event loop, bad game ids, clean names, the players' own review, games leaving memory,
-the security headers and a backup of the live database."""
+the security headers, a backup of the live database, and a bot with the largest budget
+beside a fresh game."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -227,20 +230,26 @@ def test_the_guides_backup_of_the_live_database_holds_every_game(tmp_path: Path)
             for _ in range(3)
         ]
         assert (tmp_path / "games.sqlite3-wal").stat().st_size > 0  # the games are in the WAL
-        # The hosting guide's recipe, run while the server holds the database open.
+        # The hosting guide's recipe (its Python line, as written there), run while the
+        # server holds the database open.
+        guide = (Path(__file__).resolve().parent.parent / "docs" / "hosting.md").read_text()
+        section = guide[guide.index("### Backing up the live database") :]
+        code = re.search(r'python3 -c "([^"]+)"', section)
+        assert code is not None, "the guide's Python recipe is not where this test looks"
         backup = tmp_path / "backup.sqlite3"
-        with sqlite3.connect(db) as con:
-            con.execute("VACUUM INTO ?", (str(backup),))
-        con.close()
+        subprocess.run([sys.executable, "-c", code.group(1), str(db), str(backup)], check=True, timeout=60)
         got = sqlite3.connect(backup)
         assert sorted(r[0] for r in got.execute("SELECT id FROM games")) == sorted(ids)
         got.close()
-        if shutil.which("sqlite3"):  # the command-line tool's .backup, where it is installed
-            other = tmp_path / "other.sqlite3"
-            subprocess.run(["sqlite3", str(db), f".backup '{other}'"], check=True, timeout=60)
-            with sqlite3.connect(other) as con2:
-                assert len(con2.execute("SELECT id FROM games").fetchall()) == 3
-            con2.close()
+        if shutil.which("sqlite3"):  # the command-line tool's recipes, where it is installed
+            line = re.search(r'^sqlite3 \S+ "(VACUUM INTO )\'[^\']+\'"$', section, re.MULTILINE)
+            assert line is not None, "the guide's sqlite3 recipe is not where this test looks"
+            for i, statement in enumerate((f"{line.group(1)}'{{}}'", ".backup '{}'")):
+                other = tmp_path / f"other{i}.sqlite3"
+                subprocess.run(["sqlite3", str(db), statement.format(other)], check=True, timeout=60)
+                with sqlite3.connect(other) as con2:
+                    assert len(con2.execute("SELECT id FROM games").fetchall()) == 3
+                con2.close()
 
 
 def test_a_game_whose_clock_runs_stays_in_memory(client: TestClient) -> None:
@@ -258,3 +267,68 @@ def test_a_game_whose_clock_runs_stays_in_memory(client: TestClient) -> None:
     move = {"version": s["version"], "move": moves["moves"][0]}
     assert client.post(f"/api/games/{gid}/move", json=move, headers={"X-Seat-Token": t0}).status_code == 200
     assert gid not in hub.evict(idle_s=0)  # seat 1's time runs: the timer must find this table
+
+
+class _HeldBot:
+    """A bot whose decision is held until ``release`` is set (then answered as greedy): a
+    search with the largest budget allowed, still running for as long as the test needs."""
+
+    def __init__(self, bot: Any, started: threading.Event, release: threading.Event) -> None:
+        self.bot, self.started, self.release = bot, started, release
+        self.label = bot.label
+
+    def choose(self, view: Any) -> Any:
+        self.started.set()
+        assert self.release.wait(120), "the test never released the held search"
+        return genial.bots.make("greedy").choose(view)
+
+    def stop(self) -> None:
+        self.release.set()
+
+
+def test_a_bot_with_the_largest_budget_does_not_stall_another_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, item 8, through the server: with bot options allowed at the default caps
+    (`--allow-bot-options`, one bot thread), a game whose `mcts` bot thinks with the largest
+    budget holds a worker, and a fresh game's greedy bot answers meanwhile. The long search
+    is held until that answer has come, so the order is a fact, not a race: a pool without
+    its quick lane leaves the fresh game waiting behind it, and the bound below fails."""
+    from genial.web import tables as tables_module
+    from genial.web.seats import BotLimits
+
+    started, release = threading.Event(), threading.Event()
+    real = tables_module._make_bot
+
+    def make_bot(cfg: dict[str, Any], game: Any, seat: int) -> Any:
+        bot = real(cfg, game, seat)
+        return _HeldBot(bot, started, release) if cfg["bot"] == "mcts" else bot
+
+    monkeypatch.setattr(tables_module, "_make_bot", make_bot)
+    limits = BotLimits(options=True)
+    app = create_app(tmp_path / "g.sqlite3", bot_threads=1, bot_delay=0.0, limits=limits)
+    with TestClient(app, base_url=BASE) as c:
+        long = {"kind": "bot", "bot": "mcts", "options": {"iterations": limits.max_iterations}}
+        made = c.post("/api/games", json={"players": 2, "seed": 3, "seats": [long, HUMAN]}).json()
+        assert started.wait(60), "the long search never started"
+        try:
+            fresh = c.post("/api/games", json={"players": 2, "seed": 4, "seats": [HUMAN, GREEDY]}).json()
+            headers = {"X-Seat-Token": fresh["token"]}
+            s = c.get(f"/api/games/{fresh['id']}", headers=headers).json()
+            for slot in range(6):
+                moves = c.get(f"/api/games/{fresh['id']}/options", params={"slot": slot}, headers=headers).json()
+                if moves["moves"]:
+                    break
+            body = {"version": s["version"], "move": moves["moves"][0]}
+            assert c.post(f"/api/games/{fresh['id']}/move", json=body, headers=headers).status_code == 200
+            # A bound for the test, not a measurement: the greedy answer takes milliseconds.
+            deadline = time.monotonic() + 60
+            while c.get(f"/api/games/{fresh['id']}", headers=headers).json()["current"] != 0:
+                assert time.monotonic() < deadline, "the fresh game's bot waited behind the long search"
+                time.sleep(0.01)
+            # The long search was still running all along (the thinking cap's stop, which
+            # releases it, had not come).
+            assert not release.is_set(), "the fresh game's bot answered only once the long search was stopped"
+            assert c.get(f"/api/games/{made['id']}").json()["version"] == 0
+        finally:
+            release.set()

@@ -190,6 +190,25 @@ def test_a_recorded_position_is_analysed_with_variations(client: TestClient, rec
         assert 400 <= r.status_code < 500 and words in r.json()["error"], (bad, r.text)
 
 
+def test_the_analysis_says_which_move_the_game_went_on_with(client: TestClient, record: dict[str, Any]) -> None:
+    """The analysis board draws the move the game played from its position: the record's
+    next move, explained, while the variation follows the game; none once it leaves the game,
+    at the game's end, or for a setup."""
+    position = {"record": record, "upto": 6}
+    a = client.post("/api/analysis", json={"position": position}).json()
+    went_on = genial.Move.parse(record["moves"][6])
+    assert a["played"]["move"] == str(went_on)
+    assert a["played"]["cells"] == ([list(c) for c in went_on.cells] if went_on.cells else None)
+    assert [c["played"] for c in a["candidates"]] == [c["move"] == str(went_on) for c in a["candidates"]]
+    b = client.post("/api/analysis", json={"position": position, "line": record["moves"][6:8]}).json()
+    assert b["played"]["move"] == str(genial.Move.parse(record["moves"][8]))
+    other = next(c["move"] for c in a["candidates"] if c["move"] != str(went_on))
+    c = client.post("/api/analysis", json={"position": position, "line": [other]}).json()
+    assert c["played"] is None
+    end = client.post("/api/analysis", json={"position": {"record": record}}).json()
+    assert end["played"] is None
+
+
 def test_a_set_up_position_is_analysed(client: TestClient) -> None:
     setup = {
         "players": 2,

@@ -165,17 +165,19 @@ class Analyses:
         self._cache: dict[str, dict[str, Any]] = {}
         self._shares: dict[str, tuple[int, int, int]] = {}  # client -> (day, positions, bytes)
 
-    def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str]]:
+    def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str], list[Move]]:
+        """The recorded game after ``upto`` moves, its names, and the moves it went on with."""
         from .tables import posted_record, record_names
 
-        game, entries = posted_record(record, "loaded")
+        whole, entries = posted_record(record, "loaded")
         upto = _upto(body, len(entries))
         game, _ = posted_record({**record, "moves": record["moves"][:upto]}, "loaded")
-        return game, [n[:40] for n in record_names(record, game.players)]
+        return game, [n[:40] for n in record_names(record, game.players)], list(whole.moves[upto:])
 
-    def position(self, body: Any) -> tuple[Game, list[str], list[Move]]:
-        """The game of a position (see the module), its seat names and the tiles it was set
-        up with (none but a setup's: the others' tiles are in their moves)."""
+    def position(self, body: Any) -> tuple[Game, list[str], list[Move], list[Move]]:
+        """The game of a position (see the module), its seat names, the tiles it was set up
+        with (none but a setup's: the others' tiles are in their moves) and the moves its
+        game went on with (none for a setup)."""
         if not isinstance(body, dict):
             raise ApiError(400, 'a position is an object: {"game": id, "upto": n}, {"record": ...}, {"setup": ...}')
         if "game" in body:
@@ -184,48 +186,54 @@ class Analyses:
                 raise ApiError(
                     409, "a game is analysed once it is over: until then its record would show the hidden racks"
                 )
-            game, _ = self._record_game(to_record(table.game), body)
-            return game, [s["name"][:40] for s in table.seats], []
+            game, _, ahead = self._record_game(to_record(table.game), body)
+            return game, [s["name"][:40] for s in table.seats], [], ahead
         if "review" in body:
             if not isinstance(body["review"], str) or len(body["review"]) > 64:
                 raise ApiError(400, "review must be a review's id")
             record = self.reviews.record_of(body["review"])
-            game, names = self._record_game(record, body)
-            return game, names, []
+            game, names, ahead = self._record_game(record, body)
+            return game, names, [], ahead
         if "record" in body:
-            game, names = self._record_game(body["record"], body)
-            return game, names, []
+            game, names, ahead = self._record_game(body["record"], body)
+            return game, names, [], ahead
         if "setup" in body:
             game, tiles = setup_game(body["setup"])
-            return game, [f"Seat {i + 1}" for i in range(game.players)], tiles
+            return game, [f"Seat {i + 1}" for i in range(game.players)], tiles, []
         raise ApiError(400, "a position names a game, a review, a record or a setup")
 
-    def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]]]:
-        """The position of ``body["position"]`` with the variation ``body["line"]`` played."""
+    def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]], Move | None]:
+        """The position of ``body["position"]`` with the variation ``body["line"]`` played,
+        and the move its game went on with from there (``None`` once the variation leaves
+        the game, at the game's end, or for a setup)."""
         if not isinstance(body, dict):
             raise ApiError(400, 'ask for {"position": {...}, "line": ["R0,-4+B1,-4", ...]}')
         line = body.get("line", [])
         if not isinstance(line, list) or len(line) > MAX_LINE or not all(isinstance(m, str) for m in line):
             raise ApiError(400, f"line must be a list of at most {MAX_LINE} moves' texts")
-        game, names, tiles = self.position(body.get("position"))
+        game, names, tiles, ahead = self.position(body.get("position"))
         entries = []
+        follows = True
         for i, text in enumerate(line):
             seat = game.current_player
             if game.is_over:
                 raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}): the game is over")
             try:
-                result = game.play(Move.parse(text))
+                move = Move.parse(text)
+                follows = follows and i < len(ahead) and move == ahead[i]
+                result = game.play(move)
             except IllegalMoveError as e:
                 raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}) is not legal: {e}") from None
             except ValueError as e:
                 raise ApiError(400, f"move {i + 1} of the line ({text[:20]!r}): {e}") from None
             entries.append(views.entry(i, seat, result))
-        return game, names, tiles, entries
+        went_on = ahead[len(line)] if follows and len(line) < len(ahead) else None
+        return game, names, tiles, entries, went_on
 
     async def analyse(self, body: Any) -> dict[str, Any]:
         """``POST /api/analysis``: the position with its variation, and the ranked candidate
         moves of the seat to move (searched on the bots' pool, once per position)."""
-        game, names, tiles, entries = self.played(body)
+        game, names, tiles, entries, went_on = self.played(body)
         key = position_key(body["position"], body.get("line", []))
         found = self._cache.get(key)
         if found is not None:
@@ -244,7 +252,7 @@ class Analyses:
             raise ApiError(503, "the server is shutting down") from None
         finally:
             self.hub.workers.forget(f"analysis:{key}")
-        payload = views.analysis(game, names, tiles, entries, result)
+        payload = views.analysis(game, names, tiles, entries, result, went_on)
         if len(self._cache) >= _CACHE:
             self._cache.pop(next(iter(self._cache)))
         self._cache[key] = payload
@@ -257,7 +265,7 @@ class Analyses:
         text), never the body as sent; at most `MAX_SHARED` bytes, and per client address
         at most `SHARES_PER_DAY` positions and `SHARED_BYTES_PER_DAY` bytes a day."""
         _only(body, _SHARE_FIELDS, "a shared position")
-        game, names, tiles, _ = self.played(body)
+        game, names, tiles, _, _ = self.played(body)
         data = {"position": self._canonical(body["position"], game, names, tiles), "line": body.get("line", [])}
         size = len(json.dumps(data, separators=(",", ":")))
         if size > MAX_SHARED:

@@ -994,12 +994,18 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
 
 
 def analysis(
-    game: Game, names: Sequence[str], tiles: Sequence[Move], line: list[dict[str, Any]], result: Any
+    game: Game,
+    names: Sequence[str],
+    tiles: Sequence[Move],
+    line: list[dict[str, Any]],
+    result: Any,
+    went_on: Move | None = None,
 ) -> dict[str, Any]:
     """The analysis board's position: the board, tracks, the mover and its rack (the only
-    rack shown), the variation played, and the candidate moves (`genial.analysis.Analysis`,
+    rack shown), the variation played, the candidate moves (`genial.analysis.Analysis`,
     ``None`` once the game is over) with their win chances, score previews explained and
-    expected lines."""
+    expected lines, and ``played``: the move the position's game went on with (``went_on``)
+    explained, or ``None``; a candidate that is that move says so."""
     mover = game.current_player
     placed = [m for m in [*tiles, *game.moves] if m.cells is not None and m.colors is not None]
     out: dict[str, Any] = {
@@ -1023,6 +1029,7 @@ def analysis(
         "note": INFORMATION_NOTE,
         "candidates": [],
         "expected": [],
+        "played": None,
     }
     if game.is_over:
         out["status"] = _ending(game, names)["summary"]
@@ -1038,6 +1045,7 @@ def analysis(
         "status": f"{names[mover]} to move: {phase}",
         "rack": [[int(c) for c in t.colors] for t in rack],
         "rack_labels": [f"{t.colors[0]} and {t.colors[1]}" for t in rack],
+        "played": None if went_on is None else explained(game, went_on),
     }
     if result is not None:
         cands = []
@@ -1052,6 +1060,7 @@ def analysis(
                     "explained": e,
                     "text": e["text"],
                     "line": [str(m) for m in c.line[:8]],
+                    "played": c.move == went_on,
                 }
             )
         out["candidates"] = cands

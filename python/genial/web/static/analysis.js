@@ -1,12 +1,13 @@
 // The analysis board: a position (a game or record at move N, a review's decision, or a
 // position set up by hand), the mover's candidate moves ranked by the engine with their
-// win chances and points, variations played and taken back, the expected line, and a link
-// that shares the position with its variation. The server checks and plays every move and
-// sends every text (genial.web.analysis, genial.web.views.analysis).
+// win chances and points (each drawn on the board when pointed at, focused or selected),
+// the move the game went on with, variations played and taken back, the expected line, and
+// a link that shares the position with its variation. The server checks and plays every
+// move and sends every text (genial.web.analysis, genial.web.views.analysis).
 import { api } from "./api.js";
-import { BoardView, icon } from "./board.js";
+import { BoardView, icon, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
-import { cellKey } from "./placements.js";
+import { boardOf, marksOf, stepIndex } from "./marks.js";
 import { explanationView } from "./review.js";
 import { clickCell } from "./setup.js";
 
@@ -48,7 +49,17 @@ class AnalysisBoard {
     this.status = h("div", { class: "status", id: "analysis-status" }, "…");
     this.rackEl = h("div", { class: "analysis-rack", id: "analysis-rack" });
     this.tracksEl = h("div", { class: "tracks-box" });
-    this.candEl = h("ol", { class: "log candidates", id: "analysis-candidates" });
+    this.candEl = h("ol", {
+      class: "log candidates",
+      id: "analysis-candidates",
+      "aria-label": "Candidate moves",
+      onmouseleave: () => this.showCandidate(this.selected),
+      onfocusout: (ev) => {
+        if (!this.candEl.contains(ev.relatedTarget)) this.showCandidate(this.selected);
+      },
+      onkeydown: (ev) => this.onCandidateKey(ev),
+    });
+    this.legend = h("p", { class: "board-legend", id: "analysis-legend" });
     this.lineEl = h("p", { id: "analysis-line" });
     this.expectedEl = h("p", { class: "muted", id: "analysis-expected" });
     this.detail = h("div", { id: "analysis-detail" });
@@ -59,7 +70,7 @@ class AnalysisBoard {
       h(
         "div",
         { class: "game analysis" },
-        h("div", { class: "play-area" }, this.status, boardBox, this.rackEl, this.detail, this.editor),
+        h("div", { class: "play-area" }, this.status, boardBox, this.legend, this.rackEl, this.detail, this.editor),
         h(
           "aside",
           { class: "sidebar" },
@@ -130,37 +141,118 @@ class AnalysisBoard {
       ? d.line.map((e) => `${e.who}: ${e.move}`).join(" · ")
       : "none yet: play a candidate";
     this.expectedEl.textContent = d.expected.length ? `Expected line: ${d.expected.join(" ")}` : "";
+    // Each candidate: its move (a button that shows it on the board: pointing at it or
+    // focusing it shows it for a moment, pressing it keeps it shown), its figures, and Play.
+    this.selected = 0;
     this.candEl.replaceChildren(
       ...d.candidates.map((c, i) =>
         h(
           "li",
           { class: "candidate", "data-move": c.move, onmouseenter: () => this.showCandidate(i) },
-          h("button", { type: "button", class: "ghost", onclick: () => this.play(c.move) }, c.move),
-          ` ${c.win_text} · ${c.text}`,
+          // One row (the list item keeps its number): the move, its figures, Play.
+          h(
+            "div",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: "ghost cand-show",
+                "aria-pressed": "false",
+                title: "Show this move on the board",
+                onfocus: () => this.showCandidate(i),
+                onclick: () => this.selectCandidate(i),
+              },
+              c.move,
+            ),
+            h(
+              "span",
+              { class: "cand-text" },
+              `${c.win_text} · ${c.text}`,
+              c.played ? h("span", { class: "tag" }, "played in the game") : null,
+            ),
+            h(
+              "button",
+              { type: "button", class: "cand-play", "aria-label": `Play ${c.move}`, onclick: () => this.play(c.move) },
+              "Play",
+            ),
+          ),
         ),
       ),
     );
-    this.showCandidate(0);
+    this.selectCandidate(0);
   }
 
+  selectCandidate(i) {
+    this.selected = i;
+    [...this.candEl.children].forEach((li, j) => {
+      li.classList.toggle("selected", j === i);
+      li.querySelector(".cand-show")?.setAttribute("aria-pressed", String(j === i));
+    });
+    this.showCandidate(i);
+  }
+
+  // The arrow keys, Home and End move the focus through the candidates (which shows each).
+  onCandidateKey(ev) {
+    const shows = [...this.candEl.querySelectorAll(".cand-show")];
+    const at = shows.indexOf(document.activeElement);
+    const to = stepIndex(ev.key, at < 0 ? this.selected : at, shows.length);
+    if (to === null) return;
+    ev.preventDefault();
+    shows[to].focus();
+  }
+
+  // The position's tiles, with candidate i (if any) and the move the game went on with
+  // marked on the board, and the candidate explained below it.
   showCandidate(i) {
     const d = this.data;
-    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
-    for (const t of d.tiles) {
-      colours.set(cellKey(...t.cells[0]), t.colors[0]);
-      colours.set(cellKey(...t.cells[1]), t.colors[1]);
-    }
-    const last = d.tiles.length ? d.tiles[d.tiles.length - 1].cells : null;
-    this.board.setTiles(
-      d.tiles.map((t) => t.cells),
-      colours,
-      last ? [last] : [],
-      last,
-    );
+    if (!d) return;
+    const { tiles, colours } = boardOf(this.meta.board.printed, d.tiles);
+    // The variation's last move, if it laid a tile, outlined as a recent move (not white:
+    // that is the outline of the move the game went on with).
+    const end = d.line.length ? d.line[d.line.length - 1] : null;
+    this.board.setTiles(tiles, colours, end?.cells ? [end.cells] : []);
     const c = d.candidates[i];
     const e = c?.explained;
-    if (e?.cells) this.board.setGhost(e.cells[0], e.cells[1], e.colors, true, e.points);
-    else this.board.setGhost(null);
+    this.board.setMarks(
+      marksOf([
+        ["played", d.played],
+        ["candidate", e],
+      ]),
+    );
+    this.board.setGhost(null);
+    const items = [];
+    if (c) {
+      items.push(
+        h(
+          "span",
+          { class: "legend-item" },
+          markSwatch("candidate"),
+          ` Candidate ${i + 1}: ${c.move} (${c.win_text})${e?.cells ? "" : ", nothing laid"}`,
+        ),
+      );
+    }
+    if (d.played) {
+      items.push(
+        h(
+          "span",
+          { class: "legend-item" },
+          markSwatch("played"),
+          ` Played in the game: ${d.played.move}${d.played.cells ? "" : ", nothing laid"}`,
+        ),
+      );
+    }
+    if (end) {
+      items.push(
+        h(
+          "span",
+          { class: "legend-item" },
+          end.cells ? markSwatch("variation") : null,
+          ` Last move of the variation: ${end.who}, ${end.move}`,
+        ),
+      );
+    }
+    this.legend.replaceChildren(...items);
     this.detail.replaceChildren(
       c ? explanationView(`Candidate ${i + 1} (${c.win_text})`, e, "analysis-explained") : "",
     );
@@ -396,15 +488,10 @@ class AnalysisBoard {
   }
 
   drawSetup() {
-    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
-    for (const t of this.setup.tiles) {
-      colours.set(cellKey(...t.cells[0]), t.colors[0]);
-      colours.set(cellKey(...t.cells[1]), t.colors[1]);
-    }
-    this.board.setTiles(
-      this.setup.tiles.map((t) => t.cells),
-      colours,
-    );
+    const { tiles, colours } = boardOf(this.meta.board.printed, this.setup.tiles);
+    this.board.setTiles(tiles, colours);
+    this.board.setMarks([]);
+    this.legend.replaceChildren();
     this.board.setGhost(null);
     this.board.setCursor(this.pending ? this.pending[0] : null, this.pending ? this.pending[1] : null);
   }

@@ -2,6 +2,7 @@
 // tile laid in each direction come from the server (meta.board, from genial.geometry);
 // what is legal and what it scores comes from the engine. This module only draws.
 import { svgEl } from "./dom.js";
+import { markedCells } from "./marks.js";
 import { cellKey } from "./placements.js";
 
 // A colour's symbol (genial.svg's drawing, sent by the server in a 200×200 box) at (cx, cy).
@@ -57,6 +58,15 @@ export function drawTile(meta, parent, x, y, direction, colors, { scale = 1, cls
   return g;
 }
 
+// A small sample of the outline a mark of `kind` has on the board, for a legend.
+export function markSwatch(kind) {
+  const svg = svgEl("svg", { viewBox: "0 0 26 14", width: 26, height: 14, class: "swatch", "aria-hidden": "true" });
+  svgEl("rect", { width: 26, height: 14, rx: 3, class: "swatch-board" }, svg); // the board behind
+  const g = svgEl("g", { class: `mark-outline ${kind}` }, svg);
+  svgEl("rect", { x: 4, y: 3.5, width: 18, height: 7, rx: 2, class: "mark-rim" }, g);
+  return svg;
+}
+
 export class BoardView {
   // meta: /api/meta; opts.onCell(q, r, kind) with kind "hover" | "click" | "leave".
   constructor(container, meta, opts = {}) {
@@ -83,6 +93,9 @@ export class BoardView {
     this.gCells = svgEl("g", { class: "cells" }, this.svg);
     this.gTiles = svgEl("g", { class: "tiles" }, this.svg);
     this.gLast = svgEl("g", { class: "last" }, this.svg);
+    this.gMarks = svgEl("g", { class: "marks", "pointer-events": "none" }, this.svg);
+    // The marks' outlines above every mark's tile: two moves on the same hexes both show.
+    this.gOutlines = svgEl("g", { class: "mark-outlines", "pointer-events": "none" }, this.svg);
     this.gGhost = svgEl("g", { class: "ghost", "pointer-events": "none" }, this.svg);
     this.gCursor = svgEl("g", { class: "cursor", "pointer-events": "none" }, this.svg);
     this.cells = new Map();
@@ -183,15 +196,47 @@ export class BoardView {
     for (const [k, poly] of this.cells) poly.classList.toggle("legal", keys.has(k));
   }
 
+  // Moves under study (marks.js's marksOf: {kind, cells, colors, points}), each drawn as
+  // its tile with an outline of its kind (style.css: .mark-outline.played, .best,
+  // .candidate), and its hexes given the class mark-<kind>.
+  setMarks(marks) {
+    this.gMarks.replaceChildren();
+    this.gOutlines.replaceChildren();
+    const on = markedCells(marks);
+    for (const [k, poly] of this.cells) {
+      for (const cls of [...poly.classList]) if (cls.startsWith("mark-")) poly.classList.remove(cls);
+      for (const kind of on.get(k) ?? []) poly.classList.add(`mark-${kind}`);
+    }
+    for (const m of marks) {
+      const [a, b] = m.cells;
+      if (!this.center(...a) || !this.center(...b)) continue;
+      const g = this.drawPair(this.gMarks, a, b, m.colors, `mark-tile ${m.kind}`);
+      g.setAttribute("data-mark", m.kind);
+      const d = this.geo.directions[this.directionOf(a, b)];
+      const [x, y] = this.center(...a);
+      const outline = svgEl(
+        "g",
+        { class: `mark-outline ${m.kind}`, transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})` },
+        this.gOutlines,
+      );
+      svgEl("path", { d: d.rim, class: "mark-rim" }, outline);
+      if (m.points) this.badges(g, d, m.colors, m.points);
+    }
+  }
+
   // The tile under consideration on cells a, b with colours; ok: legal; points: of each half.
   setGhost(a, b, colors, ok, points) {
     this.gGhost.replaceChildren();
     if (!a || !this.center(...a) || !this.center(...b)) return;
-    const s = this.geo.size;
     const g = this.drawPair(this.gGhost, a, b, colors, ok ? "ghost-tile ok" : "ghost-tile bad");
     const d = this.geo.directions[this.directionOf(a, b)];
     svgEl("path", { d: d.rim, class: ok ? "ghost-rim ok" : "ghost-rim bad" }, g);
-    if (!ok || !points) return;
+    if (ok && points) this.badges(g, d, colors, points);
+  }
+
+  // The points of each half of a tile drawn in `g` (laid in direction `d`), as badges.
+  badges(g, d, colors, points) {
+    const s = this.geo.size;
     const [ox, oy] = d.offset;
     for (const [x, y, p, c] of [
       [0, 0, points[0], colors[0]],

@@ -5,7 +5,7 @@ import { api, gamePath } from "./api.js";
 import { BoardView } from "./board.js";
 import { h, toast } from "./dom.js";
 import { glyph } from "./icons.js";
-import { cellKey } from "./placements.js";
+import { boardOf, placedBefore } from "./marks.js";
 import { openAnalysis, startReview } from "./review.js";
 import { seatsFor } from "./seats.js";
 import { rankingView, tracksView } from "./tracks.js";
@@ -166,14 +166,7 @@ class Replay {
     this.step = at;
     this.slider.value = String(at);
     this.label.textContent = `move ${at} / ${d.log.length}`;
-    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
-    const tiles = [];
-    for (const e of d.log.slice(0, at)) {
-      if (!e.cells) continue;
-      tiles.push(e.cells);
-      colours.set(cellKey(...e.cells[0]), e.colors[0]);
-      colours.set(cellKey(...e.cells[1]), e.colors[1]);
-    }
+    const { tiles, colours } = boardOf(this.meta.board.printed, placedBefore(d.log, at));
     const last = at > 0 ? d.log[at - 1] : null;
     const placed = last?.cells ? [last.cells] : [];
     this.board.setTiles(tiles, colours, placed, last?.cells || null);

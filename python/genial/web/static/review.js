@@ -1,12 +1,12 @@
 // The review of a finished game: computed on the server in the background (the page shows
 // its progress), then every decision with the mover's win chance before and after, its
 // class, the best alternative, the win-chance graph, the per-player summary, and the board
-// at any decision with the move played and the best alternative. Every text, number and
-// verdict comes from the server (genial.web.views.review).
+// as it was before any decision with the move played and the best move marked on it. Every
+// text, number, verdict and move comes from the server (genial.web.views.review).
 import { api } from "./api.js";
-import { BoardView } from "./board.js";
+import { BoardView, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
-import { cellKey } from "./placements.js";
+import { boardOf, marksOf, placedBefore, stepIndex } from "./marks.js";
 
 const pct = (x) => `${Math.round(100 * x)}%`;
 
@@ -121,9 +121,20 @@ class ReviewView {
       ),
     );
     this.rows = new Map();
+    this.legend = h("p", { class: "board-legend", id: "review-legend", "aria-live": "polite" });
+    // One entry of the list takes the focus (Tab); the arrow keys, Home and End step
+    // through the decisions.
+    const onKey = (ev) => {
+      const plies = d.decisions.map((x) => x.ply);
+      const to = stepIndex(ev.key, plies.indexOf(this.ply), plies.length);
+      if (to === null) return;
+      ev.preventDefault();
+      this.select(plies[to]);
+      this.rows.get(plies[to])?.focus();
+    };
     const list = h(
       "ol",
-      { class: "log review-list", id: "review-list" },
+      { class: "log review-list", id: "review-list", role: "listbox", "aria-label": "Decisions", onkeydown: onKey },
       d.decisions.map((x) => {
         const li = h(
           "li",
@@ -131,7 +142,14 @@ class ReviewView {
             value: x.ply + 1,
             class: `review-row ${x.class}`,
             "data-ply": String(x.ply),
+            role: "option",
+            tabindex: "-1",
             onclick: () => this.select(x.ply),
+            onkeydown: (ev) => {
+              if (ev.key !== "Enter" && ev.key !== " ") return;
+              ev.preventDefault();
+              this.select(x.ply);
+            },
           },
           h("span", { class: "log-who" }, x.who),
           `${x.move} `,
@@ -153,6 +171,7 @@ class ReviewView {
           h("div", { class: "status" }, h("span", {}, d.title)),
           h("p", { class: "muted", id: "review-note" }, d.note),
           boardBox,
+          this.legend,
           this.detail,
         ),
         h(
@@ -184,26 +203,39 @@ class ReviewView {
     const d = this.data;
     const x = d.decisions.find((y) => y.ply === ply);
     if (!x) return;
-    for (const [p, li] of this.rows) li.classList.toggle("current", p === ply);
+    this.ply = ply;
+    for (const [p, li] of this.rows) {
+      li.classList.toggle("current", p === ply);
+      li.setAttribute("aria-selected", String(p === ply));
+      li.tabIndex = p === ply ? 0 : -1;
+    }
     this.rows.get(ply)?.scrollIntoView({ block: "nearest" });
-    const colours = new Map(this.meta.board.printed.map(([q, r, c]) => [cellKey(q, r), c]));
-    const tiles = [];
-    for (const e of d.log.slice(0, ply)) {
-      if (!e.cells) continue;
-      tiles.push(e.cells);
-      colours.set(cellKey(...e.cells[0]), e.colors[0]);
-      colours.set(cellKey(...e.cells[1]), e.colors[1]);
-    }
-    const played = x.played.cells ? x.played : null;
-    if (played) {
-      tiles.push(played.cells);
-      colours.set(cellKey(...played.cells[0]), played.colors[0]);
-      colours.set(cellKey(...played.cells[1]), played.colors[1]);
-    }
-    this.board.setTiles(tiles, colours, played ? [played.cells] : [], played ? played.cells : null);
+    // The board as it was when the move was decided; the move played and the best move are
+    // marks on it, each with its own outline, named in the legend.
+    const { tiles, colours } = boardOf(this.meta.board.printed, placedBefore(d.log, ply));
+    this.board.setTiles(tiles, colours);
     const alt = x.alternative;
-    if (alt?.cells) this.board.setGhost(alt.cells[0], alt.cells[1], alt.colors, true, alt.points);
-    else this.board.setGhost(null);
+    this.board.setMarks(
+      marksOf([
+        ["played", x.played],
+        ["best", alt],
+      ]),
+    );
+    this.board.setGhost(null);
+    const laid = (e) => (e.cells ? e.move : `${e.move} (${e.text}, nothing laid)`);
+    this.legend.replaceChildren(
+      h(
+        "span",
+        { class: "legend-item" },
+        markSwatch("played"),
+        ` Played by ${x.who}: ${laid(x.played)} `,
+        h("span", { class: `tag ${x.class}` }, x.class),
+      ),
+      " ",
+      alt
+        ? h("span", { class: "legend-item" }, markSwatch("best"), ` Best move: ${laid(alt)} (${pct(x.best_win)})`)
+        : h("span", { class: "legend-item" }, "The move played was the best."),
+    );
     this.detail.replaceChildren(
       h(
         "div",
