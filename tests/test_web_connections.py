@@ -78,6 +78,22 @@ def test_live_connections_per_address_are_capped(client: TestClient, monkeypatch
         assert watch(stack, client, gid).receive_json()["type"] == "state"
 
 
+def test_spectators_across_the_server_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many addresses (cheap with IPv6) watching many games are bounded by one server-wide cap
+    # on spectators; a seat still gets in.
+    monkeypatch.setattr(server_module, "MAX_SPECTATORS_TOTAL", 3)
+    games = [two_people(client) for _ in range(2)]
+    with contextlib.ExitStack() as stack:
+        for gid, _, _ in (games[0], games[0], games[1]):
+            assert watch(stack, client, gid).receive_json()["type"] == "state"
+        got = watch(stack, client, games[1][0]).receive_json()
+        assert got["type"] == "error" and got["status"] == 429 and "this server" in got["error"]
+        assert watch(stack, client, games[1][0], games[1][2]).receive_json()["you"] == 1
+    # Once they have gone, spectators are let in again.
+    with contextlib.ExitStack() as stack:
+        assert watch(stack, client, games[1][0]).receive_json()["type"] == "state"
+
+
 def test_spectators_coming_and_going_send_the_others_nothing(client: TestClient) -> None:
     gid, t0, t1 = two_people(client)
     with contextlib.ExitStack() as stack:
@@ -148,6 +164,7 @@ def test_the_guide_raises_the_file_limit_and_bounds_the_proxy() -> None:
     words = " ".join(guide.split())
     assert f"at most {server_module.MAX_LIVE_PER_ADDRESS} live connections" in words
     assert f"a game at most {server_module.MAX_SPECTATORS} spectators" in words
+    assert f"at most {server_module.MAX_SPECTATORS_TOTAL:,} spectators in all" in words
 
 
 Block = list[tuple[list[str], "Block"]]

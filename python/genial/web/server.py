@@ -102,6 +102,9 @@ _PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
 MAX_LIVE_PER_ADDRESS = 32
 #: Spectators (live connections without a seat) of one game at once; seats are never refused.
 MAX_SPECTATORS = 100
+#: Spectators of all games together: many addresses (cheap with IPv6) are bounded by this,
+#: not by the per-address cap, so the open-file limit is never the only bound.
+MAX_SPECTATORS_TOTAL = 2000
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -331,10 +334,12 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
 def _live_route(hub: Hub) -> WebSocketRoute:
     """A game's live connection: the first message is a seat's token (or null to watch),
     then each change of the game is sent as that seat's view. Capped per client address
-    and, for spectators, per game."""
+    and, for spectators, per game and across the server."""
     live_by_address: dict[str, int] = {}  # open live connections per client address
+    watching = 0  # spectators' connections open, across every game
 
     async def live(ws: WebSocket) -> None:
+        nonlocal watching
         await ws.accept()
         try:
             table = hub.table(ws.path_params["game_id"])
@@ -365,11 +370,15 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             refused = f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first"
         elif seat is None and table.spectators() >= MAX_SPECTATORS:
             refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
+        elif seat is None and watching >= MAX_SPECTATORS_TOTAL:
+            refused = f"this server has {MAX_SPECTATORS_TOTAL} spectators already: watch later"
         if refused is not None:
             await ws.send_json({"type": "error", "status": 429, "error": refused})
             await ws.close(code=4429)
             return
         live_by_address[address] = live_by_address.get(address, 0) + 1
+        spectator = seat is None
+        watching += spectator
         was_present = seat is not None and table.present(seat)
         listener = Listener(seat)
         table.listeners.add(listener)
@@ -395,6 +404,7 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             reader.cancel()
             table.listeners.discard(listener)
             live_by_address[address] -= 1
+            watching -= spectator
             if not live_by_address[address]:
                 del live_by_address[address]
             if listener.seat is not None:
