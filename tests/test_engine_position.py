@@ -230,3 +230,12 @@ def test_the_notation_sent_holds_no_seed() -> None:
     line = notation_line(GameView(game))
     assert line == f"position notation {MIDGAME}"
     assert write_position(game).endswith(" 12345")
+
+
+def test_engine_check_tells_a_version_2_engine_set_up_positions() -> None:
+    from genial.engine.check import run_checks
+
+    results = run_checks(GENIAL_ENGINE, movetime_ms=50)
+    assert all(c.passed for c in results), [c.line() for c in results if not c.passed]
+    check = next(c for c in results if c.name == "position notation (version 2)")
+    assert "set-up games" in check.detail and "a bad notation survived" in check.detail, check.detail
