@@ -223,7 +223,7 @@ def parse_position(text: str) -> Position:
     if s.peek() == " ":
         s.i += 1
         starts.append(s.i)
-        seed = s.digits("the seed", 19)
+        seed = s.digits("the seed", 20)
         if seed >= 2**64:
             raise s.fail("the seed is more than 2**64 - 1", starts[-1])
     if s.i != len(text):
