@@ -7,26 +7,10 @@
 import { api } from "./api.js";
 import { BoardView, icon } from "./board.js";
 import { h, toast } from "./dom.js";
+import { notationOfSearch, notationPath } from "./notation.js";
 import { cellKey } from "./placements.js";
 import { explanationView } from "./review.js";
 import { clickCell } from "./setup.js";
-
-// The notation of /analysis?position=TEXT, as written: a "+" stays a "+" (it is part of
-// the notation), unlike URLSearchParams, which reads it as a space. Null without one.
-export function notationOfSearch(search) {
-  const m = search.match(/[?&]position=([^&]*)/);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
-
-// The link that opens a notation on this board.
-export function notationPath(notation) {
-  return `/analysis?position=${encodeURIComponent(notation)}`;
-}
 
 export async function showAnalysis(root, meta, id) {
   document.title = `Analysis · ${meta.product.name}`;
