@@ -230,6 +230,8 @@ def test_the_notation_sent_holds_no_seed() -> None:
     line = notation_line(GameView(game))
     assert line == f"position notation {MIDGAME}"
     assert write_position(game).endswith(" 12345")
+    # Every deal of the tiles the seat cannot see tells it the same line.
+    assert {notation_line(GameView(read_position(f"{MIDGAME} {seed}"))) for seed in range(20)} == {line}
 
 
 def test_engine_check_tells_a_version_2_engine_set_up_positions() -> None:
