@@ -50,6 +50,8 @@ SLOW_MODULES = {
     "test_docs_site",
     "test_engine",
     "test_engine_hostile",
+    "test_engine_position",
+    "test_position_many",
     "test_examples",
     "test_interrupts",
     "test_levels",

@@ -412,7 +412,8 @@ def test_the_example_engines_pass_engine_check(tmp_path: Path) -> None:
     for command in (shlex.quote(str(exe)), python_engine):
         results = run_checks(command)
         assert all(c.passed for c in results), [c.line() for c in results if not c.passed]
-        assert len(results) == 14
+        assert len(results) == 15
+        assert "not asked" in next(c.detail for c in results if c.name.startswith("position notation"))
 
 
 def test_engine_check_reports_what_fails() -> None:

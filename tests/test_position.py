@@ -60,6 +60,13 @@ def test_random_positions_round_trip(variant: str, players: int) -> None:
     assert checked >= PER_RULES // 3
 
 
+def test_the_largest_seed_round_trips() -> None:
+    text = f"standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB {2**64 - 1}"
+    assert write_position(read_position(text)) == text
+    with pytest.raises(PositionError, match="2\\*\\*64"):
+        read_position(f"standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB {2**64}")
+
+
 def test_every_option_and_the_seed_round_trip() -> None:
     text = "standard/3,swap_timing=instead_of_placement,require_contact=true R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7"
     game = read_position(text)

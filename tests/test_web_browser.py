@@ -1376,3 +1376,93 @@ def test_the_game_clock_counts_down_for_the_person_to_move(server: str, browser:
         """() => document.querySelector(".player[data-seat='0'] .clock").textContent.startsWith("4:")"""
     )
     ctx.close()
+
+
+NOTATION = "standard/3 R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR,GB,YP,OO,BP,RY"
+
+
+def _position_shown(wire: Wire) -> tuple[Any, ...]:
+    """The position of the last analysis a page got: tiles, tracks, mover, rack."""
+    last = json.loads(next(t for u, t in reversed(wire.responses) if u.endswith("/api/analysis")))
+    return last["tiles"], last["tracks"], last["mover"], last["rack"], last["notation"]
+
+
+def _board_state(page: Page) -> tuple[str, str, str, list[str | None]]:
+    """What the analysis board shows: status, rack, tracks' text and the candidates."""
+    page.wait_for_selector("#analysis-candidates li")
+    moves = [li.get_attribute("data-move") for li in page.locator("#analysis-candidates li").all()]
+    return (
+        page.inner_text("#analysis-status"),
+        page.inner_text("#analysis-rack"),
+        page.inner_text(".tracks-box"),
+        moves,
+    )
+
+
+def test_a_notation_link_opens_its_position_and_links_it_again(server: str, browser: Browser) -> None:
+    """``/analysis?position=TEXT`` opens the position; the board's own notation link,
+    after a variation too, reproduces what it shows exactly; only the mover's rack shows."""
+    from urllib.parse import quote
+
+    from genial.position import read_position
+
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{server}/analysis?position={quote(NOTATION, safe='')}")
+    first = _board_state(page)
+    assert "Seat 3 to move" in first[0]
+    assert page.locator("#analysis-rack .log-tile").count() == 6
+    assert page.inner_text("#notation-text") == NOTATION
+    href = page.get_attribute("#notation-link", "href")
+    assert href == f"{server}/analysis?position={quote(NOTATION, safe='')}"
+    # Every answer the page got holds the mover's rack, and no other.
+    for url, text in wire.responses:
+        if url.endswith("/api/analysis"):
+            assert '"racks"' not in text and '"bag"' not in text
+    # A variation, then the link of the position shown.
+    move = first[3][0]
+    page.click(f'#analysis-candidates li[data-move="{move}"] button')
+    page.wait_for_function(f"document.querySelector('#analysis-line').textContent.includes({move!r})")
+    page.wait_for_selector("#analysis-notation h4, #analysis-notation p.muted")
+    if page.locator("#notation-link").count():
+        shown = _board_state(page)
+        text = page.inner_text("#notation-text")
+        assert read_position(text).board.occupied() != read_position(NOTATION).board.occupied()
+        other = ctx.new_page()
+        other_wire = Wire(other)
+        other.goto(page.get_attribute("#notation-link", "href") or "")
+        again = _board_state(other)
+        # The same position: status, rack, tracks, and what the server sent to draw it
+        # (the candidates are searched afresh: their order may differ).
+        assert again[:3] == shown[:3]
+        assert other.inner_text("#notation-text") == text
+        drawn = [_position_shown(w) for w in (wire, other_wire)]
+        assert drawn[0] == drawn[1]
+    else:  # a bonus placement: the notation waits for the start of a turn
+        assert "start of a turn" in page.inner_text("#analysis-notation")
+    assert wire.errors == []
+    ctx.close()
+
+
+def test_a_bad_notation_link_says_where_it_goes_wrong(server: str, browser: Browser) -> None:
+    from urllib.parse import quote
+
+    bad = NOTATION.replace("GB", "GX")
+    at = bad.index("X")
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(f"{server}/analysis?position={quote(bad, safe='')}")
+    page.wait_for_selector("#notation-error")
+    message = page.inner_text("#notation-error")
+    assert f"character {at} ('X')" in message
+    assert page.inner_text("#notation-bad") == "X"
+    # Not a blank page: the editor is there to set the position up instead.
+    assert page.locator("#editor").is_visible()
+    # A raw "+" in a hand-typed link is the notation's own "+", not a space.
+    page.goto(f"{server}/analysis?position={NOTATION.replace(' ', '%20')}")
+    assert "Seat 3 to move" in _board_state(page)[0]
+    assert page.locator("#notation-error").count() == 0
+    assert wire.errors == []
+    ctx.close()

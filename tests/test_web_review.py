@@ -351,3 +351,63 @@ def test_a_player_reviews_only_their_own_moves_of_a_game_still_on(client: TestCl
     r = client.post("/api/analysis", json={"position": {"review": rv["id"], "upto": 1}})
     assert r.status_code == 403 and "stays closed" in r.json()["error"]
     assert client.get(f"/api/games/{game_id}").json()["over"] is False
+
+
+NOTATION = "standard/3 R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR,GB,YP,OO,BP,RY"
+
+
+def test_a_position_in_the_notation_is_analysed_and_written_back(client: TestClient) -> None:
+    """``{"notation": TEXT}`` opens that position; the payload's notation reproduces the
+    position shown, after a variation too, and holds no rack but the mover's."""
+    r = client.post("/api/analysis", json={"position": {"notation": NOTATION}})
+    assert r.status_code == 200, r.text
+    a = r.json()
+    game = genial.position.read_position(NOTATION)
+    assert a["notation"] == NOTATION and a["mover"] == 2 and len(a["tiles"]) == 2
+    assert a["tracks"] == [list(t) for t in game.tracks]
+    assert a["rack"] == [[int(c) for c in t.colors] for t in game.rack(2)]
+    # Its notation, opened again, is the same position with the same candidates.
+    again = client.post("/api/analysis", json={"position": {"notation": a["notation"]}}).json()
+    assert [c["move"] for c in again["candidates"]] == [c["move"] for c in a["candidates"]]
+    # After a variation: the notation of the position shown, whose rack is the one shown.
+    line = [a["candidates"][0]["move"]]
+    b = client.post("/api/analysis", json={"position": {"notation": NOTATION}, "line": line}).json()
+    if b["notation"] is None:  # a bonus placement or swap offer: not the start of a turn
+        assert b["phase"] in ("bonus", "swap_offer")
+    else:
+        shown = genial.position.read_position(b["notation"])
+        assert shown.current_player == b["mover"] and len(b["tiles"]) == 3
+        assert [[int(c) for c in t.colors] for t in shown.rack(b["mover"])] == b["rack"]
+        assert [list(t) for t in shown.tracks] == b["tracks"]
+        c = client.post("/api/analysis", json={"position": {"notation": b["notation"]}}).json()
+        assert (c["tiles"], c["tracks"], c["rack"], c["mover"]) == (b["tiles"], b["tracks"], b["rack"], b["mover"])
+    # A recorded position and a set-up one say their notation too.
+    setup = {"players": 2, "tiles": ["R0,-1+R0,0"], "tracks": [[1, 0, 0, 0, 0, 0], [0] * 6], "seat": 1, "rack": ["RB"]}
+    d = client.post("/api/analysis", json={"position": {"setup": setup}}).json()
+    assert d["notation"] == "standard/2 R0,-1+R0,0 1.0.0.0.0.0/0.0.0.0.0.0 1 RB"
+
+
+def test_a_shared_notation_keeps_its_text(client: TestClient) -> None:
+    r = client.post("/api/positions", json={"position": {"notation": NOTATION}})
+    assert r.status_code == 201, r.text
+    assert client.get(f"/api/positions/{r.json()['id']}").json()["position"] == {"notation": NOTATION}
+
+
+@pytest.mark.parametrize(
+    ("text", "index"),
+    [
+        (NOTATION.replace("GB", "GX"), NOTATION.index("GB") + 1),
+        ("", 0),
+        ("standard/2 R0,-1+R0,0;R0,-1+R0,0 0.0.0.0.0.0/0.0.0.0.0.0 0 RB", 11),
+    ],
+)
+def test_a_bad_notation_is_refused_naming_its_first_bad_character(client: TestClient, text: str, index: int) -> None:
+    r = client.post("/api/analysis", json={"position": {"notation": text}})
+    assert r.status_code == 400, r.text
+    assert r.json()["index"] == index and f"character {index} " in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("value", [7, None, ["x"], "x" * 5000])
+def test_a_notation_that_is_not_text_is_refused(client: TestClient, value: Any) -> None:
+    r = client.post("/api/analysis", json={"position": {"notation": value}})
+    assert r.status_code == 400 and "notation" in r.json()["error"], r.text

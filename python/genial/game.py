@@ -106,9 +106,10 @@ class Game:
     __slots__ = ("__weakref__", "_setup", "_state")
 
     _state: _core.GameState
-    # The placements a game set up by `genial.position.read_position` started from, and its
-    # seed: what `genial.position.write_position` needs to write it again (the core keeps
-    # the board's colours, not how its cells were paired into tiles).
+    # The placements a game set up by `from_setup` (or `genial.position.read_position`)
+    # started from, and its seed: what `genial.position.write_position` needs to write it
+    # again (the core keeps the board's colours, not how its cells were paired into tiles).
+    # Copies keep it; a determinized copy keeps the placements only.
     _setup: tuple[tuple[str, ...], int | None]
 
     def __init__(
@@ -379,7 +380,10 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy with the same future."""
-        return Game._wrap(self._state.clone())
+        copy = Game._wrap(self._state.clone())
+        if hasattr(self, "_setup"):
+            copy._setup = self._setup
+        return copy
 
     __copy__ = clone
 
@@ -389,7 +393,11 @@ class Game:
     def determinize(self, player: int, seed: int) -> Game:
         """A copy in which all that ``player`` cannot see (other racks, the bag's order) is
         dealt anew from ``seed``, keeping every count. For search bots."""
-        return Game._wrap(self._state.determinize(player, check_seed(seed)))
+        copy = Game._wrap(self._state.determinize(player, check_seed(seed)))
+        if hasattr(self, "_setup"):
+            # The set-up tiles are on the board for all to see; the seed is not kept.
+            copy._setup = (self._setup[0], None)
+        return copy
 
     def unseen_tiles(self, player: int) -> tuple[Tile, ...]:
         """The tiles ``player`` cannot see: the bag and the other racks (sorted)."""
@@ -430,11 +438,16 @@ class Game:
         rules = as_rules(
             rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
         )
-        return cls._wrap(
+        tiles = list(tiles)
+        game = cls._wrap(
             _core.GameState.from_setup(
-                rules, list(tiles), [list(t) for t in tracks], int_in("seat", seat, 0, 3), list(rack), check_seed(seed)
+                rules, tiles, [list(t) for t in tracks], int_in("seat", seat, 0, 3), list(rack), check_seed(seed)
             )
         )
+        # The tiles' pairing, for `genial.position.write_position` (the core checked them).
+        placed = tuple(str(t if isinstance(t, Move) else Move.parse(t)) for t in tiles)
+        game._setup = (placed, seed or None)
+        return game
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:

@@ -223,7 +223,7 @@ def parse_position(text: str) -> Position:
     if s.peek() == " ":
         s.i += 1
         starts.append(s.i)
-        seed = s.digits("the seed", 19)
+        seed = s.digits("the seed", 20)
         if seed >= 2**64:
             raise s.fail("the seed is more than 2**64 - 1", starts[-1])
     if s.i != len(text):
@@ -280,21 +280,19 @@ def _field_of(message: str, p: Position) -> int:
     return rules
 
 
-def write_position(game: Game) -> str:
+def write_position(game: Game, *, seed: bool = True) -> str:
     """The position of ``game``, in the one-line text of the module's grammar. The game
     must be at the start of a placement (not owing a bonus placement or answering a swap
-    offer) and know its tiles' pairing: a game played from its start, or one set up by
-    `read_position` or `Game.from_setup` and played on."""
+    offer): a game played from its start, or one set up by `read_position` or
+    `Game.from_setup` and played on, or a copy of one. The seed a set-up game was dealt
+    from is written last unless ``seed=False`` (what the engine protocol sends: the seed
+    would tell the hidden tiles)."""
     if game.phase != "place" or game.pending_bonuses:
         raise ValueError(
             f"a position is written where a seat is about to place at the start of its turn, not in phase {game.phase!r}"
         )
     setup = getattr(game, "_setup", None)
     known = list(setup[0]) if setup is not None else []
-    if setup is None and game.seed is None:
-        raise ValueError(
-            "this game was set up without its tiles' pairing (Game.from_setup): read it with read_position"
-        )
     placed = known + [str(m) for m in game.moves if m.is_placement]
     rules = game.rules
     # The options not at their default, as the rule set's text writes them.
@@ -308,5 +306,5 @@ def write_position(game: Game) -> str:
     seat = game.current_player
     rack = ",".join(str(t) for t in game.rack(seat)) or "-"
     text = f"{head} {board} {tracks} {seat} {rack}"
-    seed = setup[1] if setup is not None else None
-    return text if seed is None else f"{text} {seed}"
+    dealt = setup[1] if setup is not None and seed else None
+    return text if dealt is None else f"{text} {dealt}"

@@ -257,11 +257,11 @@ TABLE: list[Hostile] = [
     _py("no_protocolok", HANDSHAKE, HANDSHAKE, error=True, protocol=HANG),
     _py("exits_at_start", HANDSHAKE, HANDSHAKE, error=True, prelude="sys.exit(0)"),
     _py(
-        "speaks_protocol_2",
+        "speaks_protocol_3",
         HANDSHAKE,
         HANDSHAKE,
         error=True,
-        protocol='say("protocolok 2")\ncontinue',
+        protocol='say("protocolok 3")\ncontinue',
     ),
     _py(
         "garbage_in_handshake",

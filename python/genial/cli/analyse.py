@@ -5,7 +5,9 @@ table: each move with the mover's win chance before and after, its class and the
 alternative; then a summary per player. The review is cached next to the record
 (``game.review.json``) and reused while the game, level, budget and seed are the same; an
 interrupted review keeps the decisions it finished there and resumes from them.
-``--move N`` prints the candidates of the decision of move N instead.
+``--move N`` prints the candidates of the decision of move N instead, and ``--position``
+those of a position written in the position notation; with ``--engine COMMAND`` an engine
+of the engine protocol is asked for its move there instead of genial's search.
 """
 
 from __future__ import annotations
@@ -144,8 +146,33 @@ def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
     return _show_candidates(position, played, f"move {number}: ", args)
 
 
+def _ask_engine(position: Game, title: str, args: argparse.Namespace) -> int:
+    """The move an engine (``--engine``) chooses in ``position``: one decision, told as the
+    engine protocol tells it (a set-up position as its notation, protocol 2)."""
+    from ..bots import Forfeit, GameView
+    from ..engine import EngineBot, EngineError
+
+    if position.is_over:
+        return error("the game is over at this position: there is no decision to ask about")
+    try:
+        with EngineBot(args.engine, movetime_ms=args.movetime, iterations=args.iterations) as bot:
+            move = bot.choose(GameView(position))
+            name, info = bot.engine_name or args.engine, bot.last_info
+    except (EngineError, Forfeit) as e:
+        return error(str(e))
+    except ValueError as e:
+        return error(f"--engine: {e}")
+    print(f"{title}player {position.current_player} to move: {name}")
+    if info:
+        print(f"info {info}")
+    print(f"bestmove {move}")
+    return 0
+
+
 def _show_candidates(position: Game, played: Any, title: str, args: argparse.Namespace) -> int:
     """The ranked candidates of the decision in front of ``position``'s seat to move."""
+    if args.engine is not None:
+        return _ask_engine(position, title, args)
     from rich.console import Console
     from rich.table import Table
 
@@ -174,6 +201,8 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    if args.engine is not None and args.position is None and args.move is None:
+        return error("--engine asks an engine about one position: give --position or --move with it")
     if args.position is not None:
         if args.record is not None or args.last or args.move is not None:
             return error("--position analyses its own position: give no record, --last or --move with it")
@@ -268,6 +297,7 @@ def register(sub: Any) -> None:
             "genial analyse --last                     # the last game genial play saved",
             "genial analyse --position 'standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB,GG,YP,OO,BP,RY'",
             "genial analyse game.json --move 12        # the candidates of move 12's decision",
+            "genial analyse --position TEXT --engine './my_engine'   # an engine's move there",
             "genial analyse game.json --level master --seed 3 --out reviewed.json",
         ),
     )
@@ -282,6 +312,15 @@ def register(sub: Any) -> None:
         help="the candidates of a position given as one line of text (the position notation: docs/records.md)",
     )
     p.add_argument("--move", type=int, default=None, metavar="N", help="the candidates of move N's decision instead")
+    p.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        default=None,
+        help="with --position or --move: ask this engine (engine protocol) for its move instead of searching",
+    )
+    p.add_argument(
+        "--movetime", type=int, default=1000, metavar="MS", help="with --engine: the engine's move time (default: 1000)"
+    )
     p.add_argument("--level", choices=searching_levels(), default="expert", help="search like this level")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (default: the level's)")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (a review is deterministic for a seed)")

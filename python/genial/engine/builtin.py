@@ -15,7 +15,7 @@ from typing import IO, Any
 from .. import __version__
 from ..bots import BuiltinBot, GameView, info, parse_bot
 from ..game import check_seed
-from .protocol import VERSION, EngineOption, PositionReader, ProtocolError, parse_go
+from .protocol import VERSION, VERSIONS, EngineOption, PositionReader, ProtocolError, parse_go
 
 __all__ = ["serve_builtin", "builtin_options"]
 
@@ -73,12 +73,20 @@ class _Engine:
             self.out.write(line + "\n")
             self.out.flush()
 
-    def handshake(self) -> None:
+    def handshake(self, args: list[str]) -> None:
+        """Answers ``protocol N`` with the highest version both speak (a version 1 host
+        gets version 1; version 2 adds ``position notation``)."""
+        asked = (
+            int(args[0])
+            if len(args) == 1 and args[0].isascii() and args[0].isdigit() and len(args[0]) < 10
+            else VERSION
+        )
+        version = max(v for v in VERSIONS if v <= max(asked, VERSIONS[0]))
         self.say(f"id name genial {self.bot.label}")
         self.say(f"id author genial {__version__}")
         for opt in self.options.values():
             self.say(opt.line())
-        self.say(f"protocolok {VERSION}")
+        self.say(f"protocolok {version}")
 
     def setoption(self, args: list[str]) -> None:
         if len(args) != 4 or args[0] != "name" or args[2] != "value":
@@ -164,7 +172,7 @@ class _Engine:
             args = rest.split()
             try:
                 if word == "protocol":
-                    self.handshake()
+                    self.handshake(args)
                 elif word == "isready":
                     self.say("readyok")
                 elif word == "setoption":

@@ -2,8 +2,9 @@
 
 Each check starts the engine afresh and says what failed: the handshake, ``isready``,
 every declared option set to its default, whole games in every seat of several rule sets
-(placements, bonus placements and swap decisions, each answer legal and in time), an
-unknown line ignored, ``stop`` answered (once: nothing after the ``bestmove``), ``quit``
+(placements, bonus placements and swap decisions, each answer legal and in time), for an
+engine of protocol 2 games set up from positions told as ``position notation`` lines and a
+bad notation survived, an unknown line ignored, ``stop`` answered (once: nothing after the ``bestmove``), ``quit``
 obeyed with no process left running. The suite has a deadline of its own (`DEADLINE_S`):
 checks it leaves unrun fail. Last, it checks the host itself: no process of any start
 left alive, no descriptor leaked.
@@ -18,8 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._core import Move
-from ..bots import Forfeit, GameView, play_game
+from ..bots import Forfeit, GameView, parse_bot, play_game
 from ..game import Game
+from ..position import read_position
 from .host import HANDSHAKE_S, MARGIN_MS, EngineBot, EngineError
 from .process import Broken, EngineProcess
 from .protocol import position_lines, rules_line
@@ -159,6 +161,46 @@ def _games(suite: _Suite, variant: str, players: int, timing: str, games: int) -
                 played += 1
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(watch.phases.items()))
         return Check(name, True, f"{played} games in every seat; decisions: {kinds}")
+    except (EngineError, Forfeit) as e:
+        return Check(name, False, str(e))
+    finally:
+        bot.close()
+
+
+#: Positions a version 2 engine is told as a notation: a game set up from each is played to
+#: its end, the engine in the seat to move.
+NOTATIONS = (
+    "standard/3 R0,-1+R0,0;B1,-1+G1,0 1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR,GB,YP,OO,BP,RY 5",
+    "duel/2 R0,-1+R0,0 -1.0.0.0.0.0 1 RB,GG,YP,OO,BP,RY 6",
+)
+
+
+def _notation(suite: _Suite) -> Check:
+    """A version 2 engine: games set up from positions (told as ``position notation``
+    lines) played to their end, and a notation that is not one survived."""
+    name = "position notation (version 2)"
+    bot = suite.engine()
+    watch = _Watch(bot, suite)
+    try:
+        bot.start()
+        if bot.version < 2:
+            return Check(name, True, f"not asked: the engine speaks protocol {bot.version}")
+        for text in NOTATIONS:
+            game = read_position(text)
+            seat = game.current_player
+            others = [parse_bot("random", s) for s in range(game.players)]
+            while not game.is_over:
+                mover = game.current_player
+                game.play((watch if mover == seat else others[mover]).choose(GameView(game, mover)))
+        bot._send("newgame")
+        bot._send("position notation standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RX")
+        bot._send("isready")
+        deadline = time.monotonic() + 2.0
+        while (line := bot._read(deadline, "readyok after a bad notation")).split()[:1] != ["readyok"]:
+            if not line.startswith("info"):
+                raise bot._fail(f"answered a bad notation with {line[:100]!r}", "broke the engine protocol")
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(watch.phases.items()))
+        return Check(name, True, f"{len(NOTATIONS)} set-up games; decisions: {kinds}; a bad notation survived")
     except (EngineError, Forfeit) as e:
         return Check(name, False, str(e))
     finally:
@@ -327,6 +369,7 @@ def run_checks(
                 f"games: {variant} {players}p {timing.replace('_', ' ')}",
                 lambda v=variant, p=players, t=timing: _games(suite, v, p, t, games),  # type: ignore[misc]
             )
+        run("position notation (version 2)", lambda: _notation(suite))
         run("unknown lines ignored", lambda: _raw(suite, "unknown lines ignored", _unknown))
         run("stop", lambda: _raw(suite, "stop", _stop))
         run("quit", lambda: _quit(suite))

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import IllegalMoveError, Move
 from ..forfeit import Forfeit, forfeit_ranks
 from .process import Broken, EngineProcess
-from .protocol import VERSION, EngineOption, ProtocolError, position_lines, rules_line
+from .protocol import VERSION, VERSIONS, EngineOption, ProtocolError, notation_line, position_lines, rules_line
 
 if TYPE_CHECKING:
     from ..bots import GameView
@@ -143,12 +143,16 @@ class EngineBot:
         self.engine_name: str | None = None
         self.engine_author: str | None = None
         self.engine_options: dict[str, EngineOption] = {}
+        #: The protocol version agreed in the handshake (1 or 2).
+        self.version = VERSION
         self.last_info: str | None = None
         self.log_path: Path | None = None
         self._process: EngineProcess | None = None
         self._deadline: float | None = None  # of the handshake or decision under way
         self._game_key: tuple[str, int] | None = None
         self._seen_moves = 0
+        # A set-up game: the seat, the notation of its turn's start and the moves made then.
+        self._turn: tuple[int, str, int] | None = None
         self._killed: str | None = None
         self._doomed = False  # killed before its process started: the process is killed at once
         self._lock = threading.Lock()
@@ -238,11 +242,13 @@ class EngineBot:
                     raise self._fail(str(e), "broke the engine protocol") from None
                 self.engine_options[opt.name] = opt
             elif words[0] == "protocolok":
-                if words[1:] != [str(VERSION)]:
+                spoken = [str(v) for v in VERSIONS]
+                if len(words) != 2 or words[1] not in spoken:
                     raise self._fail(
-                        f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {VERSION}",
+                        f"the engine speaks protocol {' '.join(words[1:])!r}, this host speaks {' or '.join(spoken)}",
                         "speaks another protocol version",
                     )
+                self.version = int(words[1])
                 break
             elif words[0] != "info":
                 raise self._fail(
@@ -380,8 +386,15 @@ class EngineBot:
         finally:
             self._deadline = None
 
-    def _decide(self, view: GameView, deadline: float) -> Move:
-        self._drain()
+    def _tell(self, view: GameView) -> None:
+        """Says the decision's position: the version 1 lines of its history, or for a game
+        set up from a position (its history does not hold the start) one ``position
+        notation`` line (version 2)."""
+        if getattr(view._game, "_setup", None) is not None:
+            self._send("newgame")
+            self._send(self._notation(view))
+            self._game_key = None
+            return
         rules = view._game.rules
         key = (rules_line(rules), view.seat)
         n = len(view.moves)
@@ -393,6 +406,35 @@ class EngineBot:
         self._seen_moves = n
         for line in position_lines(view):
             self._send(line)
+
+    def _notation(self, view: GameView) -> str:
+        """The ``position notation`` line of a set-up game's decision: the notation of the
+        turn's start (kept from the turn's first decision, which is always the seat's) and
+        the seat's moves since."""
+        if self.version < 2:
+            raise EngineError(
+                f"engine {self.command!r} speaks protocol {self.version}: a game set up from a position "
+                "(not played from its start) is told as a 'position notation' line of protocol 2"
+            )
+        n = len(view.moves)
+        if view.phase == "place" and not view.pending_bonuses:
+            self._turn = (view.seat, notation_line(view), n)
+        turn = self._turn
+        if (
+            turn is None
+            or turn[0] != view.seat
+            or turn[2] > n
+            or view.movers[turn[2] :].count(view.seat) != n - turn[2]
+        ):
+            raise EngineError(
+                f"engine {self.command!r} is asked a {view.phase} decision of a set-up game whose turn it did not "
+                "start: the position notation holds the start of a turn"
+            )
+        return turn[1] + "".join(f" {m}" if i else f" moves {m}" for i, m in enumerate(view.moves[turn[2] :]))
+
+    def _decide(self, view: GameView, deadline: float) -> Move:
+        self._drain()
+        self._tell(view)
         self._drain()  # once more: a second answer may have come while the position was sent
         go = f"go movetime {self.movetime_ms}"
         if self.iterations is not None:

@@ -1,9 +1,15 @@
-"""The genial engine protocol, version 1: the lines a host and an engine exchange.
+"""The genial engine protocol, version 2: the lines a host and an engine exchange.
 
 Every message is one line of ASCII text ending in ``\\n``; words are separated by single
 spaces. The full description, with an example exchange, is docs/engine-protocol.md. What
 the host says about a game is written from one seat's `GameView` only (`position_lines`),
 so it cannot carry another seat's rack or the bag: the view itself holds nothing else.
+
+Version 2 adds one line, ``position notation TEXT [moves MOVE ...]``: a whole position in
+the position notation (`genial.position`), for a game the history cannot tell (one set up
+from a position rather than played from its start). A host and an engine agree on the
+version in the handshake: the host says the highest it speaks, the engine answers the
+highest both speak.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _core
 from .._core import Move, Rules, Tile
 from ..game import Game
+from ..position import PositionError, parse_position, read_position, write_position
 from .process import MAX_LINE
 
 if TYPE_CHECKING:
@@ -22,18 +29,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "VERSION",
+    "VERSIONS",
     "ProtocolError",
     "EngineOption",
     "Position",
     "rules_line",
     "parse_rules",
     "position_lines",
+    "notation_line",
     "PositionReader",
     "MAX_LINE",
 ]
 
-VERSION = 1
-"""The protocol version this genial speaks."""
+VERSION = 2
+"""The highest protocol version this genial speaks."""
+
+VERSIONS = (1, 2)
+"""Every version this genial speaks: 2 is 1 with the ``position notation`` line."""
 
 # MAX_LINE (`genial.engine.process`): the longest line an engine may write, 65 536 bytes
 # without its newline (a whole game's moves take about 3 KB); the host's lines may be longer.
@@ -151,9 +163,49 @@ def position_lines(view: GameView) -> list[str]:
     ]
 
 
+def notation_line(view: GameView, after: Sequence[Move] = ()) -> str:
+    """``position notation TEXT [moves MOVE ...]`` (version 2): the position at the start
+    of the view's seat's turn in the position notation, without the seed (it would tell
+    the hidden tiles), then the moves the seat has made since in this turn (``after``:
+    bonus placements, before a bonus placement or a swap offer). The view's game must be
+    at the start of a placement when ``after`` is empty."""
+    line = f"position notation {write_position(view._game, seed=False)}"
+    return line + "".join(f" {m}" if i else f" moves {m}" for i, m in enumerate(after))
+
+
+def read_notation(text: str, seed: int) -> tuple[Game, int]:
+    """The game a ``position notation`` line's text sets up, the unseen tiles dealt from
+    ``seed`` (a seed in the text is replaced), with the moves after ``moves`` played; and
+    the seat it is for. `ProtocolError` naming the first bad character of the notation, or
+    the move that cannot be played."""
+    words = text.split(" ")
+    cut = words.index("moves") if "moves" in words else len(words)
+    notation, after = " ".join(words[:cut]), words[cut + 1 :]
+    try:
+        p = parse_position(notation)
+        unseeded = notation if p.seed is None else notation[: p.starts[5] - 1]
+        game = read_position(f"{unseeded} {seed}")
+    except PositionError as e:  # its index counts from the notation's first character
+        raise ProtocolError(str(e)) from None
+    seat = game.current_player
+    for i, word in enumerate(after, start=1):
+        try:
+            game.play(Move.parse(word))
+        except ValueError as e:
+            raise ProtocolError(f"position notation: move {i} after the notation ({word[:20]!r}): {e}") from None
+        if game.is_over or game.current_player != seat:
+            raise ProtocolError(
+                f"position notation: move {i} after the notation ({word}) ends the turn: "
+                "the moves after a notation are its seat's, in the turn the notation starts"
+            )
+    if not after and cut < len(words):
+        raise ProtocolError("position notation: 'moves' is followed by the moves made since the notation")
+    return game, seat
+
+
 @dataclass
 class Position:
-    """A decision as an engine hears it (what `position_lines` wrote)."""
+    """A decision as an engine hears it (what `position_lines` or `notation_line` wrote)."""
 
     rules: Rules
     seat: int
@@ -164,11 +216,15 @@ class Position:
     scores: list[list[int]] = field(default_factory=list)
     phase: str = "place"
     pending_bonuses: int = 0
+    #: The text after ``position notation`` (version 2), which then holds the whole position.
+    notation: str | None = None
 
     def game(self, seed: int = 0) -> Game:
         """A complete game consistent with the position: the tiles the seat cannot see are
-        dealt from ``seed`` (`GameState.from_public`). Raises `ProtocolError` when the facts
-        do not fit together."""
+        dealt from ``seed`` (`GameState.from_public`, or the notation read with that seed).
+        Raises `ProtocolError` when the facts do not fit together."""
+        if self.notation is not None:
+            return read_notation(self.notation, seed)[0]
         try:
             state = _core.GameState.from_public(
                 self.rules,
@@ -199,6 +255,20 @@ class PositionReader:
         word, _, rest = line.strip().partition(" ")
         args = rest.split()
         try:
+            if word == "position":
+                kind, _, text = rest.partition(" ")
+                if kind != "notation":
+                    raise ProtocolError(f"position reads 'position notation TEXT', not 'position {kind[:20]}'")
+                # Read at once, so that a bad notation is answered now, naming its character;
+                # a refused one leaves no position, so that a `go` is not answered from the last.
+                self.position = None
+                game, seat = read_notation(text, 0)
+                self.rules, self.seat = game.rules, seat
+                self.position = Position(game.rules, seat, phase=game.phase, notation=text)
+                return True
+            history = ("moves", "rack", "racks", "bag", "scores", "decision")
+            if word in history and self.position is not None and self.position.notation is not None:
+                self.position = None  # the lines of a history start afresh
             if word == "rules":
                 self.rules = parse_rules(line)
             elif word == "seat":

@@ -10,7 +10,14 @@ A position is one of:
 - ``{"setup": {...}}``: a position set up by hand (`genial.Game.from_setup`): ``players``,
   ``variant``, ``tiles`` (each ``{"cells": [[q, r], [q, r]], "colors": [a, b]}`` or a move's
   text), ``tracks`` (six markers per track), ``seat`` (to move) and ``rack`` (its tiles, as
-  colour pairs or text); the other racks are dealt from the unseen tiles.
+  colour pairs or text); the other racks are dealt from the unseen tiles;
+- ``{"notation": text}``: a position in the position notation (`genial.position`), as the
+  board's ``/analysis?position=TEXT`` links give it; a text that is not one is refused with
+  the index of its first bad character (``index`` beside ``error``).
+
+The payload holds the notation of the position shown (after the variation), when one can
+be written (at the start of a placement): what the notation holds is the board, the tracks,
+the seat to move and its rack, the rack the board shows; never another rack.
 
 A variation (``line``) is a list of moves played from the position. The search always
 looks from the mover's information set (`genial.analyse`), never at the other racks.
@@ -28,6 +35,7 @@ from .._core import IllegalMoveError, Move, Tile
 from ..analysis import analyse
 from ..colors import Color
 from ..game import Game
+from ..position import PositionError, read_position
 from ..records import to_record
 from . import views
 from .errors import ApiError
@@ -37,10 +45,12 @@ if TYPE_CHECKING:
     from .reviews import Reviews
     from .tables import Hub
 
-__all__ = ["MAX_LINE", "MAX_SHARED", "SHARES_PER_DAY", "Analyses", "position_key"]
+__all__ = ["MAX_LINE", "MAX_NOTATION", "MAX_SHARED", "SHARES_PER_DAY", "Analyses", "notation_game", "position_key"]
 
 #: The longest variation accepted (a game has fewer moves).
 MAX_LINE = 300
+#: The longest position notation accepted (a full board's is under 1,500 characters).
+MAX_NOTATION = 4_000
 _CACHE = 64
 #: The largest shared position kept, as stored (its canonical JSON): a whole 4-player record
 #: with a long variation fits several times over.
@@ -55,6 +65,7 @@ _POSITION_FIELDS = {
     "review": {"review", "upto"},
     "record": {"record", "upto"},
     "setup": {"setup"},
+    "notation": {"notation"},
 }
 _SETUP_FIELDS = {"players", "variant", "tiles", "tracks", "seat", "rack"}
 
@@ -154,6 +165,17 @@ def setup_game(setup: Any) -> tuple[Game, list[Move]]:
     return game, placed
 
 
+def notation_game(text: Any) -> Game:
+    """The game of a position in the notation; `ApiError` 400 naming the first bad
+    character (its ``index`` in the answer too)."""
+    if not isinstance(text, str) or len(text) > MAX_NOTATION:
+        raise ApiError(400, f"notation must be a position's text of at most {MAX_NOTATION} characters")
+    try:
+        return read_position(text)
+    except PositionError as e:
+        raise ApiError(400, f"not a position: {e}", index=e.index) from None
+
+
 class Analyses:
     """Analysis requests and shared positions of the server."""
 
@@ -200,7 +222,11 @@ class Analyses:
         if "setup" in body:
             game, tiles = setup_game(body["setup"])
             return game, [f"Seat {i + 1}" for i in range(game.players)], tiles, []
-        raise ApiError(400, "a position names a game, a review, a record or a setup")
+        if "notation" in body:
+            game = notation_game(body["notation"])
+            setup = [Move.parse(m) for m in game._setup[0]]
+            return game, [f"Seat {i + 1}" for i in range(game.players)], setup, []
+        raise ApiError(400, "a position names a game, a review, a record, a setup or a notation")
 
     def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]], Move | None]:
         """The position of ``body["position"]`` with the variation ``body["line"]`` played,
@@ -281,6 +307,8 @@ class Analyses:
         kind = next(k for k in _POSITION_FIELDS if k in position)
         _only(position, _POSITION_FIELDS[kind], f"a {kind} position")
         out: dict[str, Any] = {}
+        if kind == "notation":
+            return {"notation": position["notation"]}  # read by `played` above
         if kind == "setup":
             setup = position["setup"]
             _only(setup, _SETUP_FIELDS, "a setup")

@@ -42,7 +42,8 @@ header, never in the URL, so tokens stay out of access logs):
   still being played, a seat's token asks for the review of that seat's own decisions
 - ``GET  /api/reviews/{id}``           its progress, and the review once done (kept in SQLite)
 - ``POST /api/analysis``               ``{"position": {...}, "line": [moves]}``: the position
-  after the variation, with the mover's ranked candidate moves (`genial.web.analysis`)
+  after the variation, with the mover's ranked candidate moves and its position notation
+  (`genial.web.analysis`); ``{"notation": TEXT}`` is a position in the notation
 - ``POST /api/positions``              the same body: kept under an id for a share link
 - ``GET  /api/positions/{id}``         a shared position and its variation
 - ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}`` (or null to
@@ -107,8 +108,8 @@ MAX_SPECTATORS = 100
 MAX_SPECTATORS_TOTAL = 2000
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, detail: dict[str, object] | None = None) -> JSONResponse:
+    return JSONResponse({**(detail or {}), "error": message}, status_code=status)
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> Any:
@@ -145,7 +146,7 @@ def _token(request: Request) -> str | None:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return _error(exc.status, exc.message)
+    return _error(exc.status, exc.message, exc.detail)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -24,6 +24,7 @@ from ..choices import Choice, ranked_placements
 from ..colors import Color
 from ..game import Game
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
+from ..position import write_position
 from ..render import explain_ranking, ranking_step_text
 from ..svg import PALETTE, symbol
 from ..variants import variants
@@ -1046,6 +1047,9 @@ def analysis(
         "rack": [[int(c) for c in t.colors] for t in rack],
         "rack_labels": [f"{t.colors[0]} and {t.colors[1]}" for t in rack],
         "played": None if went_on is None else explained(game, went_on),
+        # The position in one line (`genial.position`): what the board shows, the mover's
+        # rack the only rack. Written at the start of a placement only.
+        "notation": write_position(game) if game.phase == "place" and not game.pending_bonuses else None,
     }
     if result is not None:
         cands = []

@@ -1,13 +1,15 @@
 // The analysis board: a position (a game or record at move N, a review's decision, or a
 // position set up by hand), the mover's candidate moves ranked by the engine with their
 // win chances and points (each drawn on the board when pointed at, focused or selected),
-// the move the game went on with, variations played and taken back, the expected line, and
-// a link that shares the position with its variation. The server checks and plays every
+// the move the game went on with, variations played and taken back, the expected line, a
+// link that shares the position with its variation, and the position notation of the
+// position shown with its /analysis?position=TEXT link. The server checks and plays every
 // move and sends every text (genial.web.analysis, genial.web.views.analysis).
 import { api } from "./api.js";
 import { BoardView, icon, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
 import { boardOf, marksOf, stepIndex } from "./marks.js";
+import { notationOfSearch, notationPath } from "./notation.js";
 import { explanationView } from "./review.js";
 import { clickCell } from "./setup.js";
 
@@ -15,6 +17,8 @@ export async function showAnalysis(root, meta, id) {
   document.title = `Analysis · ${meta.product.name}`;
   let position = null;
   let line = [];
+  const notation = id ? null : notationOfSearch(location.search);
+  if (notation !== null) position = { notation };
   if (id) {
     try {
       const shared = await api(`/api/positions/${encodeURIComponent(id)}`);
@@ -27,8 +31,11 @@ export async function showAnalysis(root, meta, id) {
   }
   const board = new AnalysisBoard(root, meta, position, line);
   board.build();
-  if (position) await board.load();
-  else {
+  if (position && !(await board.load()) && notation !== null) {
+    // A notation the server refused: say where it goes wrong, and offer the editor.
+    board.intro();
+    board.edit(null);
+  } else if (!position) {
     board.intro();
     board.edit(null);
   }
@@ -64,13 +71,25 @@ class AnalysisBoard {
     this.expectedEl = h("p", { class: "muted", id: "analysis-expected" });
     this.detail = h("div", { id: "analysis-detail" });
     this.shareEl = h("div", { class: "share" });
+    this.notationEl = h("div", { class: "notation", id: "analysis-notation" });
+    this.errorEl = h("div", { id: "analysis-error" });
     this.editor = h("div", { class: "card editor", id: "editor", hidden: true });
     this.note = h("p", { class: "muted", id: "analysis-note" });
     this.root.replaceChildren(
       h(
         "div",
         { class: "game analysis" },
-        h("div", { class: "play-area" }, this.status, boardBox, this.legend, this.rackEl, this.detail, this.editor),
+        h(
+          "div",
+          { class: "play-area" },
+          this.status,
+          this.errorEl,
+          boardBox,
+          this.legend,
+          this.rackEl,
+          this.detail,
+          this.editor,
+        ),
         h(
           "aside",
           { class: "sidebar" },
@@ -94,6 +113,7 @@ class AnalysisBoard {
               ),
             ),
             this.shareEl,
+            this.notationEl,
             this.note,
           ),
           this.tracksEl,
@@ -112,10 +132,85 @@ class AnalysisBoard {
     } catch (e) {
       toast(e.message, "error");
       this.status.textContent = e.message;
+      this.showRefused(e);
       return false;
     }
+    this.errorEl.replaceChildren();
     this.draw();
     return true;
+  }
+
+  // A position notation the server refused: its text with the first bad character marked
+  // (the answer's index; past the end, a mark after the last character).
+  showRefused(e) {
+    const text = this.position?.notation;
+    const at = e.data?.index;
+    if (typeof text !== "string" || !Number.isInteger(at)) {
+      this.errorEl.replaceChildren();
+      return;
+    }
+    this.errorEl.replaceChildren(
+      h(
+        "div",
+        { class: "card error", id: "notation-error", role: "alert" },
+        h("p", {}, `This link's position cannot be read: ${e.message}`),
+        h(
+          "p",
+          {},
+          h(
+            "code",
+            { class: "notation-text" },
+            text.slice(0, at),
+            h("mark", { id: "notation-bad" }, text.slice(at, at + 1) || " "),
+            text.slice(at + 1),
+          ),
+        ),
+        h("p", { class: "muted" }, "Set up the position below instead, or correct the link."),
+      ),
+    );
+  }
+
+  // The position notation of the position shown and its link, or why there is none.
+  drawNotation() {
+    const d = this.data;
+    if (!d.notation) {
+      this.notationEl.replaceChildren(
+        h(
+          "p",
+          { class: "muted" },
+          d.over
+            ? "The game is over: no position notation."
+            : "Position notation: written at the start of a turn (play the bonus placement or answer the swap offer).",
+        ),
+      );
+      return;
+    }
+    const url = new URL(notationPath(d.notation), location.origin).href;
+    this.notationEl.replaceChildren(
+      h("h4", {}, "Position notation"),
+      h("p", {}, h("code", { class: "notation-text", id: "notation-text" }, d.notation)),
+      h(
+        "p",
+        { class: "actions" },
+        h("a", { href: url, id: "notation-link" }, "Link to this position"),
+        h(
+          "button",
+          {
+            type: "button",
+            id: "notation-copy",
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(url);
+                toast("Link copied");
+              } catch {
+                toast(`Copy this link: ${url}`);
+              }
+            },
+          },
+          "Copy link",
+        ),
+      ),
+    );
   }
 
   draw() {
@@ -141,6 +236,7 @@ class AnalysisBoard {
       ? d.line.map((e) => `${e.who}: ${e.move}`).join(" · ")
       : "none yet: play a candidate";
     this.expectedEl.textContent = d.expected.length ? `Expected line: ${d.expected.join(" ")}` : "";
+    this.drawNotation();
     // Each candidate: its move (a button that shows it on the board: pointing at it or
     // focusing it shows it for a moment, pressing it keeps it shown), its figures, and Play.
     this.selected = 0;

@@ -2,9 +2,11 @@
 // page sends back what the player chose.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // `data`: the whole answer, for the fields beside its message (a bad notation's index).
+  constructor(status, message, data = null) {
     super(message);
     this.status = status;
+    this.data = data;
   }
 }
 
@@ -23,7 +25,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, data?.error || `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, data?.error || `${res.status} ${res.statusText}`, data);
   return data;
 }
 
