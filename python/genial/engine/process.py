@@ -2,16 +2,33 @@
 an engine subprocess (`EngineProcess`). It knows nothing of games or of the protocol's
 meaning, only lines, deadlines and processes.
 
-- **Its own session.** The engine starts as the leader of a new session and process group
-  (``start_new_session``), so that a shell wrapper without ``exec``, its background
-  children and its grandchildren are all in the group, and Ctrl-C at the terminal reaches
-  the host only. On Linux the host also records the engine's descendants from ``/proc``
-  while it runs (every `SCAN_S`, and whenever it writes), so that a child that leaves
-  the group (``setsid``) is found too.
+- **Its own session.** The engine's session is new (``start_new_session``), so that a
+  shell wrapper without ``exec``, its background children and its grandchildren are all in
+  its process group, and Ctrl-C at the terminal reaches the host only.
+- **Its keeper** (Linux; `genial.engine.keeper`). The session's leader is a small Python
+  process that starts the engine and then only waits: it is the engine's parent and a
+  *child subreaper*, so every descendant whose parent ends (a ``setsid`` child, a double
+  fork) is adopted by it instead of by init. The host holds one end of a socket to it; when
+  the host ends in any way (SIGKILL, a lost Ray worker, the OOM killer) the keeper sees
+  the socket close, or its parent change, and kills everything below it, again until it
+  has no child left. So no path leaves a process behind, and the host's own stopping asks
+  the keeper to do the same. Why a keeper: ``PR_SET_PDEATHSIG`` on the engine alone would
+  miss its descendants, and fires when the *thread* that started it ends, which need not
+  be when the host does; making the host itself a subreaper would hand it
+  every orphan of every library it runs, to reap, and still nothing survives the host's
+  SIGKILL to clean up; a cgroup needs privileges or systemd. The keeper is not in the path
+  of the engine's lines (the engine's pipes go straight to the host), so a decision costs
+  the same with it; starting an engine costs one more small process start
+  (BENCHMARKS.md, "Cost of a decision over the pipe"). ``$GENIAL_ENGINE_KEEPER=0`` runs
+  engines without it. The host also records the engine's descendants from ``/proc``
+  while it runs (every `SCAN_S`, and whenever it writes), for `alive_descendants` and
+  for platforms or runs without a keeper.
 - **Stopping** (`EngineProcess.stop`): ``quit`` (when asked), the engine's input closed,
-  `QUIT_GRACE_S` for it to end; then SIGTERM to the whole group, `TERM_GRACE_S`; then
-  SIGKILL to the group, to every process left in its session and to every descendant
-  recorded. The leader is reaped last (while it is unreaped its group id cannot be reused).
+  `QUIT_GRACE_S` for it to end; then SIGTERM to the whole group and to every descendant
+  found, `TERM_GRACE_S`; then the keeper kills whatever is left (without a keeper, or
+  when it was killed itself: SIGKILL to the group, then every process found, again until a
+  scan finds none, for at most `COLLECT_S`). The leader is reaped last (while it is
+  unreaped its group id cannot be reused).
 - **Every read and write has a deadline.** One thread per engine reads its stdout and
   stderr with ``poll``: stdout into lines of at most `MAX_LINE` bytes (the newline not
   counted), queued up to `QUEUE_BYTES`; stderr into a bounded log. The engine's stdin is
@@ -22,10 +39,11 @@ meaning, only lines, deadlines and processes.
 - **stderr** goes to a log file: its first `LOG_HEAD` bytes, then (when it writes more)
   its last `LOG_TAIL` bytes after a line that says how much was cut.
 
-Not covered: a descendant that leaves the session and whose parent ends before the host's
-next scan (a double fork within `SCAN_S`); descendants on platforms without ``/proc``
-(only the group is stopped there); a host killed with SIGKILL (its engines see the end of
-their input and should end; one that ignores it keeps running).
+Not covered: a keeper killed by someone else (an engine may kill its parent): its engine's
+descendants are then found as without a keeper, from the records of ``/proc``, and one
+that double-forked between two scans escapes; without a keeper (not Linux, or
+``$GENIAL_ENGINE_KEEPER=0``) likewise, and a host killed with SIGKILL leaves its engines to
+end at the end of their input.
 """
 
 from __future__ import annotations
@@ -741,6 +759,7 @@ class EngineProcess:
         descendant (adopted ones too) until none is left and ends; where there is no
         keeper, or it did not end in time, by the host: SIGKILL to the group, then
         `_collect`. The leader is not reaped here."""
+        self._signal_group(signal.SIGCONT)  # a keeper stopped by its engine (SIGSTOP to the group) goes on
         if self._tell_keeper() or (self._control is not None and self._leader_status() is None):
             end = time.monotonic() + _KEEPER_WAIT_S
             while self._leader_status() is None and time.monotonic() < end:
