@@ -3,7 +3,7 @@ same bot served as an engine over pipes (``genial engine --bot NAME``), on the s
 positions, measured interleaved (wall time, median over decisions); the engine hosted
 with its keeper (`genial.engine.keeper`, the default on Linux) and without it
 (``GENIAL_ENGINE_KEEPER=0``), both interleaved too. ``--starts N``: also the time to
-start an engine and handshake, then stop it, N times each way, interleaved.
+start a process that does nothing (``cat``) and to stop it, N times each way, interleaved.
 
     python benches/engine_overhead.py [--positions 300] [--bots random,greedy] [--starts 30]
 
@@ -19,12 +19,15 @@ import contextlib
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import genial
 from genial.bots import GameView
 from genial.engine import EngineBot
+from genial.engine.process import EngineProcess
 
 WAYS = {"keeper": "1", "no keeper": "0"}
 
@@ -92,27 +95,27 @@ def decisions(cases: list[tuple[genial.Game, int]], names: list[str]) -> None:
         print(row)
 
 
-def starts(n: int) -> None:
-    """Start and handshake, then stop, of ``genial engine --bot random``, each way."""
+def starts(n: int, folder: Path) -> None:
+    """Start, then stop, of an engine process that does nothing (``cat``, which ends at the
+    end of its input): what the keeper adds to each start of an engine, and to its stop."""
     took: dict[str, tuple[list[float], list[float]]] = {way: ([], []) for way in WAYS}
     for _ in range(n):
         for way, value in WAYS.items():
             with keeper(value):
-                engine = EngineBot(command("random"))
                 t0 = time.perf_counter()
-                engine.start()
+                process = EngineProcess(["cat"], folder / "cat.log")
                 t1 = time.perf_counter()
-                engine.close()
+                process.stop()
                 t2 = time.perf_counter()
             took[way][0].append((t1 - t0) * 1e3)
             took[way][1].append((t2 - t1) * 1e3)
-    print(f"{'engine start':<14}{'start + handshake ms':>22}{'stop ms':>10}   (median of {n}, quartiles)")
+    print(f"{'cat':<12}{'start ms':>24}{'stop ms':>24}   (median [quartiles] of {n})")
     for way, (up, down) in took.items():
         q = statistics.quantiles(up, n=4)
         r = statistics.quantiles(down, n=4)
         print(
-            f"{way:<14}{statistics.median(up):>10.1f} [{q[0]:.1f}, {q[2]:.1f}]"
-            f"{statistics.median(down):>8.1f} [{r[0]:.1f}, {r[2]:.1f}]"
+            f"{way:<12}{statistics.median(up):>8.1f} [{q[0]:6.1f}, {q[2]:6.1f}]"
+            f"{statistics.median(down):>8.1f} [{r[0]:6.1f}, {r[2]:6.1f}]"
         )
 
 
@@ -126,7 +129,8 @@ def main() -> int:
     print(f"{len(cases)} decisions of 2-player games; load average {os.getloadavg()[0]:.2f}; {sys.version.split()[0]}")
     decisions(cases, args.bots.split(","))
     if args.starts:
-        starts(args.starts)
+        with tempfile.TemporaryDirectory() as folder:
+            starts(args.starts, Path(folder))
     return 0
 
 

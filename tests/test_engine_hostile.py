@@ -582,3 +582,39 @@ def test_a_lost_ray_worker_leaves_no_process_of_its_engines(tmp_path: Path) -> N
             os.killpg(driver.pid, signal.SIGKILL)
         driver.wait()
         shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+# ----- collecting a process tree that keeps growing ----------------------------------------------
+
+FORKER = """
+import os, sys, time
+print("ready", flush=True)
+depth = 0
+while depth < 400:  # a chain: each process starts the next in a session of its own, and stays
+    time.sleep(0.005)
+    if os.fork() == 0:
+        os.setsid()
+        depth += 1
+    else:
+        time.sleep(3600)
+time.sleep(3600)
+"""
+
+
+def test_a_tree_that_keeps_forking_while_it_is_stopped_leaves_nothing(hostile: tuple[Watched, Path]) -> None:
+    """A chain of processes, each starting the next in a session of its own every few
+    milliseconds, stopped by the host: SIGTERM kills the older ones and orphans their
+    children, which only the keeper still reaches (without it, as before it, the newest
+    escape); it collects until it has no child left."""
+    _, folder = hostile
+    p = EngineProcess([sys.executable, "-c", FORKER], folder / "p.log")
+    try:
+        assert p.read_line(time.monotonic() + 30) == b"ready"
+        end = time.monotonic() + 30
+        while len(p.alive_descendants()) < 20:  # it grows
+            assert time.monotonic() < end, "the chain did not grow"
+            time.sleep(0.01)
+    finally:
+        p.stop(graceful=False)
+    assert not p.left_running()
+    # The fixture checks that no process holding its tag is left, the tree's newest too.

@@ -403,7 +403,7 @@ class EngineProcess:
         the descendants recorded (the engine itself among them under a keeper)."""
         found = self._scan()
         found.update(_session(self._leader))
-        for pid, start in self._descendants.items():
+        for pid, start in list(self._descendants.items()):  # the reader thread adds to it
             st = _stat(pid)
             if st is not None and st[2] == start and st[3] != "Z":
                 found.add(pid)
@@ -666,7 +666,7 @@ class EngineProcess:
         """Records the engine's descendants (and theirs): children found from the leader
         and from every descendant recorded before, so that one whose parent ended is still
         followed (under a keeper, every one is below the keeper). The live ones found."""
-        roots = [self._leader, *self._descendants]
+        roots = [self._leader, *list(self._descendants)]
         seen = set()
         live = set()
         while roots:
