@@ -8,10 +8,12 @@ process holding this test's tag on any exit, so that a failing test cannot leave
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -68,11 +70,14 @@ def _tagged(tag: str) -> list[int]:
 
 
 def _kill_tagged(tag: str) -> None:
-    for pid in _tagged(tag):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    """Kills every tagged process, again and again while any is found (one that forks as
+    it is killed leaves a new one), for at most a few seconds."""
+    end = time.monotonic() + 5
+    while (found := _tagged(tag)) and time.monotonic() < end:
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
 
 
 def _zombie_children() -> list[int]:
@@ -433,7 +438,9 @@ def test_the_engine_check_command_ends_by_its_deadline_and_says_what_failed(host
     command = write(engine, folder)
     out, _ = watch.run(
         lambda: subprocess.run(
-            [*GENIAL, "engine-check", command, "--movetime", "50", "--deadline", "5"],
+            # Room for the handshake and the options check before the games on a busy
+            # machine (each start is two Python starts: the keeper's and the engine's).
+            [*GENIAL, "engine-check", command, "--movetime", "50", "--deadline", "9"],
             capture_output=True,
             text=True,
             timeout=DEADLINE_S,
@@ -441,4 +448,175 @@ def test_the_engine_check_command_ends_by_its_deadline_and_says_what_failed(host
     )
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert "FAIL games: standard 2p after placement: seat 0 forfeits" in out.stdout, out.stdout
-    assert "deadline of 5 s passed" in out.stdout and "ok   nothing left behind" in out.stdout, out.stdout
+    assert "deadline of 9 s passed" in out.stdout and "ok   nothing left behind" in out.stdout, out.stdout
+
+
+# ----- a host that dies without a word: SIGKILL, a lost Ray worker --------------------------------
+
+GONE_S = 15.0  # generous: the engines of a dead host are stopped at once, on a loaded machine
+
+
+def _gone_within(find: Callable[[], list[int]], seconds: float) -> list[int]:
+    """What ``find`` still finds after waiting up to ``seconds`` for it to find nothing."""
+    end = time.monotonic() + seconds
+    while (left := find()) and time.monotonic() < end:
+        time.sleep(0.05)
+    return left
+
+
+def test_sigkill_of_the_host_leaves_no_process_of_its_engines(hostile: tuple[Watched, Path]) -> None:
+    """The host killed mid-decision, with no chance to clean up, while its engine hangs
+    and its ``setsid`` child holds stdout: neither may outlive it."""
+    watch, folder = hostile
+    engine = next(h for h in TABLE if h.name == "setsid_child_holding_stdout_then_hang")
+    command = write(engine, folder)
+    proc = subprocess.Popen(
+        [*GENIAL, "tournament", "--bots", f"engine:{command},random", "--games", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        # genial, its engine and the engine's setsid child (and whatever holds them) run.
+        end = time.monotonic() + 30
+        while not any(_cmdline(pid).startswith(b"sleep") for pid in _tagged(watch.tag)):
+            assert time.monotonic() < end and proc.poll() is None, "the engine's child never started"
+            time.sleep(0.02)
+        assert len(_tagged(watch.tag)) >= 3
+    finally:
+        proc.kill()
+        proc.wait()
+    left = _gone_within(lambda: _tagged(watch.tag), GONE_S)
+    assert not left, f"processes of the engine outlived its host: {[_cmdline(p) for p in left]}"
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return b""
+
+
+RAY_DRIVER = """
+import os, sys, ray
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+         _temp_dir=sys.argv[3])
+
+@ray.remote(max_restarts=0)
+class Seat:
+    def start(self, command, mark):
+        os.environ["GENIAL_ORPHAN_MARK"] = mark  # for the engine and all it starts, not Ray
+        from genial.engine import EngineBot
+        self.bot = EngineBot(command, handshake_timeout=60)
+        self.bot.start()
+        return os.getpid()
+
+seat = Seat.remote()
+print(ray.get(seat.start.remote(sys.argv[1], sys.argv[2])), flush=True)
+sys.stdin.read()  # until the test is done
+ray.shutdown()
+"""
+
+
+def _marked(mark: str) -> list[int]:
+    needle = f"GENIAL_ORPHAN_MARK={mark}".encode()
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                env = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if needle in env.split(b"\0"):
+                out.append(int(entry))
+    return out
+
+
+def test_a_lost_ray_worker_leaves_no_process_of_its_engines(tmp_path: Path) -> None:
+    """A Ray worker holding an engine dies (SIGKILL, as a lost node's worker does): its
+    engine, which ignores the end of its input, and the engine's ``setsid`` child go too."""
+    from genial.distributed import ray_available
+
+    if not ray_available():
+        pytest.skip("ray is not installed in this environment (pip install ray, as requirements-dev.txt lists)")
+    import tempfile
+
+    from hostile import python_engine
+
+    source = python_engine(
+        prelude='import subprocess\nsubprocess.Popen(["sleep", "600"], start_new_session=True, stdout=subprocess.DEVNULL)',
+        quit="pass",
+        eof="time.sleep(600)",
+    )
+    script = tmp_path / "engine.py"
+    script.write_text(source)
+    mark = uuid.uuid4().hex
+    ray_tmp = Path(tempfile.mkdtemp(prefix="genial-ray-"))  # short: Ray's socket paths have a limit
+    driver = subprocess.Popen(
+        [sys.executable, "-c", RAY_DRIVER, f"{shlex.quote(sys.executable)} -S {shlex.quote(str(script))}", mark,
+         str(ray_tmp)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert driver.stdout is not None
+        line = driver.stdout.readline()
+        assert line.strip().isdigit(), f"the Ray driver failed: {line!r}"
+        worker = int(line)
+        end = time.monotonic() + 30
+        while len(_marked(mark)) < 2:  # the engine and its setsid child
+            assert time.monotonic() < end, "the engine's child never started"
+            time.sleep(0.02)
+        os.kill(worker, signal.SIGKILL)
+        left = _gone_within(lambda: _marked(mark), GONE_S)
+        assert not left, f"processes of the engine outlived its Ray worker: {[_cmdline(p) for p in left]}"
+    finally:
+        for pid in _marked(mark):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            assert driver.stdin is not None
+            driver.stdin.close()
+            driver.wait(timeout=30)
+        with contextlib.suppress(OSError):
+            os.killpg(driver.pid, signal.SIGKILL)
+        driver.wait()
+        shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+# ----- collecting a process tree that keeps growing ----------------------------------------------
+
+FORKER = """
+import os, sys, time
+print("ready", flush=True)
+depth = 0
+while depth < 400:  # a chain: each process starts the next in a session of its own, and stays
+    time.sleep(0.005)
+    if os.fork() == 0:
+        os.setsid()
+        depth += 1
+    else:
+        time.sleep(3600)
+time.sleep(3600)
+"""
+
+
+def test_a_tree_that_keeps_forking_while_it_is_stopped_leaves_nothing(hostile: tuple[Watched, Path]) -> None:
+    """A chain of processes, each starting the next in a session of its own every few
+    milliseconds, stopped by the host: SIGTERM kills the older ones and orphans their
+    children, which only the keeper still reaches (without it, as before it, the newest
+    escape); it collects until it has no child left."""
+    _, folder = hostile
+    p = EngineProcess([sys.executable, "-c", FORKER], folder / "p.log")
+    try:
+        assert p.read_line(time.monotonic() + 30) == b"ready"
+        end = time.monotonic() + 30
+        while len(p.alive_descendants()) < 20:  # it grows
+            assert time.monotonic() < end, "the chain did not grow"
+            time.sleep(0.01)
+    finally:
+        p.stop(graceful=False)
+    assert not p.left_running()
+    # The fixture checks that no process holding its tag is left, the tree's newest too.

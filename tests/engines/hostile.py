@@ -171,6 +171,22 @@ TABLE: list[Hostile] = [
         go='if gos == 3:\n    os._exit(0)\nsay("legal")',
     ),
     _py(
+        # A descendant that leaves the session and hops to a new process every few
+        # milliseconds (fork, the parent exits): whoever collects it races its double forks.
+        "setsid_hopper_keeps_forking",
+        None,
+        LEFT,
+        prelude="""
+            if os.fork() == 0:
+                os.setsid()
+                sys.stdin.close()
+                while True:
+                    time.sleep(0.005)
+                    if os.fork() != 0:
+                        os._exit(0)
+        """,
+    ),
+    _py(
         "ignores_sigterm_and_hangs", TIMEOUT, TIMEOUT, prelude="signal.signal(signal.SIGTERM, signal.SIG_IGN)", go=HANG
     ),
     _py(
