@@ -193,7 +193,7 @@ def test_a_hostile_engine_in_a_tournament(
     bot = EngineBot(
         write(engine, folder),
         movetime_ms=MOVETIME_MS,
-        margin_ms=MARGIN_MS,
+        margin_ms=engine.margin_ms or MARGIN_MS,
         handshake_timeout=HANDSHAKE_S,
         log_dir=folder / "logs",
     )
@@ -293,7 +293,8 @@ def test_an_engine_closing_its_stdout_while_alive_is_told_apart_from_an_exit(tmp
 def test_engine_check_catches_a_hostile_engine(engine: Hostile, hostile: tuple[Watched, Path]) -> None:
     watch, folder = hostile
     command = write(engine, folder)
-    kw = {"movetime_ms": MOVETIME_MS, "margin_ms": MARGIN_MS, "handshake_timeout": HANDSHAKE_S, "deadline_s": 60.0}
+    margin = engine.margin_ms or MARGIN_MS
+    kw = {"movetime_ms": MOVETIME_MS, "margin_ms": margin, "handshake_timeout": HANDSHAKE_S, "deadline_s": 60.0}
     results, raised = watch.run(lambda: run_checks(command, **kw))  # type: ignore[arg-type]
     assert raised is None, repr(raised)
     failed = [c for c in results if not c.passed]

@@ -1422,7 +1422,7 @@ def test_a_notation_link_opens_its_position_and_links_it_again(server: str, brow
             assert '"racks"' not in text and '"bag"' not in text
     # A variation, then the link of the position shown.
     move = first[3][0]
-    page.click(f'#analysis-candidates li[data-move="{move}"] button')
+    page.click(f'#analysis-candidates li[data-move="{move}"] .cand-play')
     page.wait_for_function(f"document.querySelector('#analysis-line').textContent.includes({move!r})")
     page.wait_for_selector("#analysis-notation h4, #analysis-notation p.muted")
     if page.locator("#notation-link").count():
