@@ -20,12 +20,11 @@ import statistics
 import sys
 import time
 
+import genial.envs.openspiel as gos
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import evaluate_bots, mcts
-
-import genial.envs.openspiel as gos
 from genial.stats import Rate
+from open_spiel.python.algorithms import evaluate_bots, mcts
 
 
 def main() -> int:
@@ -62,7 +61,9 @@ def main() -> int:
     print(f"ISMCTS ({args.simulations} simulations, uct_c {args.uct_c}) vs {args.opponent}: {n} games")
     print(f"mean return {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] (95%, normal)")
     print(f"win rate {Rate.wilson(wins, n)} (95% Wilson; a tie counts half)")
-    print(f"wins {sum(r > 0 for r in returns)}, ties {sum(r == 0 for r in returns)}, losses {sum(r < 0 for r in returns)}")
+    print(
+        f"wins {sum(r > 0 for r in returns)}, ties {sum(r == 0 for r in returns)}, losses {sum(r < 0 for r in returns)}"
+    )
     print(f"CPU time {cpu:.0f} s ({cpu / n:.2f} s a game)")
     return 0
 

@@ -21,12 +21,11 @@ import sys
 import time
 from collections.abc import Callable
 
-import pyspiel
-from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401 (registers python_* games)
-
 import genial
-import genial.envs.openspiel  # noqa: F401 (registers genial)
+import genial.envs.openspiel
+import pyspiel
 from genial import _core
+from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401 (registers python_* games)
 
 
 def spiel_steps(name: str, steps: int, rng: random.Random) -> tuple[float, int]:

@@ -3,13 +3,23 @@ games, what each seat may see, and OpenSpiel's searches playing it against genia
 
 from __future__ import annotations
 
+import doctest
+import os
 import pickle
 
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed: pip install 'genial-engine[openspiel]'")
-from open_spiel.python.algorithms import evaluate_bots, mcts
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+except ImportError as e:
+    # open_spiel ships wheels for Linux x86_64 and macOS only; the CI installs it from
+    # requirements-dev.txt, so there a missing open_spiel is an error, not a skip.
+    _WHY = f"open_spiel is not installed ({e}): pip install 'genial-engine[openspiel]'"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the OpenSpiel tests cannot run under CI=true: {_WHY}", pytrace=False)
+    pytest.skip(_WHY, allow_module_level=True)
 
 import genial
 import genial.envs.openspiel as gos
@@ -32,7 +42,7 @@ OPTIONS = [r for r in genial.Rules.all() if r.variant == "standard" and r.player
 def test_openspiel_random_simulation_with_serialization(rules: genial.Rules) -> None:
     game = pyspiel.load_game(name_of(rules))
     assert game.num_players() == rules.players
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_every_rule_set_is_a_game() -> None:
@@ -197,3 +207,8 @@ def test_the_search_never_reads_hidden_tiles() -> None:
         bot = gos.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6, random_state=rng)
         choices.append(bot.step(s))
     assert choices[0] == choices[1]
+
+
+def test_the_module_docstring_runs_as_written() -> None:
+    result = doctest.testmod(gos, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -7,9 +7,12 @@
   (registered as ``genial/Ingenious-v0``), where the agent plays one seat against built-in
   bots. Needs ``gymnasium``.
 * `genial.VecEnv` — many games stepped together in Rust, for throughput.
+* `genial.envs.openspiel` — genial as an OpenSpiel game (``pyspiel.load_game("genial")``),
+  with OpenSpiel's ISMCTS, MCTS with determinization and genial's bots as OpenSpiel bots.
+  Needs ``open_spiel``.
 
 Actions are `genial.actions` indices and observations `genial.observation` vectors in all
-three. The environments are imported on demand, so genial itself needs neither library.
+of them. The environments are imported on demand, so genial itself needs neither library.
 """
 
 from __future__ import annotations

@@ -69,8 +69,9 @@ from typing import Any
 import numpy as np
 
 try:
-    import pyspiel  # type: ignore[import-not-found]
-    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+    # Untyped (a compiled module, a package without py.typed), or absent where not installed.
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found,import-untyped,unused-ignore]
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(f'genial.envs.openspiel needs open_spiel ({e}): pip install "genial-engine[openspiel]"') from e
 
@@ -302,7 +303,7 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
         floats in [0, 1), such as ``pyspiel.UniformProbabilitySampler``) or at random."""
         u = sampler() if sampler is not None else random.random()
         seed = int(u * 2.0**53)
-        world = self.clone()
+        world: GenialState = self.clone()
         if self._game is None:
             # Nothing is dealt: another draw of the bytes so far is all there is to vary.
             world.seed_bytes = list(seed.to_bytes(7, "big")[: len(self.seed_bytes)])
@@ -458,7 +459,8 @@ class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
     def resample_from_infostate(self, state: GenialState) -> GenialState:
         if self._resampler_cb:
-            return self._resampler_cb(state, state.current_player())
+            world: GenialState = self._resampler_cb(state, state.current_player())
+            return world
         return state.resample_from_infostate(state.current_player(), self._random_state.random_sample)
 
     def restart_at(self, state: GenialState) -> None:
