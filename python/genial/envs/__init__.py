@@ -9,10 +9,13 @@
 * `genial.envs.momaland` — a drop-in for MOMAland's ``moingenious_v0`` (its spaces, action
   numbers and per-colour vector rewards, on the books' rules). Needs ``pettingzoo``.
 * `genial.VecEnv` — many games stepped together in Rust, for throughput.
+* `genial.envs.openspiel` — genial as an OpenSpiel game (``pyspiel.load_game("genial")``),
+  with OpenSpiel's ISMCTS, MCTS with determinization and genial's bots as OpenSpiel bots.
+  Needs ``open_spiel``.
 
 Actions are `genial.actions` indices and observations `genial.observation` vectors in all
 but the MOMAland drop-in, which keeps MOMAland's. The environments are imported on demand,
-so genial itself needs neither library.
+so genial itself needs none of these libraries.
 """
 
 from __future__ import annotations

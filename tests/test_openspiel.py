@@ -1,0 +1,214 @@
+"""genial as an OpenSpiel game (genial.envs.openspiel): OpenSpiel's own checks for Python
+games, what each seat may see, and OpenSpiel's searches playing it against genial's bots."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+except ImportError as e:
+    # open_spiel ships wheels for Linux x86_64 and macOS only; the CI installs it from
+    # requirements-dev.txt, so there a missing open_spiel is an error, not a skip.
+    _WHY = f"open_spiel is not installed ({e}): pip install 'genial-engine[openspiel]'"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the OpenSpiel tests cannot run under CI=true: {_WHY}", pytrace=False)
+    pytest.skip(_WHY, allow_module_level=True)
+
+import genial
+import genial.envs.openspiel as gos
+from genial.actions import ACTION_COUNT, legal_actions
+from genial.observation import OBS_SIZE, observe
+
+
+def name_of(rules: genial.Rules) -> str:
+    options = ",".join(f"{o['name']}={str(rules.option(o['name'])).lower()}" for o in genial.Rules.options())
+    return f"genial(players={rules.players},variant={rules.variant},{options})"
+
+
+# Every variant at each of its player counts, each with its edition options at their
+# defaults, and each option's other values once (on the standard game of 2 players).
+DEFAULTS = [genial.Rules(v, n) for v in ("standard", "solo", "team", "duel") for n in genial.Rules(v).player_counts]
+OPTIONS = [r for r in genial.Rules.all() if r.variant == "standard" and r.players == 2 and r != genial.Rules()]
+
+
+@pytest.mark.parametrize("rules", DEFAULTS + OPTIONS, ids=str)
+def test_openspiel_random_simulation_with_serialization(rules: genial.Rules) -> None:
+    game = pyspiel.load_game(name_of(rules))
+    assert game.num_players() == rules.players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_every_rule_set_is_a_game() -> None:
+    for rules in genial.Rules.all():
+        game = pyspiel.load_game(name_of(rules))
+        assert isinstance(game, gos.GenialGame) and game.rules == rules
+
+
+def test_game_type_and_info() -> None:
+    game = pyspiel.load_game("genial")
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.num_distinct_actions() == ACTION_COUNT
+    assert game.observation_tensor_size() == game.information_state_tensor_size() == OBS_SIZE
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    three = pyspiel.load_game("genial(players=3)")
+    assert three.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    solo = pyspiel.load_game("genial(variant=solo)")
+    assert solo.num_players() == 1 and (solo.min_utility(), solo.max_utility()) == (0.0, 1.0)
+    assert pyspiel.load_game("genial(variant=team)").get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_bad_parameters_are_refused() -> None:
+    # The core's own messages, as ValueError (pyspiel passes the creator's exception on).
+    with pytest.raises(ValueError, match="unknown variant"):
+        pyspiel.load_game("genial(variant=chess)")
+    with pytest.raises(ValueError, match="player"):
+        pyspiel.load_game("genial(variant=duel,players=3)")
+    with pytest.raises(ValueError, match="swap_timing"):
+        pyspiel.load_game("genial(swap_timing=never)")
+    with pytest.raises(ValueError, match="unknown parameter"):
+        gos.GenialGame({"colour": "red"})
+    game = pyspiel.load_game("genial")
+    with pytest.raises(ValueError, match="seed"):
+        game.new_initial_state("tomorrow")
+
+
+def test_a_seed_gives_genial_own_game() -> None:
+    game = pyspiel.load_game("genial(players=3)")
+    state = game.new_initial_state("12345")
+    ref = genial.Game(players=3, seed=12345)
+    assert len(state.history()) == gos.SEED_BYTES and state.current_player() == 0
+    assert state.game.rack(1) == ref.rack(1)
+    # The same game through the chance nodes one by one.
+    walked = game.new_initial_state()
+    for byte in (12345).to_bytes(gos.SEED_BYTES, "big"):
+        assert walked.is_chance_node() and len(walked.chance_outcomes()) == 256
+        walked.apply_action(byte)
+    assert str(walked) == str(state)
+
+
+def test_moves_rewards_and_returns_are_the_core_s() -> None:
+    game = pyspiel.load_game("genial(players=2)")
+    state = game.new_initial_state("8")
+    ref = genial.Game(players=2, seed=8)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        assert state.legal_actions() == legal_actions(ref).tolist()
+        assert state.rewards() == [0.0, 0.0]
+        action = int(rng.choice(state.legal_actions()))
+        ref.play(genial.actions.action_to_move(ref, action))
+        state.apply_action(action)
+        assert state.game == ref
+    assert state.returns() == list(ref.returns()) and state.rewards() == state.returns()
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game("genial")
+    state = game.new_initial_state("3")
+    before = str(state)
+    illegal = next(a for a in range(ACTION_COUNT) if a not in set(state.legal_actions()))
+    with pytest.raises(genial.IllegalMoveError):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError):
+        state.apply_action(ACTION_COUNT)
+    assert str(state) == before
+
+
+def test_views_hold_only_what_the_seat_may_see() -> None:
+    game = pyspiel.load_game("genial(players=3)")
+    state = game.new_initial_state("21")
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    for seat in range(3):
+        np.testing.assert_array_equal(np.asarray(state.observation_tensor(seat)), observe(state.game, seat))
+        np.testing.assert_array_equal(
+            np.asarray(state.information_state_tensor(seat)), np.asarray(state.observation_tensor(seat))
+        )
+        # A world dealt anew for this seat (other racks, bag) looks the same to it ...
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.observation_string(seat) == state.observation_string(seat)
+        assert world.observation_tensor(seat) == state.observation_tensor(seat)
+        # ... though another seat's rack changed, so the views cannot have held it.
+        other = (seat + 1) % 3
+        assert [state.game.rack(p) for p in range(3) if p != seat] != [
+            world.game.rack(p) for p in range(3) if p != seat
+        ]
+        own = ",".join(map(str, state.game.rack(seat)))
+        assert own in state.observation_string(seat) and own in state.information_state_string(seat)
+        theirs = ",".join(map(str, state.game.rack(other)))
+        assert theirs not in state.observation_string(seat) and theirs not in state.information_state_string(seat)
+    # Perfect recall: every move played, in order, is in the information state.
+    info = state.information_state_string(0)
+    assert all(str(m) in info for m in state.game.moves)
+
+
+def test_states_serialize_and_clone_as_the_same_game() -> None:
+    game = pyspiel.load_game("genial(players=2,variant=duel)")
+    state = game.new_initial_state("99")
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(back) == str(state) and back.history() == state.history()
+    assert back.information_state_string(1) == state.information_state_string(1)
+    twin = state.clone()
+    action = int(rng.choice(state.legal_actions()))
+    state.apply_action(action)
+    twin.apply_action(action)
+    assert twin.game == state.game
+    assert pickle.loads(pickle.dumps(state.game)) == state.game
+
+
+def test_ismcts_plays_a_game_against_a_genial_bot() -> None:
+    game = pyspiel.load_game("genial(players=2)")
+    rng = np.random.RandomState(5)
+    searcher = gos.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
+    state = game.new_initial_state("5")
+    returns = evaluate_bots.evaluate_bots(state, [searcher, gos.GenialBot("greedy", seed=5)], rng)
+    assert state.is_terminal() and returns == list(state.game.returns())
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    assert 0 in state.game._state.movers  # ISMCTS moved
+
+
+def test_determinized_mcts_plays_a_game_against_a_genial_bot() -> None:
+    game = pyspiel.load_game("genial(players=2,variant=duel)")
+    searcher = gos.DeterminizedMCTSBot(game, worlds=2, max_simulations=8, seed=6)
+    rng = np.random.RandomState(6)
+    state = game.new_initial_state("6")
+    returns = evaluate_bots.evaluate_bots(state, [gos.GenialBot("random", seed=6), searcher], rng)
+    assert state.is_terminal() and returns == list(state.game.returns())
+    with pytest.raises(ValueError, match="worlds"):
+        gos.DeterminizedMCTSBot(game, worlds=0)
+
+
+def test_the_search_never_reads_hidden_tiles() -> None:
+    # Two states that seat 0 cannot tell apart (other rack and bag dealt anew) get the same
+    # decision from a seeded ISMCTS: its worlds come only from what the seat sees.
+    game = pyspiel.load_game("genial(players=2)")
+    state = game.new_initial_state("17")
+    twin = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert twin.game.rack(1) != state.game.rack(1)
+    choices = []
+    for s in (state, twin):
+        rng = np.random.RandomState(3)
+        bot = gos.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6, random_state=rng)
+        choices.append(bot.step(s))
+    assert choices[0] == choices[1]
+
+
+def test_the_module_docstring_runs_as_written() -> None:
+    result = doctest.testmod(gos, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
