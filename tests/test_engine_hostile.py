@@ -331,8 +331,13 @@ def test_the_issues_wrapper_repro_ends_with_its_games(hostile: tuple[Watched, Pa
 
 def test_ctrl_c_while_an_engine_starts_prints_no_traceback(hostile: tuple[Watched, Path]) -> None:
     watch, folder = hostile
-    engine = next(h for h in TABLE if h.name == "no_protocolok")
-    command = write(engine, folder)
+    # An engine that reads the host's first line, says so in a file and never answers: the
+    # Ctrl-C goes at that moment, well inside the host's 10 s handshake timeout however
+    # slow the machine was to get there.
+    heard = folder / "heard"
+    script = folder / "silent.py"
+    script.write_text(f"import sys, time\nsys.stdin.readline()\nopen({str(heard)!r}, 'w').close()\ntime.sleep(3600)\n")
+    command = f"{shlex.quote(sys.executable)} -S {shlex.quote(str(script))}"
 
     def run() -> subprocess.CompletedProcess[str]:
         proc = subprocess.Popen(
@@ -341,10 +346,10 @@ def test_ctrl_c_while_an_engine_starts_prints_no_traceback(hostile: tuple[Watche
             stderr=subprocess.PIPE,
             text=True,
         )
-        end = time.monotonic() + 30
-        while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
-            time.sleep(0.02)
-        time.sleep(0.2)
+        end = time.monotonic() + 60
+        while not heard.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        assert heard.exists(), "the engine never heard the host's first line"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
