@@ -9,9 +9,10 @@ count first places (shared firsts split).
 
 Runs 5-7 (`master`'s targets) default to seed 4_000_000: never used in training
 (training/master.py: 8_000_000 and up; training/fit_eval.py: 7_000_000 and up), tuning (999)
-or an earlier report (2026, and every tournament seed below 10_000). They play paired deals:
-two players, one deal with the bots in both seats; four players, one deal four times, the
-master in each seat against three of the other. The score is the master's share of first
+or an earlier report (2026, and every tournament seed below 10_000); game seeds 5_100_000 and
+up are the ceiling bench's deals (benches/ceiling.rs). They play paired deals: two players,
+one deal with the bots in both seats; four players, one deal four times, the master in each
+seat against three of the other. The score is the master's share of first
 places (a tie shared by k seats counts 1/k). Every finished chunk of games is appended to
 ``--log`` (JSON lines), and a run started again with the same log goes on where it stopped:
 games are deterministic for a seed at the levels' fixed iteration budgets.

@@ -202,6 +202,10 @@ pub struct SearchBot<E: Evaluator = Levels> {
     stop: Option<Arc<Stop>>,
     /// The public moves and their seats, while a decision told them is made (`infer`).
     seen: Option<(Vec<Move>, Vec<u8>)>,
+    /// Bench only (`benches/ceiling.rs`): search the true position, every rack and the
+    /// bag's draw order seen, to measure what hidden information costs. Never a level.
+    #[cfg(feature = "oracle")]
+    oracle: bool,
 }
 
 impl SearchBot {
@@ -228,6 +232,30 @@ impl<E: Evaluator> SearchBot<E> {
             last: None,
             stop: None,
             seen: None,
+            #[cfg(feature = "oracle")]
+            oracle: false,
+        }
+    }
+
+    /// Bench only: the same search on the true position (every rack and the bag's draw
+    /// order) instead of deals sampled from the mover's view; the ceiling of what better
+    /// guesses about hidden tiles could give (`benches/ceiling.rs`).
+    #[cfg(feature = "oracle")]
+    pub fn seeing_everything(mut self) -> SearchBot<E> {
+        self.oracle = true;
+        self
+    }
+
+    /// One iteration's deal: the hidden tiles dealt anew from the mover's view (or by
+    /// their inferred likelihood); the true position for the bench's oracle.
+    fn deal(&mut self, root: &Game, me: usize, inference: Option<&Inference>) -> Game {
+        #[cfg(feature = "oracle")]
+        if self.oracle {
+            return *root;
+        }
+        match inference {
+            Some(deals) => deals.deal(root, me, &mut self.rng),
+            None => root.determinize(me, self.rng.next_u64()),
         }
     }
 
@@ -321,10 +349,7 @@ impl<E: Evaluator> SearchBot<E> {
                 break;
             }
             iterations += 1;
-            let mut game = match &inference {
-                Some(deals) => deals.deal(root, me, &mut self.rng),
-                None => root.determinize(me, self.rng.next_u64()),
-            };
+            let mut game = self.deal(root, me, inference.as_ref());
             let mut node = 0u32;
             self.path.clear();
             self.path.push(0);
