@@ -684,6 +684,9 @@ mod tests {
         }
     }
 
+    /// A touch rule's name, its open edges, and its own test of one cell.
+    type Case<'a> = (&'static str, EdgeMasks, &'a dyn Fn(Cell) -> bool);
+
     /// The open edges' masks against the edge list filtered by the touch rules' own tests,
     /// on boards filled pair by pair: the same edges, in the same order, with the words the
     /// generator writes.
@@ -694,7 +697,7 @@ mod tests {
             let mut rng = crate::rng::Rng::new(40 + radius as u64);
             loop {
                 let near_symbol = |x: Cell| b.untouched_symbols_near(x) != 0;
-                let cases: [(&str, EdgeMasks, &dyn Fn(Cell) -> bool); 3] = [
+                let cases: [Case; 3] = [
                     ("any", b.open_edges(), &|_| true),
                     ("untouched symbol", b.open_edges_by_untouched_symbol(), &near_symbol),
                     ("contact", b.open_edges_by_contact(), &|x| b.touches_occupied(x)),
