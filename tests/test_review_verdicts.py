@@ -55,4 +55,3 @@ def test_two_seeds_give_the_same_classes() -> None:
             assert y in AT_LEAST_INACCURATE, (x, y)
         if y in SEVERE:
             assert x in AT_LEAST_INACCURATE, (x, y)
-
