@@ -43,7 +43,8 @@ _WATCH_S = 0.5  # how often the parent is looked at, between events
 _RESET = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE, signal.SIGXFSZ)
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
+    """The children of ``pid`` (every thread's), from ``/proc``; none once it is gone."""
     out: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -73,7 +74,7 @@ def descendants(root: int) -> list[int]:
     stack = [root]
     seen = {root}
     while stack:
-        for child in _children(stack.pop()):
+        for child in children(stack.pop()):
             if child not in seen:
                 seen.add(child)
                 stack.append(child)

@@ -62,6 +62,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .keeper import children  # the keeper's own scan: one copy, standard library only
+
 __all__ = [
     "Broken",
     "EngineProcess",
@@ -151,18 +153,6 @@ def _stat(pid: int) -> tuple[int, int, int, str] | None:
         return None
     fields = text[text.rindex(")") + 2 :].split()
     return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
-        with contextlib.suppress(OSError, ValueError):
-            out.extend(int(x) for x in Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
-    return out
 
 
 def _session(sid: int) -> list[int]:
@@ -674,7 +664,7 @@ class EngineProcess:
             if pid in seen:
                 continue
             seen.add(pid)
-            for child in _children(pid):
+            for child in children(pid):
                 st = _stat(child)
                 if st is None:
                     continue
