@@ -110,7 +110,7 @@ class Game:
     # started from, and its seed: what `genial.position.write_position` needs to write it
     # again (the core keeps the board's colours, not how its cells were paired into tiles).
     # Copies keep it; a determinized copy keeps the placements only.
-    _setup: tuple[tuple[str, ...], int | None]
+    _setup: tuple[tuple[str, ...], int | None] | None
 
     def __init__(
         self,
@@ -132,11 +132,13 @@ class Game:
         if isinstance(bag, (str, bytes)):
             raise TypeError("bag must be a sequence of 120 tiles, not a string")
         self._state = _core.GameState(rules, seed, bag)
+        self._setup = None  # set, never probed: a missing slot's AttributeError costs a clone 3x
 
     @classmethod
     def _wrap(cls, state: _core.GameState) -> Self:
         game = cls.__new__(cls)
         game._state = state
+        game._setup = None
         return game
 
     # ----- rules and setup ---------------------------------------------------------------
@@ -381,8 +383,7 @@ class Game:
     def clone(self) -> Game:
         """An independent copy with the same future."""
         copy = Game._wrap(self._state.clone())
-        if hasattr(self, "_setup"):
-            copy._setup = self._setup
+        copy._setup = self._setup
         return copy
 
     __copy__ = clone
@@ -394,7 +395,7 @@ class Game:
         """A copy in which all that ``player`` cannot see (other racks, the bag's order) is
         dealt anew from ``seed``, keeping every count. For search bots."""
         copy = Game._wrap(self._state.determinize(player, check_seed(seed)))
-        if hasattr(self, "_setup"):
+        if self._setup is not None:
             # The set-up tiles are on the board for all to see; the seed is not kept.
             copy._setup = (self._setup[0], None)
         return copy

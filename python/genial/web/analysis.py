@@ -224,7 +224,7 @@ class Analyses:
             return game, [f"Seat {i + 1}" for i in range(game.players)], tiles, []
         if "notation" in body:
             game = notation_game(body["notation"])
-            setup = [Move.parse(m) for m in game._setup[0]]
+            setup = [Move.parse(m) for m in (game._setup[0] if game._setup is not None else ())]
             return game, [f"Seat {i + 1}" for i in range(game.players)], setup, []
         raise ApiError(400, "a position names a game, a review, a record, a setup or a notation")
 
