@@ -415,6 +415,9 @@ class GameState:
         facts raise ``ValueError``."""
     def determinize(self, observer: int, seed: int) -> GameState:
         """A copy in which what ``observer`` cannot see is dealt anew from ``seed``."""
+    setup: tuple[list[str], int | None] | None
+    """The placements (move text) and seed a set-up game started from (``genial.Game``'s
+    ``_setup``), kept by copies; a determinized copy keeps the placements, not the seed."""
     def unseen_tiles(self, observer: int) -> list[Tile]:
         """The tiles ``observer`` cannot see (bag and other racks), sorted."""
     def tile_total(self) -> int: ...

@@ -28,7 +28,6 @@ shards were listed (no ``files`` at all) is read by the shards' own headers.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 from collections.abc import Iterator
@@ -39,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from .arguments import int_in
-from .files import FileFormatError, commit, read_json, temporary, write_atomic
+from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
 from .files import field as json_field
 from .results import COLUMNS, SimulationResult, check_metadata, rules_of
 from .simulation import MAX_SHARDS, Run
@@ -84,7 +83,7 @@ class Shard:
 
 def _modules() -> tuple[Any, Any]:
     try:
-        return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
+        return arrow()
     except ImportError:
         raise ImportError("a dataset folder is written as Parquet, which needs pyarrow: pip install pyarrow") from None
 

@@ -12,15 +12,20 @@ metadata, a dataset's ``_meta.json``, a cached review) is checked field by field
   deep for the parser each become one `FileFormatError` naming the file. `field` reads one
   field of it with its type and bounds checked (``nan``, ``inf`` and ``1e308`` are refused
   where a probability is expected), naming the file and the field.
+- `interrupts_held` makes Ctrl-C wait until a block (a chunk written) is done, so that a
+  file is written whole or not at all; `arrow` imports pyarrow under it (see there).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import math
 import os
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -35,6 +40,8 @@ __all__ = [
     "read_json",
     "field",
     "probability",
+    "interrupts_held",
+    "arrow",
 ]
 
 
@@ -192,3 +199,38 @@ def _json_name(kind: type) -> str:
         bool: "true or false",
         type(None): "null",
     }.get(kind, kind.__name__)
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C waits until the block is done, then is raised as usual (by the handler that
+    was in place, so a command line's second-Ctrl-C handling holds): a chunk is written,
+    and counted, whole or not at all, so the file stays valid. Off the main thread, or
+    where Ctrl-C is ignored, the block just runs."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, None)  # the command line's: a second Ctrl-C is then ignored
+        raise KeyboardInterrupt
+
+
+def arrow() -> tuple[Any, Any]:
+    """``pyarrow`` and ``pyarrow.parquet`` (`ImportError` without them), imported with
+    Ctrl-C held. pyarrow imports pandas the first time it meets a value, and a
+    KeyboardInterrupt raised while pandas's compiled modules load is lost on the way: a run
+    interrupted then went on to its last game and exited 0. So that import happens here,
+    once, and a Ctrl-C during it is raised when it is over."""
+    with interrupts_held():
+        pa = importlib.import_module("pyarrow")
+        pq = importlib.import_module("pyarrow.parquet")
+        pa.array([0])  # settles pyarrow's lazy pandas import now
+    return pa, pq

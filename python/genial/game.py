@@ -103,14 +103,9 @@ class Game:
     `genial.BusyError` (a `RuntimeError`); reading a bot's settings is always allowed.
     """
 
-    __slots__ = ("__weakref__", "_setup", "_state")
+    __slots__ = ("__weakref__", "_state")
 
     _state: _core.GameState
-    # The placements a game set up by `from_setup` (or `genial.position.read_position`)
-    # started from, and its seed: what `genial.position.write_position` needs to write it
-    # again (the core keeps the board's colours, not how its cells were paired into tiles).
-    # Copies keep it; a determinized copy keeps the placements only.
-    _setup: tuple[tuple[str, ...], int | None] | None
 
     def __init__(
         self,
@@ -132,14 +127,26 @@ class Game:
         if isinstance(bag, (str, bytes)):
             raise TypeError("bag must be a sequence of 120 tiles, not a string")
         self._state = _core.GameState(rules, seed, bag)
-        self._setup = None  # set, never probed: a missing slot's AttributeError costs a clone 3x
 
     @classmethod
     def _wrap(cls, state: _core.GameState) -> Self:
         game = cls.__new__(cls)
         game._state = state
-        game._setup = None
         return game
+
+    @property
+    def _setup(self) -> tuple[tuple[str, ...], int | None] | None:
+        """The placements a game set up by `from_setup` (or `genial.position.read_position`)
+        started from, and its seed: what `genial.position.write_position` needs to write it
+        again (the core keeps the board's colours, not how its cells were paired into
+        tiles). The core's state carries it, so copies keep it at no cost; a determinized
+        copy keeps the placements only."""
+        setup = self._state.setup
+        return None if setup is None else (tuple(setup[0]), setup[1])
+
+    @_setup.setter
+    def _setup(self, setup: tuple[Sequence[str], int | None] | None) -> None:
+        self._state.setup = None if setup is None else (list(setup[0]), setup[1])
 
     # ----- rules and setup ---------------------------------------------------------------
 
@@ -382,9 +389,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy with the same future."""
-        copy = Game._wrap(self._state.clone())
-        copy._setup = self._setup
-        return copy
+        return Game._wrap(self._state.clone())
 
     __copy__ = clone
 
@@ -394,11 +399,7 @@ class Game:
     def determinize(self, player: int, seed: int) -> Game:
         """A copy in which all that ``player`` cannot see (other racks, the bag's order) is
         dealt anew from ``seed``, keeping every count. For search bots."""
-        copy = Game._wrap(self._state.determinize(player, check_seed(seed)))
-        if self._setup is not None:
-            # The set-up tiles are on the board for all to see; the seed is not kept.
-            copy._setup = (self._setup[0], None)
-        return copy
+        return Game._wrap(self._state.determinize(player, check_seed(seed)))
 
     def unseen_tiles(self, player: int) -> tuple[Tile, ...]:
         """The tiles ``player`` cannot see: the bag and the other racks (sorted)."""

@@ -23,7 +23,7 @@ from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
-from .files import FileFormatError, commit, read_json, temporary, write_atomic
+from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
 from .files import field as json_field
 from .game import Game
 from .stats import END_NAMES, Summary
@@ -215,7 +215,7 @@ class SimulationResult:
     def to_arrow(self) -> Any:
         """A `pyarrow.Table` of `column_dict` (needs pyarrow)."""
         try:
-            pa = importlib.import_module("pyarrow")
+            pa, _ = arrow()
         except ImportError:
             raise ImportError("to_arrow needs pyarrow: pip install pyarrow") from None
         return pa.table(self.column_dict())
@@ -318,7 +318,7 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     if side.exists():
         return check_metadata(side, read_json(side, "results metadata file"))
     if Path(path).suffix.lower() in (".parquet", ".pq"):
-        pq = importlib.import_module("pyarrow.parquet")
+        _, pq = arrow()
         try:
             meta = pq.read_schema(path).metadata or {}
         except (OSError, ValueError) as e:
@@ -397,8 +397,7 @@ class ResultWriter:
         self._failed = False
         if self.parquet:
             try:
-                self._pa = importlib.import_module("pyarrow")
-                self._pq = importlib.import_module("pyarrow.parquet")
+                self._pa, self._pq = arrow()
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
         # Opened now, renamed by `close`: an unwritable folder fails before any game.

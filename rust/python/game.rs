@@ -13,6 +13,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
+use std::sync::Arc;
 
 /// The columns of `GameState.preview_table`.
 const PREVIEW_COLUMNS: usize = 10 + COLORS;
@@ -22,7 +23,16 @@ const PREVIEW_COLUMNS: usize = 10 + COLORS;
 #[derive(Clone)]
 pub struct PyGameState {
     pub record: Record,
+    /// How a game set up by hand was written (`Game.from_setup`): its placements as text and
+    /// its seed, for `genial.position.write_position` (the board keeps colours, not how its
+    /// cells pair into tiles). Kept here rather than on `genial.Game` so that a copy costs
+    /// a reference count, not a Python attribute store on every `Game.clone`.
+    pub setup: Option<Arc<Setup>>,
 }
+
+/// The placements (as move text) a set-up game started from, and its seed (`None` when not
+/// kept: a determinized copy's hidden tiles were dealt from another).
+pub type Setup = (Vec<String>, Option<u64>);
 
 impl PyGameState {
     #[inline]
@@ -78,7 +88,7 @@ impl PyGameState {
                 Record::with_bag(config, &order, seed)?
             }
         };
-        Ok(PyGameState { record })
+        Ok(PyGameState { record, setup: None })
     }
 
     #[getter]
@@ -394,7 +404,7 @@ impl PyGameState {
         let game = Game::from_public(config, &moves, observer, &rack, &rack_sizes, phase, pending_bonuses, seed)?;
         let movers = moves.iter().map(|&(seat, _)| seat as u8).collect();
         let history = moves.into_iter().map(|(_, m)| m).collect();
-        Ok(PyGameState { record: Record::without_origin(game, history, movers) })
+        Ok(PyGameState { record: Record::without_origin(game, history, movers), setup: None })
     }
 
     /// A position set up by hand (`Game::from_setup`): ``tiles`` (placements) on the
@@ -433,13 +443,26 @@ impl PyGameState {
         }
         let rack = rack.iter().map(extract_tile).collect::<PyResult<Vec<_>>>()?;
         let game = Game::from_setup(config, &placements, &markers, seat, &rack, seed)?;
-        Ok(PyGameState { record: Record::without_origin(game, Vec::new(), Vec::new()) })
+        Ok(PyGameState { record: Record::without_origin(game, Vec::new(), Vec::new()), setup: None })
     }
 
     /// A copy in which what `observer` cannot see is dealt anew from `seed`.
     fn determinize(&self, observer: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
         let p = self.check_seat(observer)?;
-        Ok(PyGameState { record: self.record.determinize(p, seed) })
+        // The set-up tiles are on the board for all to see; the seed is not this copy's.
+        let setup = self.setup.as_ref().map(|s| Arc::new((s.0.clone(), None)));
+        Ok(PyGameState { record: self.record.determinize(p, seed), setup })
+    }
+
+    /// The placements (move text) and seed a set-up game started from, or `None`.
+    #[getter]
+    fn get_setup(&self) -> Option<Setup> {
+        self.setup.as_deref().cloned()
+    }
+
+    #[setter]
+    fn set_setup(&mut self, setup: Option<Setup>) {
+        self.setup = setup.map(Arc::new);
     }
 
     /// The tiles `observer` cannot see (bag and other racks), sorted.

@@ -507,7 +507,7 @@ impl PyVecEnv {
         let env = self.lock()?;
         let last = env.num_envs() as i64 - 1;
         let i = extract_int_in(index, "env index", 0, last, &format!("in 0..{last} (out of range)"))? as usize;
-        Ok(PyGameState { record: Record::without_origin(*env.game(i), Vec::new(), Vec::new()) })
+        Ok(PyGameState { record: Record::without_origin(*env.game(i), Vec::new(), Vec::new()), setup: None })
     }
 
     /// Games finished by each env since the last reset.

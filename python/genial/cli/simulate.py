@@ -9,15 +9,12 @@ stopped run), played here or, with ``--ray auto|ADDRESS``, on a Ray cluster
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import logging
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +24,7 @@ from rich.table import Table
 from .. import _core
 from ..arguments import LIMITS
 from ..engine.host import EngineError
+from ..files import interrupts_held
 from ..progress import ProgressBar
 from ..results import ResultFileError, ResultWriter, SimulationResult
 from ..simulation import Run, simulation_run
@@ -121,26 +119,6 @@ def _console() -> Console:
     return Console(file=sys.stdout, width=None if sys.stdout.isatty() else 160, highlight=False)
 
 
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C waits until the block is done (then raises as usual): a chunk is written,
-    and counted, whole or not at all, so the file stays valid."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        yield
-        return
-    pending: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if pending:
-        handler = signal.getsignal(signal.SIGINT)
-        if callable(handler):
-            handler(signal.SIGINT, None)  # the command line's: a second Ctrl-C is then ignored
-        raise KeyboardInterrupt
-
-
 class _Output:
     """``--out``: opened before the first game (an unwritable path or a missing pyarrow
     stops the command at once, exit 2), written chunk by chunk under a temporary name and
@@ -153,7 +131,8 @@ class _Output:
         self.writer = ResultWriter(path) if path else None
         if self.writer is not None:
             try:
-                self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
+                with interrupts_held():
+                    self.writer.write(run.empty())  # the header (CSV), the schema (Parquet), the metadata
             except BaseException:  # Ctrl-C included: an earlier file stays as it was
                 self.writer.abandon()
                 raise
@@ -175,8 +154,9 @@ class _Output:
         writer, self.writer = self.writer, None
         try:
             if keep:
-                writer.close()
-                self.kept = True
+                with interrupts_held():  # a Ctrl-C now is raised once the file is in place
+                    writer.close()
+                    self.kept = True
             else:
                 writer.abandon()
         except ResultFileError as e:
@@ -359,7 +339,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         try:
             for part in run.chunks(first_game, games, args.threads, chunk=chunk, progress=bar):
-                with _interrupts_held():
+                with interrupts_held():
                     summary = part.summary() if summary is None else summary + part.summary()
                     out.write(part)
                     done += len(part)
@@ -425,6 +405,8 @@ def _simulate_dataset(
             return error(str(e))
     try:
         ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
+    except KeyboardInterrupt:
+        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
     except (DatasetError, ValueError, ImportError) as e:
         return error(str(e))
     except OSError as e:
@@ -454,7 +436,7 @@ def _simulate_dataset(
             for shard in pending:
                 base = ds.games_done
                 part = run.play(shard.first_game, shard.games, args.threads, progress=lambda d, _t, b=base: bar(b + d))
-                with _interrupts_held():
+                with interrupts_held():
                     ds.write(shard, part)
                     bar(ds.games_done)
                     log.info(
@@ -548,7 +530,7 @@ def _play_on_ray(
 
     def arrived(job: dict[str, Any], part: SimulationResult, node: str) -> None:
         shard = shard_of[id(job)]
-        with _interrupts_held():
+        with interrupts_held():
             ds.write(shard, part)
         nodes.add(node)
         bar.note(f"{len(nodes)} node{'s' if len(nodes) > 1 else ''}")
@@ -579,7 +561,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     def written(part: SimulationResult) -> None:
         nonlocal done
-        with _interrupts_held():
+        with interrupts_held():
             summaries.append(part.summary())
             out.write(part)
             done += len(part)
