@@ -4,7 +4,7 @@
 //! a move and leaves the game untouched when it is illegal; `play_unchecked` is the fast
 //! path for moves taken from `legal_moves`.
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, EdgeMasks};
 use crate::hex::Cell;
 use crate::moves::{Move, Placement};
 use crate::rng::Rng;
@@ -298,6 +298,21 @@ pub struct Game {
     stats: Stats,
 }
 
+/// Appends the placements of the `count` edges of `edges` to `out`: for each edge, in
+/// order, one fixed block of `B` moves (`B` is the number of colour pairs), its edge joined
+/// with each colour pair of `pairs`. The moves come from an iterator of known length (a
+/// range of `count` mapped to the next edge, then `flat_map` into arrays, the standard
+/// library's `TrustedLen` path), so the vector reserves room for all of them once, and the
+/// loop that writes them has no capacity check and keeps the length in a register.
+#[inline(always)]
+fn extend_blocks<const B: usize>(edges: &EdgeMasks, count: usize, pairs: &[u16; 12], out: &mut Vec<Move>) {
+    // The low 16 bits of every colour word and edge word are known to be zero, where the
+    // move's tag goes: a move is stored as `edge | colours`, with no masking.
+    let block: [u64; B] = std::array::from_fn(|j| (pairs[j] as u64) << 48);
+    let mut scan = edges.scan();
+    out.extend((0..count).map(|_| scan.next_word()).flat_map(|edge| block.map(|c| Move::from_place_word(edge | c))));
+}
+
 /// The generator that mixes swapped tiles into the bag. Separate from the shuffle of the
 /// deal, so that a game rebuilt from its initial draw order and seed has the same future.
 fn swap_rng(seed: u64) -> Rng {
@@ -501,8 +516,8 @@ impl Game {
         if self.racks[player].is_empty() || self.board.free_pairs() == 0 {
             return false;
         }
-        let rule = self.touch_rule(player);
-        rule == Touch::Any || self.board.free_pairs_until(|a, b| self.cells_meet(rule, a, b))
+        // Without a touch rule every free pair is open, and there is one.
+        self.touch_rule(player) == Touch::Any || !self.open_edges(player).is_empty()
     }
 
     /// Calls `f` for every legal placement of the player to move (distinct placements:
@@ -528,18 +543,12 @@ impl Game {
     /// player to move may lay a tile now: any tile of its rack, either way round, since
     /// where a tile may lie never depends on its colours. Nothing when the rack is empty.
     #[inline]
-    pub fn for_each_placement_cells(&self, mut f: impl FnMut(Cell, Cell)) {
+    pub fn for_each_placement_cells(&self, f: impl FnMut(Cell, Cell)) {
         let player = self.current as usize;
         if self.racks[player].is_empty() {
             return;
         }
-        let rule = self.touch_rule(player);
-        self.board.free_pairs_until(|a, b| {
-            if rule == Touch::Any || self.cells_meet(rule, a, b) {
-                f(a, b);
-            }
-            false
-        });
+        self.open_edges(player).for_each(f);
     }
 
     /// The legal moves of the player to move, written into `out` (cleared first).
@@ -564,12 +573,13 @@ impl Game {
         }
     }
 
-    /// The hot loop: one block of moves per free edge, written straight into `out`.
+    /// The hot loop: one fixed block of moves per open edge (`write_blocks`; BENCHMARKS.md,
+    /// "Fixed blocks per free edge").
     #[inline]
     fn push_placements(&self, out: &mut Vec<Move>) {
         let player = self.current as usize;
-        // The colour pairs (a-half, b-half) the rack can put on an edge, as the two top
-        // bytes of a placement's word (`Move::colors_word`), shifted down.
+        // The colour pairs (a-half, b-half) the rack can put on an edge, as the colour part
+        // of a placement's word (`Move::colors_word`).
         let mut pairs = [0u16; 12];
         let mut np = 0;
         let mut kinds = [Tile::default(); 6];
@@ -584,27 +594,38 @@ impl Game {
             }
         }
         if np == 0 {
+            out.clear();
             return;
         }
-        let pairs = &pairs[..np];
-        let rule = self.touch_rule(player);
-        // Without `unsafe`, as fast as the `unsafe` writes this loop had before
-        // (BENCHMARKS.md, "The generator without unsafe"): the moves go into a local vector
-        // (`out`'s buffer, taken and given back), whose length the compiler keeps in a
-        // register (through `out` it is stored after every edge), and the pairs are 16-bit
-        // (shifted into place, no mask to clear the word's other bytes).
-        let mut moves = std::mem::take(out);
-        // The zone has exactly `free_pairs` free edges: an upper bound on blocks written,
-        // so the pushes below never reallocate.
-        moves.reserve(self.board.free_pairs() * np);
-        self.board.free_pairs_until(|a, b| {
-            if rule == Touch::Any || self.cells_meet(rule, a, b) {
-                let edge = Move::edge_word(a, b);
-                moves.extend(pairs.iter().map(|&colors| Move::from_place_word(edge | (colors as u64) << 48)));
-            }
-            false
-        });
-        *out = moves;
+        let edges = self.open_edges(player);
+        // Without a touch rule every free pair is open: the board keeps their number.
+        let count = if self.touch_rule(player) == Touch::Any { self.board.free_pairs() } else { edges.count() };
+        debug_assert_eq!(count, edges.count());
+        out.clear();
+        match np {
+            1 => extend_blocks::<1>(&edges, count, &pairs, out),
+            2 => extend_blocks::<2>(&edges, count, &pairs, out),
+            3 => extend_blocks::<3>(&edges, count, &pairs, out),
+            4 => extend_blocks::<4>(&edges, count, &pairs, out),
+            5 => extend_blocks::<5>(&edges, count, &pairs, out),
+            6 => extend_blocks::<6>(&edges, count, &pairs, out),
+            7 => extend_blocks::<7>(&edges, count, &pairs, out),
+            8 => extend_blocks::<8>(&edges, count, &pairs, out),
+            9 => extend_blocks::<9>(&edges, count, &pairs, out),
+            10 => extend_blocks::<10>(&edges, count, &pairs, out),
+            11 => extend_blocks::<11>(&edges, count, &pairs, out),
+            _ => extend_blocks::<12>(&edges, count, &pairs, out),
+        }
+    }
+
+    /// The edges the player may cover now, by its touch rule, as bit masks.
+    #[inline]
+    fn open_edges(&self, player: usize) -> EdgeMasks {
+        match self.touch_rule(player) {
+            Touch::Any => self.board.open_edges(),
+            Touch::UntouchedSymbol => self.board.open_edges_by_untouched_symbol(),
+            Touch::Occupied => self.board.open_edges_by_contact(),
+        }
     }
 
     /// Number of legal moves, without listing them.
@@ -614,7 +635,14 @@ impl Game {
             Phase::Over => {}
             Phase::SwapOffer => n = 2,
             Phase::Place | Phase::Bonus => {
-                self.for_each_placement(|_| n += 1);
+                let player = self.current as usize;
+                let mut kinds = [Tile::default(); 6];
+                let distinct = self.racks[player].distinct(&mut kinds);
+                let per_edge: usize =
+                    kinds[..distinct].iter().map(|t| 1 + (t.colors().0 != t.colors().1) as usize).sum();
+                if per_edge > 0 {
+                    n = self.open_edges(player).count() * per_edge;
+                }
                 n += self.instead_swap_available() as usize;
             }
         }

@@ -51,7 +51,9 @@ const _: () = assert!(std::mem::size_of::<Move>() == 8 && std::mem::align_of::<M
 
 impl Move {
     /// The edge part of a placement's machine word: cells `a` and `b` (tag 0 = `Place`).
-    #[inline(always)]
+    /// The generator builds it from `a` and the step to `b` (`board::EdgeMasks`), and the
+    /// tests check the two agree.
+    #[cfg(test)]
     pub(crate) fn edge_word(a: Cell, b: Cell) -> u64 {
         (a.index() as u64) << 16 | (b.index() as u64) << 32
     }
