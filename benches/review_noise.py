@@ -1,10 +1,11 @@
 """How sure a review's verdicts are: the noise each decision reports against the spread
 of its loss across review seeds, and how often two seeds give the same class.
 
-Games between two ``greedy`` seats (close calls), reviewed whole at the expert level with
-``--seeds`` review seeds each::
+Games between ``greedy`` seats (close calls; two players unless ``--players`` says more
+counts), reviewed whole at the expert level with ``--seeds`` review seeds each::
 
     python benches/review_noise.py --iterations 200 --games 13 14 15 16 --seeds 0 1 2 3
+    python benches/review_noise.py --iterations 200 --players 2 3 4 --games 501 502 503 --seeds 1 2
 
 Prints one line per game and a total: decisions with a choice, the mean standard error
 the comparisons report (``noise / NOISE_Z``) and the root-mean-square spread of the loss
@@ -27,9 +28,9 @@ from genial.reviews import NOISE_Z
 AT_LEAST_INACCURATE = ("inaccuracy", "mistake", "blunder")
 
 
-def greedy_game(seed: int) -> genial.Game:
-    game = genial.Game(players=2, seed=seed)
-    bots = [genial.bots.make("greedy", seed=1), genial.bots.make("greedy", seed=2)]
+def greedy_game(seed: int, players: int = 2) -> genial.Game:
+    game = genial.Game(players=players, seed=seed)
+    bots = [genial.bots.make("greedy", seed=s + 1) for s in range(players)]
     while not game.is_over:
         game.play(bots[game.current_player].choose(game))
     return game
@@ -40,13 +41,14 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--games", type=int, nargs="+", default=[13, 14, 15, 16])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
+    ap.add_argument("--players", type=int, nargs="+", default=[2])
     args = ap.parse_args()
     start = time.process_time()
     tot_pairs = tot_same = tot_severe = 0
     all_se: list[float] = []
     all_sd: list[float] = []
-    for g in args.games:
-        game = greedy_game(g)
+    for n, g in ((n, g) for n in args.players for g in args.games):
+        game = greedy_game(g, n)
         reviews = [genial.review(game, "expert", iterations=args.iterations, seed=s) for s in args.seeds]
         pairs = same = severe = 0
         se: list[float] = []
@@ -65,7 +67,7 @@ def main() -> None:
                 sd.append(statistics.stdev(d.loss for d in ds))
         rms = lambda xs: statistics.mean(x * x for x in xs) ** 0.5 if xs else float("nan")  # noqa: E731
         print(
-            f"game {g}: {pairs // max(1, len(args.seeds) * (len(args.seeds) - 1) // 2)} decisions, "
+            f"{n} players, game {g}: {pairs // max(1, len(args.seeds) * (len(args.seeds) - 1) // 2)} decisions, "
             f"same class {same / pairs:.3f} of seed pairs, severe disagreements {severe}, "
             f"SE reported {rms(se):.4f}, SD across seeds {rms(sd):.4f} ({len(se)} compared decisions)",
             flush=True,
