@@ -145,7 +145,9 @@ fn main() {
         let cpu = cpu_s() - t;
         let line = serde_json::json!({"bot": name, "seed": seed, "deal": d, "score": [a, b], "cpu_s": cpu});
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&log).expect("the log opens");
-        writeln!(f, "{line}").expect("the log is written");
+        // One write of the whole line: runs of several bots append to one log at once, and
+        // `writeln!` would write the line and its newline separately.
+        f.write_all(format!("{line}\n").as_bytes()).expect("the log is written");
         have.insert(d, (a, b, cpu));
         if have.len() % 10 == 0 {
             eprintln!("  {}", summary(name, seed, &have));
