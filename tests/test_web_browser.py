@@ -207,6 +207,19 @@ def play_out_by_api(url: str, gid: str, tokens: tuple[str, str], watch: Page | N
             )
 
 
+def hand_on_when_away(server: str, gid: str, host: Page, away: Page, seat: int) -> str:
+    """``away`` (in ``seat``) closes its page and stays away longer than the table allows (the
+    server's clock is moved instead of waiting); ``host`` then hands the seat on. The new
+    invite link."""
+    away.goto("about:blank")
+    host.wait_for_selector(f'.player[data-seat="{seat}"] .kind.away')  # the server saw the page close
+    hub_of(server).tables[gid].seen_at[seat] -= 601
+    host.reload()
+    host.click(f'.player[data-seat="{seat}"] .hand-on')
+    host.wait_for_selector(f'.invite[data-seat="{seat}"] input')
+    return host.input_value(f'.invite[data-seat="{seat}"] input')
+
+
 def game_of(link: str) -> str:
     return link.split("/game/", 1)[1].split("#", 1)[0]
 
@@ -499,13 +512,7 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     gid = game_of(link)
     a.on("dialog", lambda d: d.accept())
     assert a.locator('.player[data-seat="1"] .hand-on').count() == 0
-    b.goto("about:blank")
-    a.wait_for_selector('.player[data-seat="1"] .kind.away')  # the server saw the page close
-    hub_of(server).tables[gid].seen_at[1] -= 601
-    a.reload()
-    a.click('.player[data-seat="1"] .hand-on')
-    a.wait_for_selector('.invite[data-seat="1"] input')
-    fresh = a.input_value('.invite[data-seat="1"] input')
+    fresh = hand_on_when_away(server, gid, a, b, 1)
     assert "#invite=" in fresh and fresh != link
     a.wait_for_selector('.fairness .event.handed[data-seat="1"]')
     assert "handed on Friend's seat (away too long)" in a.inner_text(".fairness .event.handed")
@@ -1140,13 +1147,7 @@ def test_a_held_seat_cannot_be_taken(server: str, browser: Browser) -> None:
     c.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")  # C keeps the seat
     # C goes away for longer than the table allows: now B may hand the seat on, every seat
     # sees it, and the newcomer is told the rack was held by someone else.
-    c.goto("about:blank")
-    b.wait_for_selector('.player[data-seat="2"] .kind.away')  # the server saw the page close
-    hub_of(server).tables[gid].seen_at[2] -= 601
-    b.reload()
-    b.click('.player[data-seat="2"] .hand-on')
-    b.wait_for_selector('.invite[data-seat="2"] input')
-    d.goto(b.input_value('.invite[data-seat="2"] input'))
+    d.goto(hand_on_when_away(server, gid, b, c, 2))
     d.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")
     d.wait_for_selector(".card.inherited")
     assert "held this seat before you" in d.inner_text(".card.inherited")
