@@ -21,9 +21,11 @@ import statistics
 import time
 
 import genial
-from genial.bots import parse_bot
+from genial.bots import catalogue, parse_bot
 
-BOTS = ("random", "greedy", "scarcity", "easy", "medium", "hard", "expert", "master", "mcts")
+# Every built-in bot of the catalogue: the plain ones, then the levels, each weakest first;
+# MCTS, the raw search under the levels, last.
+BOTS = tuple(sorted(catalogue(), key=lambda b: (b.searches and not b.level, b.level, b.strength)))
 
 
 def per_move(spec: str, players: int, games: int) -> tuple[list[float], list[float]]:
@@ -57,9 +59,10 @@ def main() -> None:
     )
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for players in args.players or [2, 4]:
-        for spec in BOTS:
+        for bot in BOTS:
+            spec = bot.name
             wall, cpu = per_move(spec, players, args.games)
-            searching = spec in ("hard", "expert", "master", "mcts")
+            searching = bot.searches
             n = args.sim_games if searching else 2000
             t = time.perf_counter()
             genial.simulate(n, players=players, bots=spec, seed=5, threads=1)

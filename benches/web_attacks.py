@@ -3,7 +3,7 @@ answers and `/api/meta` responds, idle and under each attack.
 
     .venv/bin/python benches/web_attacks.py --seconds 15 --spectators 1000 --sockets 1100
 
-Starts ``genial serve`` on 127.0.0.1 (`web_load.local_server`: its own process, a temporary
+Starts ``genial serve`` on 127.0.0.1 (`web_client.local_server`: its own process, a temporary
 database, no bot delay). A probe plays a game against ``greedy`` (the human moves at once)
 and times each move from the POST to the bot's answer arriving on the game's WebSocket, and
 asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. Phases, each
@@ -33,7 +33,6 @@ import contextlib
 import json
 import os
 import socket
-import statistics
 import sys
 import tempfile
 import time
@@ -44,16 +43,14 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import genial
-from web_load import Http, local_server
-
-LETTERS = "ROYGBP"
+from web_client import Http, first_placement, local_server, percentiles_ms
 
 
 def pct(xs: list[float]) -> str:
     if len(xs) < 2:
         return f"n={len(xs)}"
-    q = statistics.quantiles(sorted(xs), n=100)
-    return f"median {statistics.median(xs) * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms (n={len(xs)})"
+    p = percentiles_ms(xs)
+    return f"median {p['median']:.1f} ms, p95 {p['p95']:.1f} ms (n={len(xs)})"
 
 
 class Probe:
@@ -140,16 +137,7 @@ class Probe:
                 if sent_at is not None:
                     self.answers.append(time.perf_counter() - sent_at)
                 answered = state["version"]
-                move = "keep" if state["phase"] == "swap_offer" else None
-                for a, b in state["rack"] if move is None else []:
-                    status, raw = await http.request(
-                        "GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token
-                    )
-                    moves = json.loads(raw)["moves"] if status == 200 else []
-                    if moves:
-                        move = moves[0]
-                        break
-                move = move or state["others"][0]
+                move = await first_placement(http, gid, token, state) or state["others"][0]
                 sent_at = time.perf_counter() if move != "keep" else None
                 status, _ = await http.request(
                     "POST", f"/api/games/{gid}/move", {"version": state["version"], "move": move}, token

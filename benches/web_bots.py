@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 import websockets
-from web_load import local_server
+from web_client import LETTERS, local_server
 
 HOSTILE = [
     "wrapper_no_exec_hanging",
@@ -47,8 +47,6 @@ HOSTILE = [
     "ignores_sigterm_and_hangs",
     "legal_loop_never_reading",
 ]
-
-LETTERS = "ROYGBP"
 
 
 def placement(moves: list[str]) -> str:

@@ -18,71 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import websockets
-
-LETTERS = "ROYGBP"
-
-
-class Http:
-    """A minimal HTTP/1.1 keep-alive connection: each request leaves in one write (no Nagle
-    wait between headers and body), so the timing measures the server, not the client."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-        self.last_used = 0.0
-
-    async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, bytes]:
-        if self.writer is not None and time.monotonic() - self.last_used > 3.0:
-            self.writer.close()  # the server drops idle keep-alive connections after 5 s
-            self.writer = None
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-            sock = self.writer.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        assert self.reader is not None
-        data = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
-        if token:
-            head += f"X-Seat-Token: {token}\r\n"
-        for name, value in (headers or {}).items():
-            head += f"{name}: {value}\r\n"
-        head += f"Content-Length: {len(data)}\r\n\r\n"
-        self.writer.write(head.encode() + data)
-        status_line = await self.reader.readline()
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        payload = await self.reader.readexactly(length)
-        self.last_used = time.monotonic()
-        return int(status_line.split()[1]), payload
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+from web_client import Http, first_placement, local_server, percentiles_ms
 
 
 class Run:
@@ -147,17 +92,7 @@ class Run:
                 if state["current"] != 0 or state["version"] <= answered or "others" not in state:
                     continue
                 answered = state["version"]
-                # As the page does: ask for the placements of a rack tile (with their points)
-                # and take the first; "keep" when a swap is offered. Not timed.
-                move = "keep" if state["phase"] == "swap_offer" else None
-                for a, b in state["rack"] if move is None else []:
-                    status, raw = await http.request(
-                        "GET", f"/api/games/{gid}/options?tile={LETTERS[a]}{LETTERS[b]}", None, token
-                    )
-                    moves = json.loads(raw)["moves"] if status == 200 else []
-                    if moves:
-                        move = moves[0]  # the server's text of its best placement
-                        break
+                move = await first_placement(http, gid, token, state)  # not timed
                 if move is None:
                     self.errors.append(f"game {gid}: no placement found for any rack tile")
                     return
@@ -182,62 +117,6 @@ async def main_async(args: argparse.Namespace, base: str) -> Run:
     return run
 
 
-@contextlib.contextmanager
-def local_server(
-    db: Path, bot_threads: int, extra: tuple[str, ...] = (), max_files: int | None = None
-) -> Iterator[str]:
-    """Runs ``genial serve`` in its own process on 127.0.0.1 (a free port, the database
-    ``db``, no bot delay, no limit on new games, and the ``extra`` arguments; with
-    ``max_files``, that open-file limit, as systemd's default of 1024) for the length of the
-    block, and yields its base URL; the load benches share it."""
-
-    def limit_files() -> None:
-        import resource
-
-        if max_files is not None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (max_files, max_files))
-
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "genial",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--quiet",
-            "--bot-delay",
-            "0",
-            "--new-games-per-minute",
-            "0",
-            "--bot-threads",
-            str(bot_threads),
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        preexec_fn=limit_files if max_files is not None else None,
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        for _ in range(50):  # lines before the address (the engines checked, ...)
-            if "http://" in line or not line:
-                break
-            line = server.stdout.readline()
-        if "http://" not in line:
-            raise SystemExit(f"server did not start: {line!r}")
-        yield "http://" + line.split("http://", 1)[1].split("/", 1)[0]
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200)
@@ -255,19 +134,19 @@ def main() -> int:
             started = time.monotonic()
             run = asyncio.run(main_async(args, base))
             wall = time.monotonic() - started
-    lat = sorted(x * 1000 for x in run.latencies)
-    if not lat:
-        print("no action was timed", file=sys.stderr)
+    lat = run.latencies
+    if len(lat) < 2:
+        print("no action was timed" if not lat else "one action was timed: no percentiles", file=sys.stderr)
         return 1
-    q = statistics.quantiles(lat, n=100)
+    p = percentiles_ms(lat)
     print(
         f"genial serve load: {args.games} concurrent games (human vs {args.bot}, humans think "
         f"{args.think_min:g}-{args.think_max:g} s), {len(lat)} actions in {wall:.1f} s ({len(lat) / wall:.0f}/s), "
         f"{run.finished_games} games finished, {len(run.errors)} errors, {os.cpu_count()} cores"
     )
     print(
-        f"action -> acknowledgement: median {statistics.median(lat):.1f} ms, p95 {q[94]:.1f} ms, "
-        f"p99 {q[98]:.1f} ms, max {lat[-1]:.1f} ms"
+        f"action -> acknowledgement: median {p['median']:.1f} ms, p95 {p['p95']:.1f} ms, "
+        f"p99 {p['p99']:.1f} ms, max {p['max']:.1f} ms"
     )
     for e in run.errors[:5]:
         print("  error:", e)

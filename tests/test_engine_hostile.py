@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import hostcheck
 import pytest
 from genial.engine import EngineBot, EngineError
 from genial.engine.check import run_checks
@@ -54,26 +55,11 @@ def _params(slow_too: bool = True) -> list[Any]:
 # ----- watching processes, descriptors and memory -------------------------------------------------
 
 
-def _tagged(tag: str) -> list[int]:
-    """Live processes (not this one) whose environment holds the tag."""
-    needle = f"GENIAL_HOSTILE_TAG={tag}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != os.getpid():
-            try:
-                env = Path(f"/proc/{entry}/environ").read_bytes()
-            except OSError:
-                continue
-            if needle in env.split(b"\0"):
-                found.append(int(entry))
-    return found
-
-
 def _kill_tagged(tag: str) -> None:
     """Kills every tagged process, again and again while any is found (one that forks as
     it is killed leaves a new one), for at most a few seconds."""
     end = time.monotonic() + 5
-    while (found := _tagged(tag)) and time.monotonic() < end:
+    while (found := hostcheck.tagged(tag)) and time.monotonic() < end:
         for pid in found:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -94,17 +80,6 @@ def _zombie_children() -> list[int]:
     return out
 
 
-def _fds() -> set[int]:
-    return {int(x) for x in os.listdir("/proc/self/fd")}
-
-
-def _rss_kb() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 class Watched:
     """Runs a function in a thread with a deadline, sampling the host's memory meanwhile."""
 
@@ -113,7 +88,7 @@ class Watched:
 
     def run(self, fn: Callable[[], Any], deadline: float = DEADLINE_S) -> tuple[Any, BaseException | None]:
         box: dict[str, Any] = {}
-        peak = [_rss_kb()]
+        peak = [hostcheck.rss_kb()]
         start = peak[0]
         done = threading.Event()
 
@@ -127,7 +102,7 @@ class Watched:
 
         def sample() -> None:
             while not done.wait(0.02):
-                peak[0] = max(peak[0], _rss_kb())
+                peak[0] = max(peak[0], hostcheck.rss_kb())
 
         threading.Thread(target=sample, daemon=True).start()
         t = threading.Thread(target=target, daemon=True)
@@ -151,21 +126,21 @@ def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[W
     monkeypatch.setenv("HOSTILE_STATE", str(state))
     monkeypatch.setenv("HOSTILE_LATE_S", str(LATE_S))
     gc.collect()
-    fds = _fds()
+    fds = hostcheck.fds()
     try:
         yield Watched(tag), tmp_path
         gc.collect()
         # A descriptor the host still needs to close would be gone within a moment.
         end = time.monotonic() + 5
-        while _fds() - fds and time.monotonic() < end:
+        while hostcheck.fds() - fds and time.monotonic() < end:
             time.sleep(0.05)
             gc.collect()
-        leaked = {fd: _describe(fd) for fd in _fds() - fds}
+        leaked = {fd: _describe(fd) for fd in hostcheck.fds() - fds}
         assert not leaked, f"descriptors leaked: {leaked}"
         end = time.monotonic() + 5
-        while (_tagged(tag) or _zombie_children()) and time.monotonic() < end:
+        while (hostcheck.tagged(tag) or _zombie_children()) and time.monotonic() < end:
             time.sleep(0.05)
-        assert not _tagged(tag), f"processes of the engine left alive: {_tagged(tag)}"
+        assert not hostcheck.tagged(tag), f"processes of the engine left alive: {hostcheck.tagged(tag)}"
         assert not _zombie_children(), f"zombies left: {_zombie_children()}"
     finally:
         _kill_tagged(tag)
@@ -411,7 +386,7 @@ def test_sigterm_to_the_host_stops_its_engines_and_all_they_started(hostile: tup
             text=True,
         )
         end = time.monotonic() + 30
-        while len(_tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
+        while len(hostcheck.tagged(watch.tag)) < 2 and time.monotonic() < end:  # genial and its engine
             time.sleep(0.02)
         time.sleep(0.3)
         proc.terminate()
@@ -484,14 +459,14 @@ def test_sigkill_of_the_host_leaves_no_process_of_its_engines(hostile: tuple[Wat
     try:
         # genial, its engine and the engine's setsid child (and whatever holds them) run.
         end = time.monotonic() + 30
-        while not any(_cmdline(pid).startswith(b"sleep") for pid in _tagged(watch.tag)):
+        while not any(_cmdline(pid).startswith(b"sleep") for pid in hostcheck.tagged(watch.tag)):
             assert time.monotonic() < end and proc.poll() is None, "the engine's child never started"
             time.sleep(0.02)
-        assert len(_tagged(watch.tag)) >= 3
+        assert len(hostcheck.tagged(watch.tag)) >= 3
     finally:
         proc.kill()
         proc.wait()
-    left = _gone_within(lambda: _tagged(watch.tag), GONE_S)
+    left = _gone_within(lambda: hostcheck.tagged(watch.tag), GONE_S)
     assert not left, f"processes of the engine outlived its host: {[_cmdline(p) for p in left]}"
 
 
@@ -524,17 +499,8 @@ ray.shutdown()
 
 
 def _marked(mark: str) -> list[int]:
-    needle = f"GENIAL_ORPHAN_MARK={mark}".encode()
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                env = Path(f"/proc/{entry}/environ").read_bytes()
-            except OSError:
-                continue
-            if needle in env.split(b"\0"):
-                out.append(int(entry))
-    return out
+    """Live processes (this one too) that inherited the mark of an engine under Ray."""
+    return hostcheck.holding_env(f"GENIAL_ORPHAN_MARK={mark}", but_self=False)
 
 
 def test_a_lost_ray_worker_leaves_no_process_of_its_engines(tmp_path: Path) -> None:

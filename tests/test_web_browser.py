@@ -86,22 +86,34 @@ def hub_of(url: str) -> Any:
     return APPS[url].app.state.hub
 
 
+def _serve(db: Path, sock: socket.socket, **options: Any) -> tuple[Any, threading.Thread]:
+    """Serves genial's app over ``sock`` from a thread, once it has started."""
+    app = create_app(db, bot_threads=1, bot_delay=0.0, **options)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    return srv, thread
+
+
+def _bound(port: int = 0) -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    return sock
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Path(tmp) / "games.sqlite3", bot_threads=1, bot_delay=0.0)
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
-        thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not srv.started:
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.02)
-        APPS[f"http://127.0.0.1:{port}"] = app
-        yield f"http://127.0.0.1:{port}"
+        sock = _bound()
+        srv, thread = _serve(Path(tmp) / "games.sqlite3", sock)
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        APPS[url] = srv.config.app
+        yield url
         srv.should_exit = True
         thread.join(10)
         sock.close()
@@ -151,6 +163,61 @@ class Wire:
                 self.responses.append((response.url, response.text()))
             except PlaywrightError as e:  # a body gone with a navigation
                 self.responses.append((response.url, f"(body unavailable: {e})"))
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Page, Wire]:
+    """A new context with one page that records its wire and has gone to ``url``."""
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    wire = Wire(page)
+    page.goto(url)
+    return ctx, page, wire
+
+
+def play_out_by_api(url: str, gid: str, tokens: tuple[str, str], watch: Page | None = None) -> None:
+    """Both people of a two-seat game play it to the end through the API: the first tile of
+    the rack that fits anywhere, a swap offer declined, a swap when nothing fits. With
+    ``watch``, after each move of seat 0 waits until that page has seen it."""
+    import httpx
+
+    while True:
+        s = httpx.get(f"{url}/api/games/{gid}").json()
+        if s["over"]:
+            return
+        token = tokens[s["current"]]
+        s = httpx.get(f"{url}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+        move = "keep" if s["phase"] == "swap_offer" else None
+        for slot in range(len(s["rack"])) if move is None else []:
+            moves = httpx.get(
+                f"{url}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
+            ).json()["moves"]
+            if moves:
+                move = moves[0]
+                break
+        move = move or s["others"][0]
+        ack = httpx.post(
+            f"{url}/api/games/{gid}/move",
+            json={"version": s["version"], "move": move},
+            headers={"X-Seat-Token": token},
+        )
+        assert ack.status_code == 200, ack.text
+        if watch is not None and s["current"] == 0:  # the page records the racks it is shown as they come
+            watch.wait_for_function(
+                "v => Number(document.querySelector('.game').dataset.version) >= v", arg=ack.json()["version"]
+            )
+
+
+def hand_on_when_away(server: str, gid: str, host: Page, away: Page, seat: int) -> str:
+    """``away`` (in ``seat``) closes its page and stays away longer than the table allows (the
+    server's clock is moved instead of waiting); ``host`` then hands the seat on. The new
+    invite link."""
+    away.goto("about:blank")
+    host.wait_for_selector(f'.player[data-seat="{seat}"] .kind.away')  # the server saw the page close
+    hub_of(server).tables[gid].seen_at[seat] -= 601
+    host.reload()
+    host.click(f'.player[data-seat="{seat}"] .hand-on')
+    host.wait_for_selector(f'.invite[data-seat="{seat}"] input')
+    return host.input_value(f'.invite[data-seat="{seat}"] input')
 
 
 def game_of(link: str) -> str:
@@ -445,13 +512,7 @@ def test_friends_play_through_invite_links(server: str, browser: Browser, shots:
     gid = game_of(link)
     a.on("dialog", lambda d: d.accept())
     assert a.locator('.player[data-seat="1"] .hand-on').count() == 0
-    b.goto("about:blank")
-    a.wait_for_selector('.player[data-seat="1"] .kind.away')  # the server saw the page close
-    hub_of(server).tables[gid].seen_at[1] -= 601
-    a.reload()
-    a.click('.player[data-seat="1"] .hand-on')
-    a.wait_for_selector('.invite[data-seat="1"] input')
-    fresh = a.input_value('.invite[data-seat="1"] input')
+    fresh = hand_on_when_away(server, gid, a, b, 1)
     assert "#invite=" in fresh and fresh != link
     a.wait_for_selector('.fairness .event.handed[data-seat="1"]')
     assert "handed on Friend's seat (away too long)" in a.inner_text(".fairness .event.handed")
@@ -589,10 +650,7 @@ def test_every_variant_plays(
     made = httpx.post(
         f"{server}/api/games", json={"variant": variant, "players": players, "seed": 3, "seats": seats, **options}
     ).json()
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
+    ctx, page, wire = open_page(browser, f"{server}/game/{made['id']}#t={made['token']}")
     state = wait_turn(page)
     for _ in range(4):
         play_policy(page)
@@ -619,34 +677,12 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
     ).json()
     gid, t0 = made["id"], made["token"]
     t1 = httpx.post(f"{server}/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.goto(f"{server}/game/{gid}#t={t0}")
+    _ctx, page, _ = open_page(browser, f"{server}/game/{gid}#t={t0}")
     page.wait_for_selector(".fairness code")
     assert page.get_attribute(".fairness code", "data-commitment") == made["commitment"]
 
     # Both people play to the end (through the API: the page only watches).
-    while True:
-        s = httpx.get(f"{server}/api/games/{gid}").json()
-        if s["over"]:
-            break
-        token = (t0, t1)[s["current"]]
-        s = httpx.get(f"{server}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
-        move = "keep" if s["phase"] == "swap_offer" else None
-        for slot in range(len(s["rack"])) if move is None else []:
-            moves = httpx.get(
-                f"{server}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
-            ).json()["moves"]
-            if moves:
-                move = moves[0]
-                break
-        move = move or s["others"][0]
-        ack = httpx.post(
-            f"{server}/api/games/{gid}/move",
-            json={"version": s["version"], "move": move},
-            headers={"X-Seat-Token": token},
-        )
-        assert ack.status_code == 200, ack.text
+    play_out_by_api(server, gid, (t0, t1))
     page.wait_for_selector(".end-card #verify")
     page.click("#verify")
     page.wait_for_selector(".verify-result.ok")
@@ -657,25 +693,6 @@ def test_the_end_screen_verifies_the_bag_shown_at_the_start(server: str, browser
     page.click("#verify")
     page.wait_for_selector(".verify-result.error")
     assert "NOT match" in page.inner_text(".verify-result")
-
-
-def _serve(db: Path, sock: socket.socket) -> tuple[Any, threading.Thread]:
-    app = create_app(db, bot_threads=1, bot_delay=0.0)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    return srv, thread
-
-
-def _bound(port: int = 0) -> socket.socket:
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
-    return sock
 
 
 def test_a_lost_connection_takes_back_online_and_your_turn(browser: Browser, shots: Path, tmp_path: Path) -> None:
@@ -693,9 +710,7 @@ def test_a_lost_connection_takes_back_online_and_your_turn(browser: Browser, sho
         json={"players": 2, "seed": 3, "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]},
     ).json()
     for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        ctx = browser.new_context(viewport=viewport)
-        page = ctx.new_page()
-        page.goto(f"{url}/game/{made['id']}#t={made['token']}")
+        ctx, page, _ = open_page(browser, f"{url}/game/{made['id']}#t={made['token']}", viewport)
         wait_turn(page)
         page.wait_for_selector('.player[data-seat="0"] .kind.online')
         assert "Your turn" in page.inner_text(".status") and "Your turn" in page.title()
@@ -726,10 +741,7 @@ def test_a_big_seed_from_the_lobby_is_not_rounded(server: str, browser: Browser)
     import httpx
 
     seed = 2**53 + 1  # the first whole number a JavaScript number cannot hold
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(server + "/")
+    ctx, page, wire = open_page(browser, server + "/")
     page.wait_for_selector(".seat-row")
     page.click(".options summary")
     page.fill('input[name="seed"]', str(seed))
@@ -757,10 +769,7 @@ def test_a_big_seed_from_the_lobby_is_not_rounded(server: str, browser: Browser)
 def test_the_lobby_offers_a_seed_only_to_a_table_with_one_person(server: str, browser: Browser) -> None:
     """With two or more people the server draws the seed (and refuses one sent): the lobby
     hides the field and says why, and a seed typed before is not sent."""
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(server + "/")
+    ctx, page, wire = open_page(browser, server + "/")
     page.wait_for_selector(".seat-row")
     page.click(".options summary")
     assert page.is_visible('input[name="seed"]') and not page.is_visible(".seed-note")
@@ -793,10 +802,7 @@ def test_the_hint_lays_the_expert_levels_move(server: str, browser: Browser) -> 
         json={"players": 2, "seed": 7, "seats": [{"kind": "human", "name": "You"}, {"kind": "bot", "bot": "greedy"}]},
     ).json()
     expected = str(ordered_choices(genial.Game(2, 7))[0].move)
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(f"{server}/game/{made['id']}#t={made['token']}")
+    ctx, page, wire = open_page(browser, f"{server}/game/{made['id']}#t={made['token']}")
     state = wait_turn(page)
     page.keyboard.press("h")
     page.wait_for_function("document.getElementById('hint-text').textContent.startsWith('Hint:')")
@@ -836,10 +842,7 @@ def test_review_analysis_board_and_share_link(browser: Browser, shots: Path, tmp
         seats: list[dict[str, Any]] = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
         seats[last.current_player] = {"kind": "human", "name": "You"}
         made = httpx.post(f"{url}/api/games", json={"record": record, "upto": n - 1, "seats": seats}).json()
-        ctx = browser.new_context(viewport=DESKTOP)
-        page = ctx.new_page()
-        wire = Wire(page)
-        page.goto(f"{url}/game/{made['id']}#t={made['token']}")
+        ctx, page, wire = open_page(browser, f"{url}/game/{made['id']}#t={made['token']}")
         state = wait_turn(page)
         while state["over"] != "true":
             play_policy(page)
@@ -909,15 +912,8 @@ def reviewing() -> Iterator[str]:
     """A server whose reviews and analyses search with a tiny budget (what is drawn, not how
     good the verdicts are, is under test here)."""
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Path(tmp) / "games.sqlite3", bot_threads=1, bot_delay=0.0, review_iterations=2)
         sock = _bound()
-        srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on"))
-        thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not srv.started:
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.02)
+        srv, thread = _serve(Path(tmp) / "games.sqlite3", sock, review_iterations=2)
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
         srv.should_exit = True
         thread.join(10)
@@ -963,10 +959,7 @@ def test_a_review_shows_the_board_before_each_decision_with_both_moves(
     differs = [x for x in review["decisions"] if x["alternative"] and x["alternative"]["cells"]]
     same = [x for x in review["decisions"] if not x["alternative"] and x["played"]["cells"]]
     assert differs and same, "the record gives no decision of each kind"
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(f"{reviewing}/review/{rid}")
+    ctx, page, wire = open_page(browser, f"{reviewing}/review/{rid}")
     page.wait_for_selector("#review-list li")
     for x in (differs[0], same[0], differs[-1]):
         ply = x["ply"]
@@ -1015,10 +1008,7 @@ def test_each_candidate_of_the_analysis_board_can_be_shown_on_the_board(
     record = json.loads(genial.play_game(["greedy", "greedy"], seed=11).to_json())
     upto = 6
     link = httpx.post(f"{reviewing}/api/positions", json={"position": {"record": record, "upto": upto}}).json()
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(reviewing + link["path"])
+    ctx, page, wire = open_page(browser, reviewing + link["path"])
     page.wait_for_selector("#analysis-candidates li")
     played = record["moves"][upto]
     assert _marked(page, "played") == _cells_of(played)
@@ -1157,13 +1147,7 @@ def test_a_held_seat_cannot_be_taken(server: str, browser: Browser) -> None:
     c.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")  # C keeps the seat
     # C goes away for longer than the table allows: now B may hand the seat on, every seat
     # sees it, and the newcomer is told the rack was held by someone else.
-    c.goto("about:blank")
-    b.wait_for_selector('.player[data-seat="2"] .kind.away')  # the server saw the page close
-    hub_of(server).tables[gid].seen_at[2] -= 601
-    b.reload()
-    b.click('.player[data-seat="2"] .hand-on')
-    b.wait_for_selector('.invite[data-seat="2"] input')
-    d.goto(b.input_value('.invite[data-seat="2"] input'))
+    d.goto(hand_on_when_away(server, gid, b, c, 2))
     d.wait_for_function("document.querySelector('.game')?.dataset.you === '2'")
     d.wait_for_selector(".card.inherited")
     assert "held this seat before you" in d.inner_text(".card.inherited")
@@ -1225,36 +1209,10 @@ def test_a_dishonest_deal_is_caught_by_the_end_screen(browser: Browser, tmp_path
         bag_a = json.loads(genial.Game(2, seed_a).to_json())["bag"]
         table.commitment = commitment(table.salt, seed_a, bag_a)  # shows A's fingerprint from the start
         table.reveal = lambda: _liar_reveal(table, seed_a)  # and reveals A at the end
-        ctx = browser.new_context(viewport=DESKTOP)
-        page = ctx.new_page()
-        page.goto(f"{url}/game/{gid}#t={t0}")
+        ctx, page, _ = open_page(browser, f"{url}/game/{gid}#t={t0}")
         page.wait_for_selector(".fairness code")
         assert page.get_attribute(".fairness code", "data-commitment") == table.commitment
-        version = -1
-        while True:
-            s = httpx.get(f"{url}/api/games/{gid}").json()
-            if s["over"]:
-                break
-            token = (t0, t1)[s["current"]]
-            s = httpx.get(f"{url}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
-            move = "keep" if s["phase"] == "swap_offer" else None
-            for slot in range(len(s["rack"])) if move is None else []:
-                moves = httpx.get(
-                    f"{url}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
-                ).json()["moves"]
-                if moves:
-                    move = moves[0]
-                    break
-            move = move or s["others"][0]
-            ack = httpx.post(
-                f"{url}/api/games/{gid}/move",
-                json={"version": s["version"], "move": move},
-                headers={"X-Seat-Token": token},
-            )
-            assert ack.status_code == 200, ack.text
-            version = ack.json()["version"]
-            if s["current"] == 0:  # the page records the racks it is shown as they come
-                page.wait_for_function("v => Number(document.querySelector('.game').dataset.version) >= v", arg=version)
+        play_out_by_api(url, gid, (t0, t1), watch=page)
         page.wait_for_selector(".end-card #verify")
         page.click("#verify")
         page.wait_for_selector(".verify-result.error, .verify-result.ok")
@@ -1290,9 +1248,7 @@ def test_the_page_runs_under_its_content_security_policy(server: str, browser: B
 
 
 def test_a_bare_analysis_page_says_what_to_do(server: str, browser: Browser) -> None:
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.goto(server + "/analysis")
+    ctx, page, _ = open_page(browser, server + "/analysis")
     page.wait_for_selector("#analysis-note strong")
     note = page.inner_text("#analysis-note")
     assert "analysis board" in note and "Analyse" in note and "Replay" in note
@@ -1326,9 +1282,7 @@ def test_a_rematch_seats_both_players_again(server: str, browser: Browser) -> No
 
 
 def test_a_table_without_hints_shows_no_hint_button(server: str, browser: Browser) -> None:
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.goto(server + "/")
+    ctx, page, _ = open_page(browser, server + "/")
     page.wait_for_selector(".seat-row")
     page.click("details.options summary")
     page.uncheck('input[name="hints"]')
@@ -1344,9 +1298,7 @@ def test_a_table_without_hints_shows_no_hint_button(server: str, browser: Browse
 def test_the_game_clock_counts_down_for_the_person_to_move(server: str, browser: Browser) -> None:
     import httpx
 
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    page.goto(server + "/")
+    ctx, page, _ = open_page(browser, server + "/")
     page.wait_for_selector(".seat-row")
     page.click("details.options summary")
     assert page.locator('select[name="clock_minutes"] option').count() >= 2  # the lobby offers it
@@ -1406,10 +1358,7 @@ def test_a_notation_link_opens_its_position_and_links_it_again(server: str, brow
 
     from genial.position import read_position
 
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(f"{server}/analysis?position={quote(NOTATION, safe='')}")
+    ctx, page, wire = open_page(browser, f"{server}/analysis?position={quote(NOTATION, safe='')}")
     first = _board_state(page)
     assert "Seat 3 to move" in first[0]
     assert page.locator("#analysis-rack .log-tile").count() == 6
@@ -1450,10 +1399,7 @@ def test_a_bad_notation_link_says_where_it_goes_wrong(server: str, browser: Brow
 
     bad = NOTATION.replace("GB", "GX")
     at = bad.index("X")
-    ctx = browser.new_context(viewport=DESKTOP)
-    page = ctx.new_page()
-    wire = Wire(page)
-    page.goto(f"{server}/analysis?position={quote(bad, safe='')}")
+    ctx, page, wire = open_page(browser, f"{server}/analysis?position={quote(bad, safe='')}")
     page.wait_for_selector("#notation-error")
     message = page.inner_text("#notation-error")
     assert f"character {at} ('X')" in message

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hostcheck
 import pytest
 
 pytest.importorskip("starlette", reason="genial serve needs the web extra: pip install 'genial-engine[web]'")
@@ -262,20 +263,6 @@ THINK_MS = 6000  # the operator's cap: room for a Python engine to start on a lo
 MARGIN_S = 15.0  # stated margin beyond the cap and the host's grace, for a loaded machine
 
 
-def _tagged(tag: str) -> list[int]:
-    needle = f"GENIAL_HOSTILE_TAG={tag}".encode()
-    out = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit() and int(pid) != os.getpid():
-            try:
-                env = Path(f"/proc/{pid}/environ").read_bytes()
-            except OSError:
-                continue
-            if needle in env.split(b"\0"):
-                out.append(int(pid))
-    return out
-
-
 @pytest.fixture
 def tagged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A tag every engine process inherits; on any exit, every process holding it is killed."""
@@ -287,22 +274,11 @@ def tagged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     try:
         yield tag
     finally:
-        for pid in _tagged(tag):
+        for pid in hostcheck.tagged(tag):
             try:
                 os.kill(pid, 9)
             except OSError:
                 pass
-
-
-def _fds() -> set[int]:
-    return {int(x) for x in os.listdir("/proc/self/fd")}
-
-
-def _rss_kb() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def _human_moves(c: TestClient, made: dict[str, Any], s: dict[str, Any]) -> None:
@@ -335,17 +311,17 @@ def test_every_hostile_engine_costs_only_its_own_web_game(
     monkeypatch.setattr(tables, "ENGINE_NICE", 0)
     kinds = TABLE[batch * BATCH : (batch + 1) * BATCH]
     engines = {f"h{i}": write(h, tmp_path) for i, h in enumerate(kinds)}
-    fds = _fds()
-    peak = [_rss_kb()]
+    fds = hostcheck.fds()
+    peak = [hostcheck.rss_kb()]
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.02):
-            peak[0] = max(peak[0], _rss_kb())
+            peak[0] = max(peak[0], hostcheck.rss_kb())
 
     sampler = threading.Thread(target=sample, daemon=True)
     with caplog.at_level("WARNING"), TestClient(_app(db, engines, think_ms=THINK_MS), base_url=BASE) as c:
-        start_rss = _rss_kb()
+        start_rss = hostcheck.rss_kb()
         sampler.start()
         made = {}
         started = {}
@@ -401,13 +377,13 @@ def test_every_hostile_engine_costs_only_its_own_web_game(
         )
         assert re.search(SAYS.get(h.name, h.host or ""), said) or "past the hard deadline" in log, (h.name, said)
     end = time.monotonic() + 10
-    while _tagged(tagged) and time.monotonic() < end:
+    while hostcheck.tagged(tagged) and time.monotonic() < end:
         time.sleep(0.05)
-    assert not _tagged(tagged), "a process of an engine outlived its game"
+    assert not hostcheck.tagged(tagged), "a process of an engine outlived its game"
     end = time.monotonic() + 10
-    while _fds() - fds and time.monotonic() < end:
+    while hostcheck.fds() - fds and time.monotonic() < end:
         time.sleep(0.05)
-    assert not _fds() - fds, f"descriptors leaked: {sorted(_fds() - fds)}"
+    assert not hostcheck.fds() - fds, f"descriptors leaked: {sorted(hostcheck.fds() - fds)}"
 
 
 def test_an_unfinished_hostile_engine_game_after_a_restart_forfeits_and_never_wedges(
@@ -418,7 +394,7 @@ def test_an_unfinished_hostile_engine_game_after_a_restart_forfeits_and_never_we
     with TestClient(_app(db, {"bad": command}, think_ms=20_000), base_url=BASE) as c:
         made = _create(c, [{"kind": "bot", "engine": "bad"}, HUMAN]).json()
         end = time.monotonic() + 30
-        while not _tagged(tagged):  # the engine is thinking (it never answers)
+        while not hostcheck.tagged(tagged):  # the engine is thinking (it never answers)
             assert time.monotonic() < end
             time.sleep(0.02)
     # Restarted: the engine thinks again, forfeits within its cap, and the bots' pool serves others.
@@ -428,6 +404,6 @@ def test_an_unfinished_hostile_engine_game_after_a_restart_forfeits_and_never_we
         s = _wait(c, made["id"], made["token"], lambda s: s["over"], timeout=60)
         assert s["end"] == "forfeit"
     end = time.monotonic() + 10
-    while _tagged(tagged) and time.monotonic() < end:
+    while hostcheck.tagged(tagged) and time.monotonic() < end:
         time.sleep(0.05)
-    assert not _tagged(tagged)
+    assert not hostcheck.tagged(tagged)

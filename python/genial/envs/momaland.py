@@ -40,8 +40,7 @@ import numpy.typing as npt
 
 try:
     from gymnasium import spaces
-    from gymnasium.utils import seeding
-    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]  # noqa: F401 (the guard)
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(
         f'genial.envs.momaland needs pettingzoo and gymnasium ({e}): pip install "genial-engine[rl]"'
@@ -51,8 +50,8 @@ from .. import _core
 from .._core import IllegalMoveError, Tile
 from ..actions import CELLS, DIRECTIONS, KEEP_ACTION, SWAP_ACTION, cell_index
 from ..colors import Color
-from ..game import Game
 from ..variants import as_rules
+from .pettingzoo import _GenialAEC
 
 __all__ = ["env", "raw_env", "MOIngenious", "MOMALAND_COLORS", "BOARD_SIZES"]
 
@@ -131,7 +130,7 @@ def raw_env(**kwargs: Any) -> MOIngenious:
     return MOIngenious(**kwargs)
 
 
-class MOIngenious(AECEnv):  # type: ignore[misc]
+class MOIngenious(_GenialAEC):
     """``moingenious_v0`` on genial's core (see the module docstring).
 
     ``num_agents`` (2..4), ``rack_size`` (6), ``num_colors`` (6), ``board_size`` (``None`` or
@@ -195,16 +194,15 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
             raise TypeError(f"fully_obs must be a bool, not {type(fully_obs).__name__}")
         if not isinstance(swap, (bool, np.bool_)):
             raise TypeError(f"swap must be a bool, not {type(swap).__name__}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self._take_render_mode(render_mode)
         variant = "team" if reward_mode == "two_teams" and players == 4 else "standard"
-        self.rules = as_rules(
-            players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        self._set_up(
+            as_rules(players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
+            "agent",
         )
         self.reward_mode = reward_mode
         self.fully_obs = bool(fully_obs)
         self.swap = bool(swap)
-        self.render_mode = render_mode
         self.board_size = side
         self.num_colors = _COLORS
         # MOMAland's max_score: 18, times the team size in the team game.
@@ -233,9 +231,6 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         ]
         self._action_count = len(pairs) * _RACK
 
-        self.possible_agents: list[str] = [f"agent_{i}" for i in range(players)]
-        self.agents = self.possible_agents[:]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         # The spaces exactly as moingenious_v0 builds them (bounds, shapes and dtypes).
         self.observation_spaces = {
             a: spaces.Dict(
@@ -259,39 +254,19 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self._action_count) for a in self.possible_agents}
         self.reward_spaces = {a: spaces.Box(0, self.max_score, shape=(_COLORS,)) for a in self.possible_agents}
 
-        self._np_random: np.random.Generator | None = None
-        self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self._board = np.zeros((2 * side - 1, 2 * side - 1), dtype=np.float32)
         # What only a step changes, kept between steps: every seat's scores in MOMAland's
         # order, and each seat's rack as MOMAland shows it with its pattern of reversed slots.
         self._score_rows = np.zeros((players, _COLORS), dtype=np.int32)
         self._racks: dict[int, tuple[npt.NDArray[np.int32], int]] = {}
-        self._started = False
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.rewards = {a: np.zeros(_COLORS) for a in self.agents}
-        self._cumulative_rewards = {a: np.zeros(_COLORS) for a in self.agents}
+        self._seat_everyone(_zero_reward)
         self.agent_selection = self.possible_agents[0]
 
     # ----- spaces ---------------------------------------------------------------------------
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
     def reward_space(self, agent: str) -> spaces.Space[Any]:
         """The vector reward's space: one entry per colour (MOMAland's ``reward_space``)."""
         return self.reward_spaces[agent]
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The generator that seeds each new game (created by the first `reset`)."""
-        if self._np_random is None:
-            self._np_random, _ = seeding.np_random(None)
-        return self._np_random
 
     # ----- the game ---------------------------------------------------------------------------
 
@@ -302,19 +277,11 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
 
         The game's seed is drawn as `genial.envs.pettingzoo` draws it, so the same ``seed``
         deals the same game in both environments."""
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-        self.game = Game(seed=game_seed, rules=self.rules)
+        self._new_game(seed)
         self._board[:] = 0
         for cell, color in _core.Board.symbols():
             self._board[_board_index(cell, self.board_size)] = _CODE[color]
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: np.zeros(_COLORS) for a in self.agents}
-        self._cumulative_rewards = {a: np.zeros(_COLORS) for a in self.agents}
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self._seat_everyone(_zero_reward)
         self._started = True
         self._settle()
         self._refresh()  # with swap_timing="instead_of_placement" a turn can open on a swap offer
@@ -336,14 +303,9 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
         self._racks.clear()
 
     def step(self, action: Any) -> None:
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._mover(action)
+        if agent is None:
             return
-        if action is None:
-            raise TypeError(f"{agent} is to move: give an action, not None")
         index = _action_index(action, self._action_count)
         state = self.game._state
         seat = self._seat[agent]
@@ -370,14 +332,14 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
             over = state.phase == "over"
         self._refresh()
         gain = self._score_rows[seat] - before
-        self.rewards = {x: np.zeros(_COLORS) for x in self.agents}
+        self.rewards = {x: _zero_reward() for x in self.agents}
         self.rewards[agent] = gain
         if self.rules.variant == "team":
             # Partners share a track, so they share its gains (MOMAland's two_teams rewards).
             for x in self.agents:
                 if x != agent and self._seat[x] % 2 == seat % 2:
                     self.rewards[x] = gain.copy()
-        self._cumulative_rewards[agent] = np.zeros(_COLORS)
+        self._cumulative_rewards[agent] = _zero_reward()
         self._accumulate_rewards()
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
@@ -389,7 +351,7 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
     def _clear_rewards(self) -> None:
         # PettingZoo's version writes scalar zeros; the rewards here are vectors (as MOMAland's).
         for agent in self.rewards:
-            self.rewards[agent] = np.zeros(_COLORS)
+            self.rewards[agent] = _zero_reward()
 
     def observe(self, agent: str) -> Observation:
         """MOMAland's observation of ``agent``: the board, its rack (every rack with
@@ -432,15 +394,10 @@ class MOIngenious(AECEnv):  # type: ignore[misc]
             kept = self._racks[seat] = (out, reversed_slots)
         return kept
 
-    def render(self) -> str | None:
-        """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
-        if self.render_mode == "human":
-            print(self.game)
-            return None
-        return str(self.game) if self.render_mode == "ansi" else None
 
-    def close(self) -> None:
-        """Nothing to release."""
+def _zero_reward() -> npt.NDArray[np.float64]:
+    """No reward: one zero per colour."""
+    return np.zeros(_COLORS)
 
 
 def _whole(name: str, value: object) -> int:

@@ -23,6 +23,7 @@ and neither changes the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -48,6 +49,87 @@ __all__ = ["env", "raw_env", "IngeniousAEC"]
 Observation = dict[str, npt.NDArray[Any]]
 
 
+class _GenialAEC(AECEnv):  # type: ignore[misc]
+    """What genial's AEC environments (this module's and `genial.envs.momaland`'s) share:
+    agents named by seat, the seeding of each new game, the agents' bookkeeping at a reset,
+    the checks before a step, and rendering."""
+
+    _first_seed: int | None = None
+    render_mode: str | None
+    rules: Rules
+    observation_spaces: dict[str, spaces.Space[Any]]
+    action_spaces: dict[str, spaces.Space[Any]]
+
+    def _take_render_mode(self, render_mode: str | None) -> None:
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            names = " or ".join(repr(m) for m in modes)
+            raise ValueError(f"render_mode must be None, {names}, not {render_mode!r}")
+        self.render_mode = render_mode
+
+    def _set_up(self, rules: Rules, prefix: str) -> None:
+        """Takes the rules and names an agent per seat (``prefix_0`` ...)."""
+        self.rules = rules
+        self.possible_agents: list[str] = [f"{prefix}_{i}" for i in range(rules.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._np_random: np.random.Generator | None = None
+        self.game = Game(seed=0, rules=rules)  # until the first reset
+        self._started = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator that seeds each new game (created by the first `reset`)."""
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random(self._first_seed)
+        return self._np_random
+
+    def _new_game(self, seed: int | None) -> None:
+        """A new game, its seed drawn from `np_random` (seeded again first by ``seed``)."""
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
+        self.game = Game(seed=game_seed, rules=self.rules)
+
+    def _seat_everyone(self, zero: Callable[[], Any]) -> None:
+        """Every agent in play again, none terminated, with ``zero()`` as its rewards."""
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: zero() for a in self.agents}
+        self._cumulative_rewards = {a: zero() for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+
+    def _mover(self, action: Any) -> str | None:
+        """The agent that ``action`` is for, or ``None`` once a finished agent's step has
+        taken it out (PettingZoo's dead step); raises if the game has not started or an
+        agent to move gives no action."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        agent: str = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return None
+        if action is None:
+            raise TypeError(f"{agent} is to move: give an action, not None")
+        return agent
+
+    def render(self) -> str | None:
+        """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
+        if self.render_mode == "human":
+            print(self.game)
+            return None
+        return str(self.game) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
 def env(**kwargs: Any) -> IngeniousAEC:
     """The environment (keyword arguments as `IngeniousAEC`).
 
@@ -57,7 +139,7 @@ def env(**kwargs: Any) -> IngeniousAEC:
     return IngeniousAEC(**kwargs)
 
 
-class IngeniousAEC(AECEnv):  # type: ignore[misc]
+class IngeniousAEC(_GenialAEC):
     """Ingenious for PettingZoo's AEC API (see the module docstring).
 
     The rules: ``rules=`` one `genial.Rules`, or ``players`` (default: the variant's count),
@@ -88,15 +170,12 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         rules: Rules | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        self.rules = as_rules(
-            rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
+        self._take_render_mode(render_mode)
+        self._set_up(
+            as_rules(rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
+            "player",
         )
         self._first_seed = seed
-        self.render_mode = render_mode
-        self.possible_agents: list[str] = [f"player_{i}" for i in range(self.rules.players)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = low_high()
         self.observation_spaces = {
             a: spaces.Dict(
@@ -108,34 +187,10 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
-        self._np_random: np.random.Generator | None = None
-        self.game = Game(seed=0, rules=self.rules)  # until the first reset
-        self._started = False
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        """The generator that seeds each new game (created by the first `reset`)."""
-        if self._np_random is None:
-            self._np_random, _ = seeding.np_random(self._first_seed)
-        return self._np_random
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-        self.game = Game(seed=game_seed, rules=self.rules)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._new_game(seed)
+        self._seat_everyone(float)
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._skip_agent_selection = None
         self._started = True
@@ -145,14 +200,9 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._mover(action)
+        if agent is None:
             return
-        if action is None:
-            raise TypeError(f"{agent} is to move: give an action, not None")
         # Checked before anything changes: ValueError out of range, IllegalMoveError if illegal.
         state = self.game._state
         over = _core.play_action(state, action)
@@ -167,16 +217,6 @@ class IngeniousAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[state.current_player]
         if self.render_mode == "human":
             self.render()
-
-    def render(self) -> str | None:
-        """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
-        if self.render_mode == "human":
-            print(self.game)
-            return None
-        return str(self.game) if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 raw_env = IngeniousAEC
