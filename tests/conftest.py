@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,14 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A suite started in the background by a non-interactive shell (`nohup make test &`, some CI
+# runners) inherits Ctrl-C ignored, and every process the tests start would inherit it too:
+# Python then installs no KeyboardInterrupt handler in them, and each Ctrl-C test would see
+# its SIGINT vanish (a run going on to its end, a child left looping). With Python's own
+# handler here, the children start with the default disposition, as from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 DATA = ROOT / "tests" / "data"
 FIXTURES = DATA / "fixtures"
 

@@ -261,6 +261,28 @@ def test_an_engine_closing_its_stdout_while_alive_is_told_apart_from_an_exit(tmp
         p.stop()
 
 
+def test_an_exit_its_keeper_reports_late_is_still_an_exit(tmp_path: Path) -> None:
+    """On a loaded machine the keeper, which reports the engine's exit status, can run well
+    after the engine's output ended (seen beside a CPU burner: "closed its output" for an
+    engine that had exited). Here the keeper is held stopped for a second after the engine
+    exits; the host waits for its word instead of judging the pipe."""
+    p = _process(tmp_path, "import sys; sys.stdin.readline(); sys.exit(5)")
+    keeper = p._leader
+    if keeper == p.pid:
+        pytest.skip("no keeper here (not Linux)")
+    os.kill(keeper, signal.SIGSTOP)
+    resume = threading.Timer(1.0, os.kill, (keeper, signal.SIGCONT))
+    try:
+        p.send(b"go\n", time.monotonic() + 20)
+        resume.start()
+        with pytest.raises(Broken, match=r"exited \(status 5\)"):
+            p.read_line(time.monotonic() + 20)
+    finally:
+        resume.cancel()
+        os.kill(keeper, signal.SIGCONT)
+        p.stop()
+
+
 # ----- the table, in engine-check ------------------------------------------------------------------
 
 

@@ -102,7 +102,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--out", default="ladder", help="folder of the results and the report (default: ladder)")
     p.add_argument(
-        "--pool", default=None, help="comma-separated bots (default: every built-in bot that `genial bots` lists)"
+        "--pool", default=None, help="comma-separated bots (default: every built-in bot that genial bots lists)"
     )
     p.add_argument(
         "--add", action="append", metavar="SPEC", help="one more bot, e.g. 'engine:./my_engine' (repeatable)"

@@ -111,6 +111,12 @@ COLLECT_S = 2.0
 """How long the host itself goes on collecting an engine's processes (scan, SIGKILL, again
 until a scan finds none) when its keeper did not (it was killed) or there is none."""
 
+EXIT_GRACE_S = 2.0
+"""How long an engine whose output or input just ended has to be seen exiting, before it
+is judged to have closed its pipes while it runs. Its exit status comes from its keeper (a
+process of its own), which on a loaded machine can take well over a few tenths of a second
+to run; the wait ends as soon as the status is there."""
+
 _POLL_S = 0.05
 _SCAN_BUSY_S = 0.01
 _CHUNK = 65_536
@@ -454,7 +460,7 @@ class EngineProcess:
 
     def _gone(self, what: str) -> Broken:
         # Give the reader a moment to see the exit.
-        end = time.monotonic() + 0.2
+        end = time.monotonic() + EXIT_GRACE_S
         while self.exit_status() is None and time.monotonic() < end:
             time.sleep(0.01)
         if self.exit_status() is not None:
@@ -490,7 +496,7 @@ class EngineProcess:
         code = self.exit_status()
         if code is None:
             # Its output ended while it runs: wait a moment for the exit that may follow.
-            end = time.monotonic() + 0.3
+            end = time.monotonic() + EXIT_GRACE_S
             while self.exit_status() is None and time.monotonic() < end:
                 time.sleep(0.01)
         if self.exit_status() is None:
