@@ -796,7 +796,9 @@ mod tests {
         // Random halves on random tracks of every variant and seat: the same markers,
         // tokens, bonuses and win, only the steps left out.
         let mut rng = crate::rng::Rng::new(32);
-        for (v, players) in [(Variant::Standard, 2), (Variant::Standard, 4), (Variant::Solo, 1), (Variant::Team, 4), (Variant::Duel, 2)] {
+        for (v, players) in
+            [(Variant::Standard, 2), (Variant::Standard, 4), (Variant::Solo, 1), (Variant::Team, 4), (Variant::Duel, 2)]
+        {
             let c = cfg(v, players);
             for _ in 0..20_000 {
                 let mut t = Tracks::default();
