@@ -276,7 +276,7 @@ class Run:
         """All of `chunks` as one result. Built-in bots play the whole range in one call of
         the core (unless ``chunk`` is given), which fills the result's final arrays: no
         parts to join, whose freed memory the process would keep (a million random games
-        held 109 bytes of memory a game, for 55 bytes of results)."""
+        held 108 bytes of memory a game, for 55 bytes of results)."""
         if chunk is None and self.native:
             chunk = max(int_in("games", games, 0, LIMITS["games"]), 1)
         parts = list(self.chunks(first_game, games, threads, chunk=chunk, progress=progress))
