@@ -266,13 +266,35 @@ pub fn legal_action_mask<T: From<bool> + Copy>(game: &Game, mask: &mut [T]) {
 pub fn legal_action_mask_with<T: From<bool> + Copy>(
     game: &Game,
     mask: &mut [T],
+    edge: impl FnMut(usize, usize),
+    other: impl FnMut(usize),
+) {
+    write_mask(game, mask, false, edge, other);
+}
+
+/// [`legal_action_mask`] into a `mask` that holds only false (a fresh `numpy.zeros`): the
+/// entries that stay false are not written again.
+#[inline]
+pub fn legal_action_mask_zeroed<T: From<bool> + Copy + PartialEq>(game: &Game, mask: &mut [T]) {
+    debug_assert!(mask.iter().all(|&x| x == T::from(false)), "legal_action_mask_zeroed needs an all-false mask");
+    write_mask(game, mask, true, |_, _| {}, |_| {});
+}
+
+/// Both of the above: `zeroed` says that `mask` holds only false already.
+#[inline]
+fn write_mask<T: From<bool> + Copy>(
+    game: &Game,
+    mask: &mut [T],
+    zeroed: bool,
     mut edge: impl FnMut(usize, usize),
     mut other: impl FnMut(usize),
 ) {
     assert_eq!(mask.len(), ACTION_COUNT, "a legal-action mask has ACTION_COUNT entries");
     let (yes, no) = (T::from(true), T::from(false));
     let (slot0, rest) = mask.split_at_mut(PLACEMENTS_PER_SLOT);
-    slot0.fill(no);
+    if !zeroed {
+        slot0.fill(no);
+    }
     let mut any_edge = false;
     let mut extras = [0usize; 2];
     let mut n_extras = 0;
@@ -297,7 +319,9 @@ pub fn legal_action_mask_with<T: From<bool> + Copy>(
     for block in copied.chunks_exact_mut(PLACEMENTS_PER_SLOT) {
         block.copy_from_slice(slot0);
     }
-    cleared.fill(no);
+    if !zeroed {
+        cleared.fill(no);
+    }
     for &a in &extras[..n_extras] {
         mask[a] = yes;
     }
@@ -349,6 +373,9 @@ mod tests {
                     g.legal_moves(&mut moves);
                     legal_actions(&g, &mut actions);
                     legal_action_mask(&g, &mut mask);
+                    let mut fresh = vec![0u8; ACTION_COUNT];
+                    legal_action_mask_zeroed(&g, &mut fresh);
+                    assert_eq!(fresh, mask, "the mask into a zeroed buffer");
                     let from_moves: BTreeSet<u16> = moves.iter().flat_map(|m| move_actions(&g, m).to_vec()).collect();
                     let listed: BTreeSet<u16> = actions.iter().copied().collect();
                     assert_eq!(listed.len(), actions.len(), "an action listed twice");

@@ -100,12 +100,20 @@ fn variant_index(v: Variant) -> usize {
 /// Writes what seat `observer` sees of `game` into `out` (length [`OBS_SIZE`]); every
 /// entry is written.
 pub fn observe(game: &Game, observer: usize, out: &mut [f32]) {
+    assert_eq!(out.len(), OBS_SIZE, "an observation has OBS_SIZE entries");
+    out.fill(0.0);
+    observe_zeroed(game, observer, out);
+}
+
+/// [`observe`] into an `out` that holds only zeros (a fresh `numpy.zeros`): the entries
+/// that stay 0 are not written again, so a new observation is zeroed once, not twice.
+pub fn observe_zeroed(game: &Game, observer: usize, out: &mut [f32]) {
     use layout::*;
     assert_eq!(out.len(), OBS_SIZE, "an observation has OBS_SIZE entries");
+    debug_assert!(out.iter().all(|&x| x == 0.0), "observe_zeroed needs an all-zero buffer");
     let config = game.config();
     let players = config.players();
     assert!(observer < players, "observer {observer} is not a seat of a {players}-player game");
-    out.fill(0.0);
 
     // Board planes.
     let board = game.board();
@@ -264,6 +272,33 @@ mod tests {
         assert_eq!(unseen, 114.0);
         // Every colour is lowest at the start.
         assert_eq!(out[SWAP_COLORS..SWAP_COLORS + 6], [1.0; 6]);
+    }
+
+    /// Into a zeroed buffer, the same observation as into a used one, on every position
+    /// of random games of every configuration and for every seat.
+    #[test]
+    fn observe_zeroed_writes_what_observe_writes() {
+        let mut moves = Vec::new();
+        let mut used = vec![7.0; OBS_SIZE];
+        for config in Config::all() {
+            for seed in 0..3 {
+                let mut g = Game::new(config, seed);
+                let mut rng = crate::rng::Rng::new(seed);
+                loop {
+                    for seat in 0..config.players() {
+                        let mut fresh = vec![0.0; OBS_SIZE];
+                        observe(&g, seat, &mut used);
+                        observe_zeroed(&g, seat, &mut fresh);
+                        assert_eq!(fresh, used, "{config} seed {seed} seat {seat}");
+                    }
+                    if g.is_over() {
+                        break;
+                    }
+                    g.legal_moves(&mut moves);
+                    g.play_unchecked(&moves[rng.below(moves.len() as u32) as usize]);
+                }
+            }
+        }
     }
 
     #[test]

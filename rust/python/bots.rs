@@ -253,7 +253,7 @@ impl PyBuiltinBot {
         // threads may use the game while the bot thinks.
         let (game, history, movers) = {
             let s = state.borrow();
-            (*s.game(), s.record.history().to_vec(), s.record.movers().to_vec())
+            (*s.game(), s.record.history().to_vec(), s.record.movers())
         };
         if game.is_over() {
             return Err(PyValueError::new_err("the game is over: there is no move to choose"));

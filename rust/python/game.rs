@@ -359,7 +359,7 @@ impl PyGameState {
     /// The seat that played each move of the history.
     #[getter]
     fn movers(&self) -> Vec<u8> {
-        self.record.movers().to_vec()
+        self.record.movers()
     }
 
     fn history_len(&self) -> usize {

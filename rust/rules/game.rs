@@ -791,7 +791,7 @@ impl Game {
         self.stats.placements += 1;
         self.stats.bonus_placements += report.was_bonus as u16;
 
-        let applied = self.tracks.apply(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
+        let applied = self.tracks.advance(&self.config, player, [(p.ca, pa), (p.cb, pb)]);
         report.bonuses_earned = applied.bonuses;
         self.pending_bonus += applied.bonuses;
         if applied.won {
@@ -1093,7 +1093,7 @@ impl Game {
                     take(p.tile(), &format!("move {i} ({mv})"))?;
                     let (pa, pb) = g.board.placement_points(p.a, p.ca, p.b, p.cb, dir);
                     g.board.place_unchecked(p.a, p.ca, p.b, p.cb);
-                    g.tracks.apply(&config, seat, [(p.ca, pa), (p.cb, pb)]);
+                    g.tracks.advance(&config, seat, [(p.ca, pa), (p.cb, pb)]);
                     g.placed |= 1 << seat;
                     g.stats.placements += 1;
                     g.stats.bonus_placements += (last == Some(seat) && last_placed) as u16;

@@ -535,6 +535,20 @@ impl Tracks {
     /// and the engine takes the order that leaves the marker highest (it never costs a
     /// bonus, which depends only on the 18 and 36 being reached).
     pub fn apply(&mut self, config: &Config, player: usize, halves: [(u8, u8); 2]) -> Applied {
+        self.apply_steps::<true>(config, player, halves)
+    }
+
+    /// [`Tracks::apply`] without the explanation: the same markers, bonuses and win, and
+    /// `steps` left at their default. The play path, which nobody asks why.
+    #[inline]
+    pub fn advance(&mut self, config: &Config, player: usize, halves: [(u8, u8); 2]) -> Applied {
+        self.apply_steps::<false>(config, player, halves)
+    }
+
+    /// Both of the above: `STEPS` says whether the steps are written (one body, so the
+    /// play path and the explanation cannot move the markers differently).
+    #[inline]
+    fn apply_steps<const STEPS: bool>(&mut self, config: &Config, player: usize, halves: [(u8, u8); 2]) -> Applied {
         let mut out = Applied::default();
         let t = config.track_of(player);
         let [(ca, pa), (cb, pb)] = halves;
@@ -547,7 +561,9 @@ impl Tracks {
                     let new = (old as i16 + p as i16).min(18) as i8;
                     let bonus = (old < 18 && new == 18) as u8;
                     out.bonuses += bonus;
-                    out.steps[i] = MarkerStep::new(i as u8, c, p, old, new, 18, bonus);
+                    if STEPS {
+                        out.steps[i] = MarkerStep::new(i as u8, c, p, old, new, 18, bonus);
+                    }
                     track[c] = new;
                 }
                 out.won = track.iter().all(|&v| v == 18);
@@ -567,15 +583,19 @@ impl Tracks {
                     let (new, bonus) = climb_long((old, 0), p);
                     track[c] = new;
                     out.bonuses += bonus;
-                    let cap = if old < 18 { 18 } else { 36 };
-                    out.steps[k] = MarkerStep::new(i as u8, c, p, old, new, cap, bonus);
+                    if STEPS {
+                        let cap = if old < 18 { 18 } else { 36 };
+                        out.steps[k] = MarkerStep::new(i as u8, c, p, old, new, cap, bonus);
+                    }
                 }
                 if config.variant == Variant::Solo {
                     out.bonuses = 0;
-                    for s in out.steps.iter_mut() {
-                        s.bonuses = 0;
-                        if s.to == s.cap && s.from < s.cap {
-                            s.no_bonus = NoBonus::NotInVariant;
+                    if STEPS {
+                        for s in out.steps.iter_mut() {
+                            s.bonuses = 0;
+                            if s.to == s.cap && s.from < s.cap {
+                                s.no_bonus = NoBonus::NotInVariant;
+                            }
                         }
                     }
                 } else {
@@ -601,7 +621,9 @@ impl Tracks {
                             }
                         }
                     }
-                    out.steps[i] = step;
+                    if STEPS {
+                        out.steps[i] = step;
+                    }
                 }
                 out.won = track.iter().all(|&v| v as i16 * sign > 0);
             }
@@ -766,6 +788,40 @@ mod tests {
         assert!(c.with_option("nothing", "true").is_err());
         for o in RULE_OPTIONS {
             assert_eq!(o.value_in(&c), o.default_value());
+        }
+    }
+
+    #[test]
+    fn advance_moves_the_markers_as_apply_does() {
+        // Random halves on random tracks of every variant and seat: the same markers,
+        // tokens, bonuses and win, only the steps left out.
+        let mut rng = crate::rng::Rng::new(32);
+        for (v, players) in
+            [(Variant::Standard, 2), (Variant::Standard, 4), (Variant::Solo, 1), (Variant::Team, 4), (Variant::Duel, 2)]
+        {
+            let c = cfg(v, players);
+            for _ in 0..20_000 {
+                let mut t = Tracks::default();
+                for track in t.values.iter_mut() {
+                    for x in track.iter_mut() {
+                        *x = match v {
+                            Variant::Duel => rng.below(19) as i8 - 9,
+                            Variant::Solo | Variant::Team => rng.below(37) as i8,
+                            Variant::Standard => rng.below(19) as i8,
+                        };
+                    }
+                }
+                for x in t.tokens.iter_mut() {
+                    *x = rng.below(3) as i8 - 1;
+                }
+                let player = rng.below(players as u32) as usize;
+                let halves = [(rng.below(6) as u8, rng.below(11) as u8), (rng.below(6) as u8, rng.below(11) as u8)];
+                let (mut a, mut b) = (t, t);
+                let applied = a.apply(&c, player, halves);
+                let advanced = b.advance(&c, player, halves);
+                assert_eq!(a, b);
+                assert_eq!(advanced, Applied { steps: Default::default(), ..applied });
+            }
         }
     }
 

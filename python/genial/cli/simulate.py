@@ -435,7 +435,11 @@ def _simulate_dataset(
         else:
             for shard in pending:
                 base = ds.games_done
-                part = run.play(shard.first_game, shard.games, args.threads, progress=lambda d, _t, b=base: bar(b + d))
+
+                def report(done: int, _total: int, base: int = base) -> None:
+                    bar(base + done)
+
+                part = run.play(shard.first_game, shard.games, args.threads, progress=report)
                 with interrupts_held():
                     ds.write(shard, part)
                     bar(ds.games_done)

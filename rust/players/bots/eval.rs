@@ -427,7 +427,7 @@ impl MoveScorer {
                 let pa = self.ctx.table.points(p.a, p.ca);
                 let pb = self.ctx.table.points(p.b, p.cb);
                 let mut t = tracks;
-                let applied = t.apply(config, self.me, [(p.ca, pa), (p.cb, pb)]);
+                let applied = t.advance(config, self.me, [(p.ca, pa), (p.cb, pb)]);
                 if applied.won {
                     return 1e6;
                 }

@@ -36,7 +36,7 @@ pub(crate) fn placement_key(game: &Game, m: &Move) -> ([i8; COLORS], u8, u16) {
     let dir = p.a.direction_to(p.b).expect("legal placements are on adjacent cells");
     let (pa, pb) = board.placement_points(p.a, p.ca, p.b, p.cb, dir);
     let mut tracks = *game.tracks();
-    let applied = tracks.apply(config, player, [(p.ca, pa), (p.cb, pb)]);
+    let applied = tracks.advance(config, player, [(p.ca, pa), (p.cb, pb)]);
     let mut view = tracks.view(config, player);
     if applied.won {
         view = [i8::MAX; COLORS];
@@ -153,7 +153,7 @@ impl PlacementKeys {
         } else {
             let config = game.config();
             let mut tracks = self.tracks;
-            let applied = tracks.apply(config, self.player, [(ca as u8, pa), (cb as u8, pb)]);
+            let applied = tracks.advance(config, self.player, [(ca as u8, pa), (cb as u8, pb)]);
             view = tracks.view(config, self.player);
             bonuses = applied.bonuses;
             won = applied.won;

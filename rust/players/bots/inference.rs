@@ -327,7 +327,7 @@ mod tests {
                 if mv == Move::Keep && !g.is_over() && g.current_player() != kept_by && g.bag().len() >= 6 {
                     let me = g.current_player();
                     let lowest = g.tracks().swap_colors(g.config(), kept_by);
-                    let inf = Inference::new(&g, me, r.history(), r.movers(), &mut Rng::new(1)).expect("evidence");
+                    let inf = Inference::new(&g, me, r.history(), &r.movers(), &mut Rng::new(1)).expect("evidence");
                     // Only the tiles drawn after the turn may show a lowest colour.
                     let mut dealer = Rng::new(2);
                     for _ in 0..50 {
@@ -365,17 +365,17 @@ mod tests {
         let g = *r.game();
         let me = g.current_player();
         assert!(Inference::new(&g, me, &[], &[], &mut Rng::new(1)).is_none());
-        assert!(Inference::new(&g, me, r.history(), r.movers(), &mut Rng::new(1)).is_some());
+        assert!(Inference::new(&g, me, r.history(), &r.movers(), &mut Rng::new(1)).is_some());
         // A history that does not lead to this board is ignored.
         let other = after(12, 4);
-        assert!(Inference::new(&g, me, other.history(), other.movers(), &mut Rng::new(1)).is_none());
+        assert!(Inference::new(&g, me, other.history(), &other.movers(), &mut Rng::new(1)).is_none());
     }
 
     #[test]
     fn placements_make_some_racks_likelier() {
         let r = after(20, 7);
         let g = *r.game();
-        let inf = Inference::new(&g, g.current_player(), r.history(), r.movers(), &mut Rng::new(1)).unwrap();
+        let inf = Inference::new(&g, g.current_player(), r.history(), &r.movers(), &mut Rng::new(1)).unwrap();
         let e = inf.effective();
         assert!(e < CANDIDATES as f64 && e > 1.0, "effective candidates {e}");
     }

@@ -664,12 +664,12 @@ mod tests {
             let other = r.determinize(me, 900 + seed);
             assert_ne!(other.game(), r.game());
             assert_eq!((other.history(), other.movers()), (r.history(), r.movers()));
-            if Inference::new(r.game(), me, r.history(), r.movers(), &mut Rng::new(0)).is_some() {
+            if Inference::new(r.game(), me, r.history(), &r.movers(), &mut Rng::new(0)).is_some() {
                 used += 1;
             }
             let decide = |rec: &Record| {
                 let mut bot = SearchBot::new(cfg, seed);
-                let mv = bot.choose_move_seen(rec.game(), rec.history(), rec.movers(), &mut Vec::new());
+                let mv = bot.choose_move_seen(rec.game(), rec.history(), &rec.movers(), &mut Vec::new());
                 (mv, bot.last_search().cloned())
             };
             let a = decide(&r);
@@ -678,7 +678,7 @@ mod tests {
             let mut blind = SearchBot::new(cfg, seed);
             r.game().legal_moves(&mut buf);
             let i = blind.choose(r.game(), &buf);
-            if a.1.is_some() && Inference::new(r.game(), me, r.history(), r.movers(), &mut Rng::new(0)).is_some() {
+            if a.1.is_some() && Inference::new(r.game(), me, r.history(), &r.movers(), &mut Rng::new(0)).is_some() {
                 assert_ne!(blind.last_search().cloned(), a.1, "seed {seed}");
             }
             let _ = i;
