@@ -1,6 +1,6 @@
 //! The board: which colour each cell shows, the printed symbols, and the free pairs left.
 
-use crate::hex::{zone, Cell, Zone, GRID, OFFSET, SIDE, STEP};
+use crate::hex::{zone, Cell, Edge, Zone, GRID, OFFSET, SIDE, STEP};
 use crate::tiles::{Color, COLORS};
 
 /// Cell content: a colour `0..6`, or one of these.
@@ -441,6 +441,18 @@ impl Board {
         self.touched_symbols |= SYMBOL_NEIGHBOURS[c.index()];
     }
 
+    /// Whether both cells of a zone edge are free: one bit of the open edges, where the
+    /// two cells would take two loads and two hard-to-predict branches.
+    #[inline]
+    pub fn edge_open(&self, e: &Edge) -> bool {
+        // A zone edge runs forward, in direction 0, 4 or 5 (STEP = 1, SIDE - 1, SIDE):
+        // FORWARD_STEPS[0], [1] and [2].
+        const K_OF_DIR: [usize; 6] = [0, 0, 0, 0, 1, 2];
+        debug_assert!(matches!(e.dir, 0 | 4 | 5), "{e:?}");
+        let bit = 3 * e.a.index() + K_OF_DIR[e.dir as usize];
+        self.open[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
     /// Places a tile's two halves on two adjacent free cells (checked by the caller).
     #[inline]
     pub fn place_unchecked(&mut self, a: Cell, ca: Color, b: Cell, cb: Color) {
@@ -603,6 +615,23 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_edge_is_open_exactly_when_both_its_cells_are_free() {
+        // Fill each zone in a scrambled order, checking every edge after every cell.
+        for radius in 5..=7 {
+            let mut board = Board::new(radius);
+            let zone = zone(radius);
+            let mut order: Vec<Cell> = zone.cells.iter().copied().filter(|&c| board.is_free(c)).collect();
+            crate::rng::Rng::new(radius as u64).shuffle(&mut order);
+            for c in order {
+                board.occupy(c, 2);
+                for e in &zone.edges {
+                    assert_eq!(board.edge_open(e), board.is_free(e.a) && board.is_free(e.b), "{e:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn symbol_table_matches_the_geometry() {

@@ -8,7 +8,7 @@ use crate::board::{Board, BoardError, EdgeMasks};
 use crate::hex::Cell;
 use crate::moves::{Move, Placement};
 use crate::rng::Rng;
-use crate::tiles::{full_set, Bag, Rack, Tile, COLORS, TILE_COUNT};
+use crate::tiles::{full_set, Bag, Rack, Tile, ALL_COLORS, COLORS, TILE_COUNT};
 use crate::variants::{Config, MarkerStep, SwapTiming, Tracks, Variant};
 use std::fmt;
 
@@ -660,10 +660,10 @@ impl Game {
     /// Tiles `player` would set aside by swapping now, or why the swap is not open.
     fn swap_check(&self, player: usize) -> Result<u8, SwapBlocked> {
         let rack = &self.racks[player];
-        let colors = self.tracks.swap_colors(&self.config, player);
         match self.config.variant {
             Variant::Solo => Err(SwapBlocked::Solo),
             Variant::Duel => {
+                let colors = self.tracks.swap_colors(&self.config, player);
                 if colors == 0 {
                     return Err(SwapBlocked::NoMarkerOnNine);
                 }
@@ -680,7 +680,10 @@ impl Game {
                 if rack.is_empty() {
                     return Err(SwapBlocked::EmptyRack);
                 }
-                if rack.color_mask() & colors != 0 {
+                // A rack that shows all six colours shows the lowest, whatever they are, so
+                // the tracks are read only when one is missing (this runs every turn).
+                let shown = rack.color_mask();
+                if shown == ALL_COLORS || shown & self.tracks.swap_colors(&self.config, player) != 0 {
                     return Err(SwapBlocked::RackShowsLowest);
                 }
                 let need = self.config.rack_size();

@@ -7,6 +7,8 @@ use std::fmt;
 pub type Color = u8;
 
 pub const COLORS: usize = 6;
+/// The colour mask (as [`Tile::mask`]) with all six colours.
+pub const ALL_COLORS: u8 = (1 << COLORS) - 1;
 pub const COLOR_NAMES: [&str; COLORS] = ["red", "orange", "yellow", "green", "blue", "purple"];
 pub const COLOR_LETTERS: [char; COLORS] = ['R', 'O', 'Y', 'G', 'B', 'P'];
 

@@ -645,9 +645,11 @@ impl Tracks {
     /// Ranks 0.. of each seat (0 = first; equal results share a rank).
     pub fn ranks(&self, config: &Config) -> [u8; 4] {
         let n = config.players();
+        // Each seat's key once (a key sorts the six scores), not once per comparison.
+        let keys: [RankKey; 4] = std::array::from_fn(|p| if p < n { self.rank_key(config, p) } else { RankKey::EMPTY });
         let mut ranks = [0u8; 4];
         for (p, rank) in ranks.iter_mut().enumerate().take(n) {
-            *rank = (0..n).filter(|&o| self.compare(config, o, p) == Ordering::Greater).count() as u8;
+            *rank = keys[..n].iter().filter(|o| o.as_slice() > keys[p].as_slice()).count() as u8;
         }
         ranks
     }
@@ -663,7 +665,7 @@ impl Tracks {
     /// seat's side, then their distances from 0, lowest first.
     pub fn rank_key(&self, config: &Config, player: usize) -> RankKey {
         let v = self.view(config, player);
-        let mut key = RankKey { values: [0; COLORS + 1], len: 0 };
+        let mut key = RankKey::EMPTY;
         if config.variant == Variant::Duel {
             let mut mine = [0i8; COLORS];
             let mut n = 0;
@@ -691,6 +693,8 @@ pub struct RankKey {
 }
 
 impl RankKey {
+    const EMPTY: RankKey = RankKey { values: [0; COLORS + 1], len: 0 };
+
     fn push(&mut self, x: i8) {
         self.values[self.len] = x;
         self.len += 1;

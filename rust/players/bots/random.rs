@@ -18,6 +18,19 @@ pub struct RandomBot {
 /// Draws before falling back to the list (also uniform, so the mixture stays uniform).
 const TRIES: usize = 64;
 
+/// `DIV_MAGIC[d]` = ⌈2³² / d⌉: for `x` below 2¹⁶, `x / d` is `x * DIV_MAGIC[d] >> 32` (the
+/// rounding error, under `d * x` parts in 2³², never reaches the next integer; the test
+/// `division_by_magic_is_exact` checks every case the draw can meet).
+const DIV_MAGIC: [u64; 13] = {
+    let mut t = [0u64; 13];
+    let mut d = 1;
+    while d < 13 {
+        t[d] = (1u64 << 32).div_ceil(d as u64);
+        d += 1;
+    }
+    t
+};
+
 impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
         RandomBot { rng: Rng::new(seed) }
@@ -40,18 +53,23 @@ impl RandomBot {
         if swap_possible || k == 0 || board.free_pairs() * 32 < edges.len() {
             return Err(self.rng.below(list_len() as u32) as usize);
         }
-        let n = (edges.len() * k * 2) as u32;
+        let per_edge = (k * 2) as u32;
+        let n = edges.len() as u32 * per_edge;
+        let magic = DIV_MAGIC[per_edge as usize];
         for _ in 0..TRIES {
-            let x = self.rng.below(n) as usize;
-            let (e, rest) = (x / (k * 2), x % (k * 2));
+            let x = self.rng.below(n);
+            // x / per_edge and x % per_edge, by a multiplication: a division per try was the
+            // loop's slowest instruction.
+            let e = ((x as u64 * magic) >> 32) as u32;
+            let rest = (x - e * per_edge) as usize;
             let (t, flip) = (kinds[rest / 2], rest % 2 == 1);
             let (c0, c1) = t.colors();
             // A double has one placement per edge, not two.
             if flip && c0 == c1 {
                 continue;
             }
-            let edge = edges[e];
-            if !(board.is_free(edge.a) && board.is_free(edge.b)) {
+            let edge = edges[e as usize];
+            if !board.edge_open(&edge) {
                 continue;
             }
             let (ca, cb) = if flip { (c1, c0) } else { (c0, c1) };
@@ -113,6 +131,20 @@ mod tests {
                 g.play(&m).expect("legal");
             }
         }
+    }
+
+    #[test]
+    fn division_by_magic_is_exact() {
+        // Two to twelve choices per edge (one to six distinct tiles, two ways round), and
+        // far fewer than 2^16 draws (edges × choices) on the largest board.
+        for d in 2..=12u32 {
+            for x in 0..1u32 << 16 {
+                let e = ((x as u64 * DIV_MAGIC[d as usize]) >> 32) as u32;
+                assert_eq!((e, x - e * d), (x / d, x % d), "{x} / {d}");
+            }
+        }
+        let largest = crate::hex::zone(7).edges.len() * 12;
+        assert!(largest < 1 << 16, "{largest}");
     }
 
     #[test]
