@@ -210,17 +210,32 @@ def interrupts_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield
         return
-    pending: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    held = _Held()
+    previous = signal.signal(signal.SIGINT, held)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if pending:
+    if held.pending:
+        if isinstance(previous, _Held):
+            # Held inside another hold (opening a file imports pyarrow with Ctrl-C held, and
+            # files open with it held): the outer one raises it when its block is done.
+            previous.pending = True
+            return
         handler = signal.getsignal(signal.SIGINT)
         if callable(handler):
             handler(signal.SIGINT, None)  # the command line's: a second Ctrl-C is then ignored
         raise KeyboardInterrupt
+
+
+class _Held:
+    """The SIGINT handler while Ctrl-C is held: it only remembers that one came."""
+
+    def __init__(self) -> None:
+        self.pending = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.pending = True
 
 
 def arrow() -> tuple[Any, Any]:

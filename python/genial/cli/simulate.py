@@ -183,6 +183,23 @@ def _open_output(command: str, path: str | None, run: Run) -> _Output | None:
     return None
 
 
+def _opened_output(command: str, path: str | None, run: Run) -> _Output | int | None:
+    """The output, opened with Ctrl-C held; ``None`` if it cannot be opened (said), and
+    130 if Ctrl-C came while it opened (the file under way is then removed). The caller's
+    ``try`` must follow at once: a Ctrl-C raised between an open output and the ``try``
+    that finishes it would leave the file under way behind."""
+    out = None
+    try:
+        with interrupts_held():
+            out = _open_output(command, path, run)
+    except KeyboardInterrupt:
+        # Raised as the hold ended, so `out` is assigned: open or None.
+        if out is not None:
+            out.finish(keep=False)
+        return 130
+    return out
+
+
 def _interrupted(command: str, done: int, total: int, elapsed: float, summary: Summary | None, out: _Output) -> int:
     """The one line a run stopped by Ctrl-C ends with; exit status 130 (128 + SIGINT)."""
     rates = ""
@@ -324,19 +341,20 @@ def _simulate(args: argparse.Namespace) -> int:
         finally:
             run.close()
     # No game is played before every argument is checked and the output file is open.
-    try:
-        out = _open_output("simulate", args.out, run)
-    except KeyboardInterrupt:
-        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
+    out = _opened_output("simulate", args.out, run)
     if out is None:
         return 2
-    chunk = args.chunk or run.chunk_size(games)
-    log.info("%d games of %r, %d lineups, chunks of %d, seed %d", games, run.rules, len(run.lineups), chunk, run.seed)
+    if isinstance(out, int):
+        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
     summary: Summary | None = None
     start = time.perf_counter()
     done = 0
-    bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
     try:
+        chunk = args.chunk or run.chunk_size(games)
+        log.info(
+            "%d games of %r, %d lineups, chunks of %d, seed %d", games, run.rules, len(run.lineups), chunk, run.seed
+        )
+        bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
         try:
             for part in run.chunks(first_game, games, args.threads, chunk=chunk, progress=bar):
                 with interrupts_held():
@@ -403,40 +421,42 @@ def _simulate_dataset(
             connect(args.ray)  # before the folder is made: a run that cannot start leaves nothing
         except RayClusterError as e:
             return error(str(e))
-    try:
-        ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
-    except KeyboardInterrupt:
-        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
-    except (DatasetError, ValueError, ImportError) as e:
-        return error(str(e))
-    except OSError as e:
-        return error(f"cannot write {args.out}: {e.strerror or e}")
-    pending = ds.pending()
-    if ds.done:
-        _note(
-            args,
-            f"resuming {args.out}: {len(ds.done)} of {len(ds.shards)} shards done, {len(pending)} to play",
-        )
-    log.info(
-        "%d games of %r in %d shards of %d, seed %d%s",
-        games,
-        run.rules,
-        len(ds.shards),
-        ds.shard_games,
-        run.seed,
-        f", on the Ray cluster at {args.ray}" if args.ray else "",
-    )
     start = time.perf_counter()
-    bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
-    bar(ds.games_done)
+    ds: Dataset | None = None
+    bar: ProgressBar | None = None
+    # One `try` from the folder's creation on: a Ctrl-C between the two would end the
+    # command without saying what the folder holds.
     try:
+        try:
+            ds = Dataset(args.out, run, games, first_game, args.shard_games, resume=args.resume)
+        except (DatasetError, ValueError, ImportError) as e:
+            return error(str(e))
+        except OSError as e:
+            return error(f"cannot write {args.out}: {e.strerror or e}")
+        pending = ds.pending()
+        if ds.done:
+            _note(
+                args,
+                f"resuming {args.out}: {len(ds.done)} of {len(ds.shards)} shards done, {len(pending)} to play",
+            )
+        log.info(
+            "%d games of %r in %d shards of %d, seed %d%s",
+            games,
+            run.rules,
+            len(ds.shards),
+            ds.shard_games,
+            run.seed,
+            f", on the Ray cluster at {args.ray}" if args.ray else "",
+        )
+        bar = ProgressBar(games, "simulate", enabled=False if args.quiet else args.progress)
+        bar(ds.games_done)
         if args.ray:
             _play_on_ray(args, ds, pending, bots, rotate, bar)
         else:
             for shard in pending:
                 base = ds.games_done
 
-                def report(done: int, _total: int, base: int = base) -> None:
+                def report(done: int, _total: int, base: int = base, bar: ProgressBar = bar) -> None:
                     bar(base + done)
 
                 part = run.play(shard.first_game, shard.games, args.threads, progress=report)
@@ -447,7 +467,10 @@ def _simulate_dataset(
                         "wrote %s (games %d..%d)", shard.name, shard.first_game, shard.first_game + shard.games - 1
                     )
     except KeyboardInterrupt:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        if ds is None:
+            return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
         print(
             f"genial simulate: interrupted after {time.perf_counter() - start:.1f} s; {len(ds.done)} of "
             f"{len(ds.shards)} shards ({ds.games_done} games) are in {args.out}: add --resume to the same "
@@ -456,7 +479,9 @@ def _simulate_dataset(
         sys.stdout.flush()
         return 130
     except EngineError as e:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        assert ds is not None  # engines play only once the folder is open
         print(
             f"genial simulate: {e}\n{len(ds.done)} of {len(ds.shards)} shards ({ds.games_done} games) are in "
             f"{args.out}: add --resume to the same command to play the rest",
@@ -464,7 +489,9 @@ def _simulate_dataset(
         )
         return 2
     except OSError as e:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        assert ds is not None  # the folder's own creation says its errors above
         # The shards written are kept, and summed up as a finished run's would be.
         kept = ds.summary() if ds.done else None
         if kept is not None:
@@ -477,9 +504,10 @@ def _simulate_dataset(
         )
         return 1
     except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
-        if not args.ray:
+        if not args.ray or ds is None:
             raise
-        bar.close()
+        if bar is not None:
+            bar.close()
         print(
             f"genial simulate: the Ray run stopped: {type(e).__name__}: {e}\n{len(ds.done)} of {len(ds.shards)} "
             f"shards ({ds.games_done} games) are in {args.out}: add --resume to the same command to play the rest",
@@ -487,7 +515,8 @@ def _simulate_dataset(
         )
         return 1
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     elapsed = time.perf_counter() - start
     summary = ds.summary()
     if summary is None:
@@ -550,29 +579,31 @@ def _tournament(args: argparse.Namespace) -> int:
     bots = split_bot_specs(args.bots)
     run, total = tournament_run(bots, _rules(args), args.seed, args.games)
     # No game is played before every argument is checked and the output file is open.
-    try:
-        out = _open_output("tournament", args.out, run)
-    except KeyboardInterrupt:
-        return _interrupted("tournament", 0, total, 0.0, None, _Output(None, run))
-    if out is None:
+    opened = _opened_output("tournament", args.out, run)
+    if opened is None:
         return 2
-    if args.games is None:
-        _note(args, f"playing {total} games: whole rounds near {DEFAULT_GAMES}, every bot in every seat equally often")
-    log.info("%d games of %r, %d seatings a round, seed %d", total, run.rules, len(run.lineups), run.seed)
+    if isinstance(opened, int):
+        return _interrupted("tournament", 0, total, 0.0, None, _Output(None, run))
+    out = opened
     done = 0
     summaries: list[Summary] = []
-    bar = ProgressBar(total, "tournament", enabled=False if args.quiet else args.progress)
-
-    def written(part: SimulationResult) -> None:
-        nonlocal done
-        with interrupts_held():
-            summaries.append(part.summary())
-            out.write(part)
-            done += len(part)
-            bar(done)
-
     begun = time.perf_counter()
     try:
+        if args.games is None:
+            _note(
+                args, f"playing {total} games: whole rounds near {DEFAULT_GAMES}, every bot in every seat equally often"
+            )
+        log.info("%d games of %r, %d seatings a round, seed %d", total, run.rules, len(run.lineups), run.seed)
+        bar = ProgressBar(total, "tournament", enabled=False if args.quiet else args.progress)
+
+        def written(part: SimulationResult) -> None:
+            nonlocal done
+            with interrupts_held():
+                summaries.append(part.summary())
+                out.write(part)
+                done += len(part)
+                bar(done)
+
         try:
             t = tournament(
                 bots,
