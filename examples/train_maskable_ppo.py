@@ -224,6 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         import torch
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.env_util import make_vec_env
+        from stable_baselines3.common.logger import Logger
     except ImportError as e:
         raise SystemExit(f'this example needs the learn extra ({e}): pip install ".[learn]"') from e
     args.out.mkdir(parents=True, exist_ok=True)
@@ -247,6 +248,9 @@ def main(argv: list[str] | None = None) -> None:
         device="cpu",
         verbose=0,
     )
+    # A logger that writes nowhere: the default one leaves an empty SB3-<time> folder in the
+    # system's temporary folder on every run. The curve below is this script's record.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     curve = Curve(args.cpu_minutes * 60.0, args.envs * args.n_steps)
     model.learn(total_timesteps=args.timesteps, callback=curve)
     train_cpu_s = time.process_time() - curve.start
