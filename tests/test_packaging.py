@@ -48,6 +48,18 @@ def test_import_genial_does_not_import_gymnasium() -> None:
     assert proc.stdout.strip() == "False"
 
 
+def test_import_genial_leaves_out_what_only_some_commands_need() -> None:
+    """Every command-line run and every engine process imports genial: tqdm (with asyncio
+    and ssl) comes with the first progress bar and importlib.metadata with the first read of
+    ``__version__``, not with the import (about 0.1 s of CPU a process between them)."""
+    heavy = ["tqdm", "asyncio", "ssl", "importlib.metadata", "gymnasium", "pettingzoo", "pyarrow"]
+    proc = run_python(f"import sys, genial; print([m for m in {heavy!r} if m in sys.modules])")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    proc = run_python("import genial, importlib.metadata as m; print(genial.__version__ == m.version('genial-engine'))")
+    assert proc.stdout.strip() == "True", proc.stderr
+
+
 @pytest.mark.parametrize(("module", "missing"), [("gymnasium", "gymnasium"), ("pettingzoo", "pettingzoo")])
 def test_environments_without_the_extra_say_which_to_install(module: str, missing: str) -> None:
     proc = run_python(f"import sys; sys.modules[{missing!r}] = None\nimport genial.envs.{module}\n")

@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
+from typing import Any as _Any
 
 from . import actions as actions  # submodules for learning agents
 from . import observation as observation
@@ -65,7 +65,21 @@ __all__ = [
     "evaluate",
 ]
 
-try:
-    __version__: str = _metadata.version("genial-engine")
-except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
-    __version__ = "0+unknown"
+
+__version__: str  # set on first use, by __getattr__ below
+
+
+def __getattr__(name: str) -> _Any:
+    # `__version__` is read from the installed metadata on first use, not at import:
+    # importlib.metadata costs about 40 ms of CPU to import, paid by every process that
+    # imports genial (each command-line run, each engine) and needed by few of them.
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            version = metadata.version("genial-engine")
+        except metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+            version = "0+unknown"
+        globals()["__version__"] = version
+        return version
+    raise AttributeError(f"module 'genial' has no attribute {name!r}")

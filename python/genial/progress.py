@@ -6,8 +6,6 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from tqdm.auto import tqdm
-
 __all__ = ["ProgressBar"]
 
 
@@ -33,6 +31,10 @@ class ProgressBar:
         file: TextIO | None = None,
         unit: str = "games",
     ) -> None:
+        # Imported here, not with genial: tqdm.auto brings asyncio, ssl and
+        # importlib.metadata, about 35 ms of CPU that every `import genial` paid.
+        from tqdm.auto import tqdm
+
         self.done = 0
         self._bar: Any = tqdm(
             total=total,

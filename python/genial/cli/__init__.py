@@ -4,6 +4,7 @@ they share in `common`."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -12,7 +13,6 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .. import __version__
 from ..engine.host import EngineError
 from . import analyse, bots, demo, engine, ladder, play, records, serve, simulate
 from .common import Parser, error, examples
@@ -33,11 +33,28 @@ def build_parser() -> Parser:
             "genial COMMAND --help     (each command's options, with examples)",
         ),
     )
-    parser.add_argument("--version", action="version", version=f"genial {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show genial's version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in (demo, play, records, analyse, simulate, ladder, engine, serve, bots):
         command.register(sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, which reads the version only when asked (argparse's own action
+    takes the string when the parser is built, on every run)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        from .. import __version__  # read when asked: genial.__getattr__
+
+        print(f"genial {__version__}")  # on stdout, as argparse's own action prints it
+        parser.exit()
 
 
 def _again(signum: int, frame: Any) -> None:

@@ -12,7 +12,6 @@ import sys
 import threading
 from typing import IO, Any
 
-from .. import __version__
 from ..bots import BuiltinBot, GameView, info, parse_bot
 from ..game import check_seed
 from .protocol import VERSION, VERSIONS, EngineOption, PositionReader, ProtocolError, parse_go
@@ -83,6 +82,8 @@ class _Engine:
         )
         version = max(v for v in VERSIONS if v <= max(asked, VERSIONS[0]))
         self.say(f"id name genial {self.bot.label}")
+        from .. import __version__  # read when asked: genial.__getattr__
+
         self.say(f"id author genial {__version__}")
         for opt in self.options.values():
             self.say(opt.line())
