@@ -66,7 +66,7 @@ fmt: $(STAMP)
 # Checks without changing anything (CI runs this before the tests).
 lint: $(STAMP) $(BUILD)
 	cargo fmt --check
-	cargo clippy --all-targets --release --quiet -- -D warnings
+	cargo clippy --all-targets --release --quiet --features bench -- -D warnings
 	cargo clippy --all-targets --release --quiet --features python -- -D warnings
 	$(VENV)/bin/ruff format --check python tests benches examples .ci
 	$(VENV)/bin/ruff check python tests benches examples .ci
@@ -75,7 +75,7 @@ lint: $(STAMP) $(BUILD)
 	$(VENV)/bin/biome ci .
 
 bench-rust:
-	cargo bench --bench core
+	cargo bench --features bench --bench core
 
 # Regenerates the master level's learned evaluation from its seeds (one-ply self-play,
 # then games of a searching level: about 30 minutes on two cores; SIZE=200 for a quick run
