@@ -302,14 +302,16 @@ fn observe_with_mask<'py>(
 ) -> PyResult<ObsAndMask<'py>> {
     let p = extract_seat(player, state.game().config().players())?;
     let game = state.game();
-    // Zeroed, not left uninitialised (no `unsafe`; BENCHMARKS.md, "No unsafe in the
-    // bindings"), and then only what is not 0 is written: zeroed once, not twice.
-    let (obs, mask) = (PyArray1::<f32>::zeros(py, OBS_SIZE, false), PyArray1::<i8>::zeros(py, ACTION_COUNT, false));
-    with_slice(&obs, "observation", |s| observe_zeroed(game, p, s))?;
+    // Built in zeroed vectors that the arrays then own, with only what is not 0 written:
+    // zeroed once, without `unsafe` (BENCHMARKS.md, "No unsafe in the bindings"), and without
+    // borrowing numpy arrays to write into, which goes through rust-numpy's borrow registry.
+    let mut obs = vec![0.0f32; OBS_SIZE];
+    observe_zeroed(game, p, &mut obs);
+    let mut mask = vec![0i8; ACTION_COUNT];
     if game.current_player() == p {
-        with_slice(&mask, "mask", |s| legal_action_mask_zeroed(game, s))?;
+        legal_action_mask_zeroed(game, &mut mask);
     }
-    Ok((obs, mask))
+    Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
 }
 
 /// Many games of one configuration stepped together in Rust (wrapped by `genial.VecEnv`).
