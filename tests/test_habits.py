@@ -91,20 +91,45 @@ def test_help_points_to_genial_bots_instead_of_the_catalogue(capsys: pytest.Capt
     assert "bots" in build_parser().format_help()
 
 
-def test_ray_auto_without_a_cluster_says_what_to_do_and_leaves_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _ray_clusters_on_this_machine() -> list[int]:
+    """The pids of running Ray GCS servers: one per cluster on this machine, whoever started
+    it. ``--ray auto`` (Ray's own search) finds any of them."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv0 = (entry / "cmdline").read_bytes().split(b"\0")[0]
+            except OSError:
+                continue
+            if argv0.endswith(b"gcs_server"):
+                pids.append(int(entry.name))
+    return pids
+
+
+def test_ray_auto_without_a_cluster_says_what_to_do_and_leaves_nothing(tmp_path: Path) -> None:
     pytest.importorskip("ray")
+    # Ray's "auto" joins any cluster running on the machine (it looks for its processes),
+    # so this needs none. It runs the command in a child process: had it joined a cluster
+    # that then stops (another suite's, say), Ray ends the joining process at once, and
+    # that must not be pytest.
+    if clusters := _ray_clusters_on_this_machine():
+        pytest.skip(f"a Ray cluster runs on this machine (GCS server pids {clusters}): this test needs none")
+
+    def genial_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "genial", *args], capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )
+
     out = tmp_path / "games"
-    env_free = ["simulate", "--games", "10", "--out", str(out), "--ray", "auto", "-q"]
-    assert main(env_free) == 2
-    err = capsys.readouterr().err
+    proc = genial_cli("simulate", "--games", "10", "--out", str(out), "--ray", "auto", "-q")
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr
     assert "ray start --head" in err and "--address" not in err.replace("ray start --address", ""), err
     assert "cannot write" not in err and "Traceback" not in err
     assert not out.exists()
     ladder = tmp_path / "ladder"
-    assert main(["ladder", "--pool", "random,greedy", "--rounds4", "0", "--out", str(ladder), "--ray", "auto"]) == 2
-    assert "ray start --head" in capsys.readouterr().err
+    proc = genial_cli("ladder", "--pool", "random,greedy", "--rounds4", "0", "--out", str(ladder), "--ray", "auto")
+    assert proc.returncode == 2 and "ray start --head" in proc.stderr, proc.stderr
     assert not ladder.exists()
 
 
