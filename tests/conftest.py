@@ -20,7 +20,7 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # OpenBLAS (numpy's) starts a thread per core when numpy is imported, and they spin for a
-# moment: about 0.07 s of CPU in each of the hundreds of Python processes the tests start
+# moment: about 0.09 s of CPU in each of the hundreds of Python processes the tests start
 # (the command line, engines, servers), for matrix work that no test does. One thread, set
 # here before anything imports numpy, and inherited by every process the tests start.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
