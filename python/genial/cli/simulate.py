@@ -183,11 +183,12 @@ def _open_output(command: str, path: str | None, run: Run) -> _Output | None:
     return None
 
 
-def _opened_output(command: str, path: str | None, run: Run) -> _Output | int | None:
-    """The output, opened with Ctrl-C held; ``None`` if it cannot be opened (said), and
-    130 if Ctrl-C came while it opened (the file under way is then removed). The caller's
-    ``try`` must follow at once: a Ctrl-C raised between an open output and the ``try``
-    that finishes it would leave the file under way behind."""
+def _opened_output(command: str, path: str | None, run: Run, total: int) -> _Output | int:
+    """The output of a run of ``total`` games, opened with Ctrl-C held, or the command's
+    exit status: 2 if it cannot be opened (said), 130 if Ctrl-C came while it opened (said,
+    and the file under way is removed). The caller's ``try`` must follow at once: a Ctrl-C
+    raised between an open output and the ``try`` that finishes it would leave the file
+    under way behind."""
     out = None
     try:
         with interrupts_held():
@@ -196,8 +197,8 @@ def _opened_output(command: str, path: str | None, run: Run) -> _Output | int | 
         # Raised as the hold ended, so `out` is assigned: open or None.
         if out is not None:
             out.finish(keep=False)
-        return 130
-    return out
+        return _interrupted(command, 0, total, 0.0, None, _Output(None, run))
+    return 2 if out is None else out
 
 
 def _interrupted(command: str, done: int, total: int, elapsed: float, summary: Summary | None, out: _Output) -> int:
@@ -341,11 +342,9 @@ def _simulate(args: argparse.Namespace) -> int:
         finally:
             run.close()
     # No game is played before every argument is checked and the output file is open.
-    out = _opened_output("simulate", args.out, run)
-    if out is None:
-        return 2
+    out = _opened_output("simulate", args.out, run, games)
     if isinstance(out, int):
-        return _interrupted("simulate", 0, games, 0.0, None, _Output(None, run))
+        return out
     summary: Summary | None = None
     start = time.perf_counter()
     done = 0
@@ -579,11 +578,9 @@ def _tournament(args: argparse.Namespace) -> int:
     bots = split_bot_specs(args.bots)
     run, total = tournament_run(bots, _rules(args), args.seed, args.games)
     # No game is played before every argument is checked and the output file is open.
-    opened = _opened_output("tournament", args.out, run)
-    if opened is None:
-        return 2
+    opened = _opened_output("tournament", args.out, run, total)
     if isinstance(opened, int):
-        return _interrupted("tournament", 0, total, 0.0, None, _Output(None, run))
+        return opened
     out = opened
     done = 0
     summaries: list[Summary] = []
