@@ -82,12 +82,18 @@ def test_another_addresss_review_starts_while_one_address_floods(
 ) -> None:
     # Every review's searches wait at a gate until all of them are asked for: otherwise a fast
     # machine finishes the flood before the other address asks, and the test judges nothing.
+    # Each search also sleeps 20 ms, so that the shares below are of the pool's time and not
+    # of whichever thread a loaded machine favours (the bot threads run nicer than the quick
+    # lane), and so that a poll's lag cannot decide the test.
     gate = threading.Event()
     searched = reviews_module.review
+    started: list[tuple[str, ...]] = []  # the moves of each search's game, in the order started
 
-    def gated(*args: Any, **kwargs: Any) -> Any:
+    def gated(game: genial.Game, *args: Any, **kwargs: Any) -> Any:
         assert gate.wait(60), "the gate was never opened"
-        return searched(*args, **kwargs)
+        started.append(tuple(map(str, game.moves)))
+        time.sleep(0.02)
+        return searched(game, *args, **kwargs)
 
     monkeypatch.setattr(reviews_module, "review", gated)
     flood = []
@@ -98,19 +104,55 @@ def test_another_addresss_review_starts_while_one_address_floods(
     # A fifth from the same address waits its turn (429); the flood does not shut others out.
     r = client.post("/api/reviews", json={"record": finished_record(15)}, headers=as_("10.0.0.1"))
     assert r.status_code == 429 and "your address" in r.json()["error"]
-    r = client.post("/api/reviews", json={"record": finished_record(16)}, headers=as_("10.0.0.2"))
+    record = finished_record(16)
+    r = client.post("/api/reviews", json={"record": record}, headers=as_("10.0.0.2"))
     assert r.status_code == 202, r.text
     mine = r.json()["id"]
     assert all(review_status(client, key)["status"] == "running" for key in [*flood, mine])
     gate.set()
-    # The flooding address's reviews share one place in the fair queue: the other address's
-    # review gets as large a share of the pool as all four together, so it is done before
-    # any of them but one already under way.
     end = time.monotonic() + 120
     while review_status(client, mine)["status"] != "done":
         assert time.monotonic() < end
         time.sleep(0.02)
+    # The flooding address's reviews share one place in the fair queue: until the other
+    # address's review was all under way, the four together got about as many searches as
+    # it did (one place per review would give them four times as many).
+    moves = tuple(record["moves"])
+    searches = started[: max(i for i, m in enumerate(started) if m == moves) + 1]
+    own = sum(m == moves for m in searches)
+    assert own == len(record["moves"]) + 1  # each decision, and the chances at the end
+    assert len(searches) - own <= 2 * own, (own, len(searches) - own)
     assert sum(review_status(client, key)["status"] == "done" for key in flood) <= 1
+
+
+def test_a_lone_review_searches_on_every_worker(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A review queues all its decisions at once: alone on the server, it keeps the worker
+    # and the quick lane busy together, instead of one decision at a time.
+    searched = reviews_module.review
+    lock = threading.Lock()
+    now = [0]
+    most = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        try:
+            time.sleep(0.02)
+            return searched(*args, **kwargs)
+        finally:
+            with lock:
+                now[0] -= 1
+
+    monkeypatch.setattr(reviews_module, "review", counted)
+    r = client.post("/api/reviews", json={"record": finished_record(21)})
+    assert r.status_code == 202, r.text
+    end = time.monotonic() + 120
+    while (status := review_status(client, r.json()["id"]))["status"] == "running":
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    assert status["status"] == "done" and status["done"] == status["total"], status
+    assert most[0] == 2
 
 
 def test_a_game_named_by_anything_but_text_is_a_400(client: TestClient) -> None:

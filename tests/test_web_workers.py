@@ -56,6 +56,44 @@ def test_the_game_that_used_the_least_thinking_time_is_served_first() -> None:
     assert asyncio.run(main()) == ["busy", "quick", "busy"]
 
 
+def test_a_decision_under_way_counts_at_once_for_its_game() -> None:
+    """Two workers freed together serve two games, not one game twice: the first decision
+    taken is charged to its game as it starts, not only when it ends."""
+
+    async def main() -> list[str]:
+        workers = BotWorkers(2, quick_lane=False)
+        workers.start()
+        started: list[str] = []
+
+        def work(game: str) -> None:
+            started.append(game)
+            threading.Event().wait(0.05)
+
+        try:
+            # Both games have used alike and are expected to take alike long.
+            for game in ("a", "b"):
+                await workers.run(game, "same", lambda game=game: work(game))
+            started.clear()
+            release = threading.Event()
+            holds = [asyncio.ensure_future(workers.run("hold", "hold", lambda: release.wait(60))) for _ in range(2)]
+            while workers.stats()["running"] < 2:
+                await asyncio.sleep(0.01)
+            waiting = [
+                asyncio.ensure_future(workers.run(game, "same", lambda game=game: work(game)))
+                for game in ("a", "a", "b", "b")
+            ]
+            while workers.stats()["queued"] < 4:
+                await asyncio.sleep(0.01)
+            release.set()
+            await asyncio.gather(*holds, *waiting)
+        finally:
+            workers.close()
+        return started
+
+    first_two = asyncio.run(main())[:2]
+    assert sorted(first_two) == ["a", "b"], first_two
+
+
 def test_a_search_past_the_thinking_cap_is_stopped_and_plays_its_best_move() -> None:
     async def main() -> genial.Move:
         workers = BotWorkers(1, max_think=0.2)

@@ -11,10 +11,11 @@ board cannot open such a review's game (its record holds the bag). Each decision
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
 decision per job, so a review never holds the pool for long and stops at once on shutdown.
-The reviews asked from one client address share one place in that fair queue: an address
-with four reviews under way gets the same share of the pool as one with a single review, so
-another address's review starts after at most the decisions already running (not after
-whole reviews). An address may have `PER_CLIENT` reviews under way, the server
+A review queues all its decisions at once (and the search for the win chances at the end),
+so that it can use every worker the fair queue gives it. The reviews asked from one client address share one place in that fair queue: an
+address with four reviews under way gets the same share of the pool as one with a single
+review, so another address's review starts after at most the decisions already running (not
+after whole reviews). An address may have `PER_CLIENT` reviews under way, the server
 `MAX_RUNNING`; beyond, a 429 or a 503 says to ask again later.
 A review is identified by the hash of what it is made from (the game's start and moves,
 the level and the budget): asking twice gives the same review, finished or under way.
@@ -26,7 +27,8 @@ import asyncio
 import hashlib
 import json
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game import Game, core_state
@@ -155,23 +157,25 @@ class Reviews:
         game, level, its = job.game, self.level, self.iterations
         queue = f"review@{job.client}"  # one place in the fair queue per address
         plies = [i for i, p in enumerate(core_state(game).movers) if job.seat is None or p == job.seat]
+
+        def one(ply: range) -> Callable[[], Review]:
+            copy = game.clone()  # each job its own, as they run side by side
+            return lambda: review(copy, level, iterations=its, plies=ply)
+
+        works = [one(range(ply, ply + 1)) for ply in plies]
+        if job.seat is None:
+            works.append(one(range(0)))  # no decision: the series' last row, the chances at the end
         try:
-            for n, ply in enumerate(plies):
-
-                def one(ply: int = ply) -> Review:
-                    return review(game, level, iterations=its, plies=range(ply, ply + 1))
-
-                part = await self.workers.run(queue, "review", one)
-                job.decisions.extend(part.decisions)
-                job.done = n + 1
-            resume = Review.partial(game, level, its, 0, job.decisions)
+            parts = await self._searched(job, queue, works)
+            job.decisions = [d for part in parts[: len(plies)] for d in part.decisions]
             if job.seat is None:
-                full = await self.workers.run(
-                    queue, "review", lambda: review(game, level, iterations=its, resume=resume)
+                end = parts[-1]
+                full = replace(
+                    end, decisions=tuple(job.decisions), series=tuple(d.seats for d in job.decisions) + end.series
                 )
             else:
                 # No row for the position now: it would be estimated from the next mover's view.
-                full = resume
+                full = Review.partial(game, level, its, 0, job.decisions)
             payload = await asyncio.to_thread(views.review, game, full, job.names, job.source)
             payload["id"] = job.key
             payload["total"] = job.total
@@ -191,6 +195,33 @@ class Reviews:
             job.error = f"the review could not be made: {type(e).__name__}: {e}"
         finally:
             self.workers.forget(queue)
+
+    async def _searched(self, job: _Job, queue: str, works: list[Callable[[], Review]]) -> list[Review]:
+        """What ``works`` found, one job each in the fair queue, all queued at once: a
+        review's address then has work waiting whenever a worker is free, so a single review
+        gets its full share of the pool (not one worker at most, each decision waiting for
+        the server to ask for the next). ``job.done`` counts the decisions searched (the
+        first ``job.total`` works). Cancelled or failed, the jobs still queued are dropped."""
+        tasks = [asyncio.ensure_future(self.workers.run(queue, "review", work)) for work in works]
+
+        def counted(task: asyncio.Future[Review]) -> None:
+            if not task.cancelled() and task.exception() is None:
+                job.done += 1
+
+        for task in tasks[: job.total]:
+            task.add_done_callback(counted)
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            return [t.result() for t in tasks]
+        finally:
+            waiting = [t for t in tasks if not t.done()]
+            for t in waiting:
+                t.cancel()
+            if waiting:
+                await asyncio.wait(waiting)
+            for t in tasks:  # retrieved, so that asyncio does not log them as lost
+                if not t.cancelled():
+                    t.exception()
 
     async def close(self) -> None:
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]

@@ -6,7 +6,8 @@ one expected to finish first in thinking time, that is, of the game whose thinki
 far plus the expected length of its next decision is least (weighted fair queuing; ties:
 the longest waiting). A decision is expected to take as long as the game's last ones; a
 game's first, as long as its bot's recent decisions in other games (a bot not seen yet: no
-time). With plain turns, a game of quick bots waits behind one decision of every busy game
+time). A decision counts in its game's thinking time from when it starts (its expected
+length, set right when it ends), so that workers freed together serve different games. With plain turns, a game of quick bots waits behind one decision of every busy game
 (50 games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
 already running. A game that was idle (its people were thinking) comes back with at most
 `CREDIT` seconds of advantage over the games that kept the pool busy, so that no game can
@@ -73,6 +74,7 @@ class _Job:
     arrived: float
     started: float = 0.0
     capped: bool = False  # stopped at the thinking-time cap
+    charged: float = 0.0  # the thinking time charged to its game when it started
 
 
 @dataclass
@@ -193,7 +195,13 @@ class BotWorkers:
             return None
         self._floor = max(self._floor, best.used)
         best.running += 1
-        return best.queue.pop(0)
+        job = best.queue.pop(0)
+        # Charged now what it is expected to take, set right when it ends: a decision under
+        # way counts at once, so a second free worker does not pick the same game again as
+        # if the first were not thinking for it.
+        job.charged = best_key - best.used
+        best.used = best_key
+        return job
 
     def _work(self, quick: bool = False) -> None:
         if not quick:
@@ -207,7 +215,9 @@ class BotWorkers:
                 if job is None:
                     return
                 if not job.future.set_running_or_notify_cancel():
-                    self._games[job.game].running -= 1
+                    g = self._games[job.game]
+                    g.running -= 1
+                    g.used -= job.charged
                     continue
                 job.started = time.monotonic()
                 self._running.add(job)
@@ -222,7 +232,7 @@ class BotWorkers:
                 g = self._games[job.game]
                 g.running -= 1
                 took = time.monotonic() - job.started
-                g.used += took
+                g.used += took - job.charged
                 g.cost = _average(g.cost, took)
                 self._label_cost[job.label] = _average(self._label_cost.get(job.label), took)
                 closing = self._closing
