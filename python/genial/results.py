@@ -466,11 +466,17 @@ class ResultWriter:
             complete = self.meta is not None and not self._failed
             if self._writer is not None:
                 writer, self._writer = self._writer, None
-                if complete:
-                    writer.close()
-                else:
-                    with contextlib.suppress(Exception):
-                        writer.close()  # the file is dropped; its writer must not write later
+                try:
+                    if complete:
+                        writer.close()
+                    else:
+                        with contextlib.suppress(Exception):
+                            writer.close()  # the file is dropped; its writer must not write later
+                finally:
+                    # A close that failed (a full disk) leaves pyarrow's writer open: it would
+                    # close again when collected, on our file closed by then, and print
+                    # "Exception ignored" in the middle of whatever runs next.
+                    writer.is_open = False
             if complete:
                 self._file.flush()
                 os.fsync(self._file.fileno())
