@@ -269,32 +269,65 @@ pub fn legal_action_mask_with<T: From<bool> + Copy>(
     edge: impl FnMut(usize, usize),
     other: impl FnMut(usize),
 ) {
-    write_mask(game, mask, false, edge, other);
+    write_mask(game, mask, edge, other);
 }
 
-/// [`legal_action_mask`] into a `mask` that holds only false (a fresh `numpy.zeros`): the
-/// entries that stay false are not written again.
-#[inline]
-pub fn legal_action_mask_zeroed<T: From<bool> + Copy + PartialEq>(game: &Game, mask: &mut [T]) {
-    debug_assert!(mask.iter().all(|&x| x == T::from(false)), "legal_action_mask_zeroed needs an all-false mask");
-    write_mask(game, mask, true, |_, _| {}, |_| {});
+/// [`legal_action_mask`] as a new vector, each entry written once: the first slot's block
+/// zeroed and then its edges, copies of it for the rack's other tiles, false for the rest.
+/// Zeroing all of it first (a `vec![0; ACTION_COUNT]`) and then copying over most of it
+/// wrote five sixths of a full rack's mask twice, a fifth of a PettingZoo step.
+pub fn legal_action_mask_vec<T: From<bool> + Copy>(game: &Game) -> Vec<T> {
+    let no = T::from(false);
+    let mut mask = Vec::with_capacity(ACTION_COUNT);
+    mask.resize(PLACEMENTS_PER_SLOT, no);
+    let (copies, extras, n_extras) = first_block(game, &mut mask, |_, _| {}, |_| {});
+    for _ in 0..copies {
+        mask.extend_from_within(..PLACEMENTS_PER_SLOT);
+    }
+    mask.resize(ACTION_COUNT, no);
+    for &a in &extras[..n_extras] {
+        mask[a] = T::from(true);
+    }
+    mask
 }
 
-/// Both of the above: `zeroed` says that `mask` holds only false already.
+/// [`legal_action_mask_with`]'s work on any `mask` of `ACTION_COUNT` entries.
 #[inline]
 fn write_mask<T: From<bool> + Copy>(
     game: &Game,
     mask: &mut [T],
-    zeroed: bool,
-    mut edge: impl FnMut(usize, usize),
-    mut other: impl FnMut(usize),
+    edge: impl FnMut(usize, usize),
+    other: impl FnMut(usize),
 ) {
     assert_eq!(mask.len(), ACTION_COUNT, "a legal-action mask has ACTION_COUNT entries");
-    let (yes, no) = (T::from(true), T::from(false));
+    let no = T::from(false);
     let (slot0, rest) = mask.split_at_mut(PLACEMENTS_PER_SLOT);
-    if !zeroed {
-        slot0.fill(no);
+    slot0.fill(no);
+    let (copies, extras, n_extras) = first_block(game, slot0, edge, other);
+    // Each byte of the other slots' blocks is written once: a copy of the first block for
+    // the slots holding a tile, false for the rest.
+    let (copied, cleared) = rest.split_at_mut(copies * PLACEMENTS_PER_SLOT);
+    for block in copied.chunks_exact_mut(PLACEMENTS_PER_SLOT) {
+        block.copy_from_slice(slot0);
     }
+    cleared.fill(no);
+    for &a in &extras[..n_extras] {
+        mask[a] = T::from(true);
+    }
+}
+
+/// Marks the legal edges in `slot0` (the first slot's block, all false on entry). Returns
+/// how many of the other slots take the same block (the rack's other tiles; none when no
+/// placement is legal) and the legal actions other than placements (a swap, a pass).
+#[inline]
+fn first_block<T: From<bool> + Copy>(
+    game: &Game,
+    slot0: &mut [T],
+    mut edge: impl FnMut(usize, usize),
+    mut other: impl FnMut(usize),
+) -> (usize, [usize; 2], usize) {
+    let yes = T::from(true);
+    let slot0 = &mut slot0[..PLACEMENTS_PER_SLOT];
     let mut any_edge = false;
     let mut extras = [0usize; 2];
     let mut n_extras = 0;
@@ -312,19 +345,8 @@ fn write_mask<T: From<bool> + Copy>(
             other(a);
         },
     );
-    // Each byte of the other slots' blocks is written once: a copy of the first block for
-    // the slots holding a tile, false for the rest.
     let copies = if any_edge { game.rack(game.current_player()).len().saturating_sub(1) } else { 0 };
-    let (copied, cleared) = rest.split_at_mut(copies * PLACEMENTS_PER_SLOT);
-    for block in copied.chunks_exact_mut(PLACEMENTS_PER_SLOT) {
-        block.copy_from_slice(slot0);
-    }
-    if !zeroed {
-        cleared.fill(no);
-    }
-    for &a in &extras[..n_extras] {
-        mask[a] = yes;
-    }
+    (copies, extras, n_extras)
 }
 
 /// The legal actions of the player to move, ascending, written into `out` (cleared first).
@@ -373,9 +395,7 @@ mod tests {
                     g.legal_moves(&mut moves);
                     legal_actions(&g, &mut actions);
                     legal_action_mask(&g, &mut mask);
-                    let mut fresh = vec![0u8; ACTION_COUNT];
-                    legal_action_mask_zeroed(&g, &mut fresh);
-                    assert_eq!(fresh, mask, "the mask into a zeroed buffer");
+                    assert_eq!(legal_action_mask_vec::<u8>(&g), mask, "the mask as a new vector");
                     let from_moves: BTreeSet<u16> = moves.iter().flat_map(|m| move_actions(&g, m).to_vec()).collect();
                     let listed: BTreeSet<u16> = actions.iter().copied().collect();
                     assert_eq!(listed.len(), actions.len(), "an action listed twice");

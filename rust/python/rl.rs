@@ -7,7 +7,7 @@ use super::rules::PyRules;
 use super::types::extract_move;
 use super::types::PyMove;
 use crate::actions::{
-    action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask, legal_action_mask_zeroed,
+    action_to_move as core_action_to_move, legal_action_mask as core_legal_action_mask, legal_action_mask_vec,
     legal_actions as core_legal_actions, move_actions, Action, ActionError, ACTION_COUNT, KEEP_ACTION,
     PLACEMENT_ACTIONS, SWAP_ACTION,
 };
@@ -302,15 +302,13 @@ fn observe_with_mask<'py>(
 ) -> PyResult<ObsAndMask<'py>> {
     let p = extract_seat(player, state.game().config().players())?;
     let game = state.game();
-    // Built in zeroed vectors that the arrays then own, with only what is not 0 written:
-    // zeroed once, without `unsafe` (BENCHMARKS.md, "No unsafe in the bindings"), and without
-    // borrowing numpy arrays to write into, which goes through rust-numpy's borrow registry.
+    // Built in vectors that the arrays then own, without `unsafe` (BENCHMARKS.md, "No unsafe
+    // in the bindings") and without borrowing numpy arrays to write into, which goes through
+    // rust-numpy's borrow registry: the observation zeroed once with only what is not 0
+    // written, the mask with each entry written once.
     let mut obs = vec![0.0f32; OBS_SIZE];
     observe_zeroed(game, p, &mut obs);
-    let mut mask = vec![0i8; ACTION_COUNT];
-    if game.current_player() == p {
-        legal_action_mask_zeroed(game, &mut mask);
-    }
+    let mask = if game.current_player() == p { legal_action_mask_vec(game) } else { vec![0i8; ACTION_COUNT] };
     Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
 }
 
