@@ -1,24 +1,26 @@
 """Game reviews in `genial serve`: computed in the background on the bots' pool, one
-decision at a time, and kept in SQLite once finished.
+decision a job, and kept in SQLite once finished.
 
 A review is asked for a game of this server once it is over, or for a record the asker
 holds (the record already shows every rack to whoever has it). Of a game still being
 played, a seat may review its own decisions only (``seat``): each is searched from that
 seat's information set, the win chances are the ones that seat saw before its moves (no
 estimate of the position now, which would be the next mover's view), and the analysis
-board cannot open such a review's game (its record holds the bag). Each decision is searched from the mover's information set only
-(`genial.review`), so a review says nothing about tiles the mover could not see.
+board cannot open such a review's game (its record holds the bag). Each decision is
+searched from the mover's information set only (`genial.review`), so a review says nothing
+about tiles the mover could not see.
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
 decision per job, so a review never holds the pool for long and stops at once on shutdown.
 A review queues all its decisions at once (and the search for the win chances at the end),
-so that it can use every worker the fair queue gives it. The reviews asked from one client address share one place in that fair queue: an
-address with four reviews under way gets the same share of the pool as one with a single
-review, so another address's review starts after at most the decisions already running (not
-after whole reviews). An address may have `PER_CLIENT` reviews under way, the server
-`MAX_RUNNING`; beyond, a 429 or a 503 says to ask again later.
-A review is identified by the hash of what it is made from (the game's start and moves,
-the level and the budget): asking twice gives the same review, finished or under way.
+so that it can use every worker the fair queue gives it. The reviews asked from one client
+address share one place in that fair queue: an address with four reviews under way gets
+the same share of the pool as one with a single review, so another address's review starts
+after at most the decisions already running (not after whole reviews). An address may have
+`PER_CLIENT` reviews under way, the server `MAX_RUNNING`; beyond, a 429 or a 503 says to
+ask again later. A review is identified by the hash of what it is made from (the game's
+start and moves, the level and the budget): asking twice gives the same review, finished or
+under way.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ far plus the expected length of its next decision is least (weighted fair queuin
 the longest waiting). A decision is expected to take as long as the game's last ones; a
 game's first, as long as its bot's recent decisions in other games (a bot not seen yet: no
 time). A decision counts in its game's thinking time from when it starts (its expected
-length, set right when it ends), so that workers freed together serve different games. With plain turns, a game of quick bots waits behind one decision of every busy game
-(50 games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
+length, set right when it ends), so that workers freed together serve different games.
+With plain turns, a game of quick bots waits behind one decision of every busy game (50
+games of `expert` at 50 ms each make 2.5 s); by time, it waits for at most the decisions
 already running. A game that was idle (its people were thinking) comes back with at most
 `CREDIT` seconds of advantage over the games that kept the pool busy, so that no game can
 save up time and then hold the pool.
