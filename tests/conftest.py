@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -27,6 +30,18 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 DATA = ROOT / "tests" / "data"
 FIXTURES = DATA / "fixtures"
+
+
+def load_script(name: str, path: Path) -> ModuleType:
+    """The script at ``path`` (a bench, a docs hook, a training script: not in a package)
+    imported as module ``name``, registered in ``sys.modules`` as an import would be
+    (dataclasses look their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_fixture_games() -> list[dict[str, Any]]:

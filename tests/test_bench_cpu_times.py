@@ -4,26 +4,17 @@ the replay must play them to the end."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import ROOT, load_script
 
 pytest.importorskip("pettingzoo")
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def cpu_times() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("genial_bench_cpu_times", ROOT / "benches" / "cpu_times.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("genial_bench_cpu_times", ROOT / "benches" / "cpu_times.py")
 
 
 def test_the_recorded_games_are_the_same_each_time_and_play_to_the_end() -> None:

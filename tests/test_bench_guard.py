@@ -4,27 +4,14 @@ counts."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT, load_script
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load() -> Any:
-    spec = importlib.util.spec_from_file_location("genial_bench_guard", ROOT / "benches" / "instructions.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-guard = _load()
+guard: Any = load_script("genial_bench_guard", ROOT / "benches" / "instructions.py")
 
 
 def baseline(**counts: float) -> dict[str, Any]:

@@ -5,13 +5,12 @@ every built-in bot and the analysis refuse a view of a seat that is not to move.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import re
 from pathlib import Path
 
 import genial
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 from genial import _core
 from genial.bots import (
     BUILTIN_BOTS,
@@ -184,10 +183,7 @@ def test_web_lobby_gets_the_catalogue() -> None:
 
 
 def test_docs_table_is_the_catalogue() -> None:
-    spec = importlib.util.spec_from_file_location("genial_docs_hooks", ROOT / "docs/hooks/genial_docs.py")
-    assert spec is not None and spec.loader is not None
-    hooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hooks)
+    hooks = load_script("genial_docs_hooks", ROOT / "docs/hooks/genial_docs.py")
     page = (ROOT / "docs/bots.md").read_text()
     assert "<!-- genial:bot-table -->" in page
     table = hooks.expand_markers("<!-- genial:bot-table -->", "bots.md")

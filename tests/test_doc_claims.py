@@ -5,7 +5,6 @@ is not published yet."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ from types import ModuleType
 
 import genial
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 from genial.bots import GameView
 from genial.cli import build_parser
 
@@ -23,11 +22,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def _hooks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("genial_docs_hooks", ROOT / "docs/hooks/genial_docs.py")
-    assert spec is not None and spec.loader is not None
-    hooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hooks)
-    return hooks
+    return load_script("genial_docs_hooks", ROOT / "docs/hooks/genial_docs.py")
 
 
 def _subcommands() -> list[str]:

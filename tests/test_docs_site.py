@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import doctest
 import html
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 DOCS = ROOT / "docs"
 PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
@@ -31,11 +30,7 @@ def test_every_page_is_in_the_navigation() -> None:
 
 
 def _load_hooks() -> object:
-    spec = importlib.util.spec_from_file_location("genial_docs_hooks", DOCS / "hooks" / "genial_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("genial_docs_hooks", DOCS / "hooks" / "genial_docs.py")
 
 
 def test_docstring_markup_becomes_markdown() -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
 
 import genial
 import numpy as np
 import pytest
+from conftest import load_script
 from genial import _core
 from genial.bots import LEVELS, BotOptionError, make, parse_bot, play_game
 
@@ -165,11 +164,7 @@ def test_analyse_budget_and_errors() -> None:
 
 def test_training_script_runs_at_toy_size(tmp_path: Path) -> None:
     pytest.importorskip("scipy")
-    spec = importlib.util.spec_from_file_location("fit_eval", ROOT / "training" / "fit_eval.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["fit_eval"] = mod
-    spec.loader.exec_module(mod)
+    mod = load_script("fit_eval", ROOT / "training" / "fit_eval.py")
     # Without --out-dir it writes the weights the engine compiles in, where eval.rs includes
     # them, and its documented reproduce command copies the start weights there too.
     assert mod.WEIGHTS_RS.exists() and mod.WEIGHTS_RS.parent.joinpath("eval.rs").read_text().count(
