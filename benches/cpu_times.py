@@ -167,7 +167,8 @@ def main() -> None:
     if args.compare:
         if not all("=" in a for a in args.compare):
             parser.error("each --compare arm is NAME=PYTHON")
-        compare([(a.split("=", 1)[0], a.split("=", 1)[1]) for a in args.compare], args.rounds)
+        arms = [a.partition("=") for a in args.compare]
+        compare([(name, python) for name, _, python in arms], args.rounds)
         return
     figures = measure()
     if args.json:
