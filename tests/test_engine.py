@@ -224,7 +224,9 @@ def test_no_hidden_tile_is_ever_sent_to_an_engine(tmp_path: Path, variant: str, 
         assert sent["moves"].split()[1:] == [f"{s}:{m}" for s, m in zip(movers, game.moves)]
         assert sent["racks"].split()[1:] == [str(game._state.rack_size(p)) for p in range(game.players)]
         assert sent["bag"] == f"bag {game.bag_size}"
-        # Legal moves use the seat's own tiles only.
+        # The legal moves listed are the seat's, in order, and use its own tiles only.
+        if "legalmoves" in sent:
+            assert sent["legalmoves"].split()[1:] == [str(m) for m in GameView(game, seat).legal_moves()]
         own = {str(t) for t in game.rack(seat)}
         for mv in sent.get("legalmoves", "legalmoves").split()[1:]:
             m = genial.Move.parse(mv)

@@ -138,3 +138,71 @@ def test_a_position_mid_turn_is_not_written() -> None:
     if game.phase in ("bonus", "swap_offer"):
         with pytest.raises(ValueError, match="start of its turn"):
             write_position(game)
+
+
+def _mutations(text: str, rng: random.Random, count: int) -> list[str]:
+    """Texts one edit away from ``text``: a character deleted, doubled, replaced or put in."""
+    alphabet = "standardsolo_=/0123456789 -.,;+ROYGBPX"
+    out = []
+    for _ in range(count):
+        i = rng.randrange(len(text))
+        kind = rng.randrange(4)
+        if kind == 0:
+            out.append(text[:i] + text[i + 1 :])
+        elif kind == 1:
+            out.append(text[:i] + text[i] + text[i:])
+        elif kind == 2:
+            out.append(text[:i] + rng.choice(alphabet) + text[i + 1 :])
+        else:
+            out.append(text[:i] + rng.choice(alphabet) + text[i:])
+    return out
+
+
+def test_the_whole_grammar_expression_reads_exactly_what_the_scanner_reads() -> None:
+    """`parse_position` reads a text its one expression matches from the match and hands
+    any other to the character scanner: both must accept the same texts with the same
+    fields, and refuse the same texts at the same index."""
+    from genial import position
+
+    rng = random.Random(30)
+    valid = [
+        "standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB,GG,YP,OO,BP,RY",
+        "standard/3,swap_timing=instead_of_placement,require_contact=true R0,-1+R0,0;B1,-1+G1,0 "
+        "1.2.0.0.0.0/0.0.0.0.0.0/0.0.0.0.0.0 2 RR 7",
+        f"duel/2 - 0.0.0.0.0.0 1 - {2**64 - 1}",
+        f"solo/1 - 0.0.0.0.0.0 0 RR {2**64}",  # a seed too large: refused by both
+        "standard/2,a=1,a=2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 -",  # an option twice: refused by both
+        "standard/2 - 0.0.0.0.0.0/0.0.0.0.0.0 0 RB\n",
+    ]
+    for rules in genial.Rules.all():
+        for seed in range(3):
+            game = _random_position(rules, rng.getrandbits(32))
+            if game is not None:
+                valid.append(write_position(game))
+                valid.append(write_position(read_position(write_position(game) + f" {seed}")))
+    # Every single deletion, doubling and replacement of the hand-written texts, and random
+    # edits of the played ones.
+    edits = [
+        t[:i] + c + t[i + j :]
+        for t in valid[:6]
+        for i in range(len(t))
+        for c, j in [("", 1), (t[i], 0), *((c, 1) for c in "a_=/09 -.,;+RX\n")]
+    ]
+    texts = valid + edits + [m for t in valid[6:] for m in _mutations(t, rng, 60)]
+    matched = accepted = 0
+    for text in texts:
+        try:
+            scanned: object = position._scan_position(text)
+        except PositionError as e:
+            scanned = ("refused", e.index, e.why)
+        try:
+            fast: object = parse_position(text)
+        except PositionError as e:
+            fast = ("refused", e.index, e.why)
+        assert fast == scanned, text
+        if position._WHOLE.fullmatch(text):
+            matched += 1
+        if not isinstance(scanned, tuple):
+            accepted += 1
+            assert position._WHOLE.fullmatch(text), f"the expression misses a valid text: {text!r}"
+    assert accepted > 100 and matched >= accepted and len(texts) - accepted > 1000

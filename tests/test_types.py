@@ -1,6 +1,6 @@
 """The names Python's types spell out are the core's: `Phase` and `End` list exactly the
-phases and end reasons the core reports, and the learning interface carries the
-observation's version."""
+phases and end reasons the core reports, the learning interface carries the
+observation's version, and `LegalMoves.text` writes what ``str`` writes of each move."""
 
 from __future__ import annotations
 
@@ -27,3 +27,16 @@ def test_the_environments_carry_the_observation_version() -> None:
     names = [o["name"] for o in genial.Rules.options()]
     assert obs[offset + names.index("require_contact")] == 1.0
     assert obs[offset + names.index("swap_timing")] == 0.0
+
+
+def test_legal_moves_text_is_each_moves_text_in_order() -> None:
+    game = genial.Game(players=2, seed=3)  # offers a swap when played by the first move
+    kinds = set()
+    while not game.is_over:
+        moves = game.legal_moves()
+        kinds.update(m.kind for m in moves)
+        assert moves.text() == " ".join(str(m) for m in moves)
+        assert moves.text(sep=";") == ";".join(str(m) for m in moves)
+        game.play(moves[0])
+    assert game.legal_moves().text() == ""
+    assert kinds == {"place", "swap", "keep"}

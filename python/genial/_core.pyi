@@ -212,6 +212,9 @@ class LegalMoves:
         """Position of ``mv`` in the sequence."""
     def count(self, mv: Move | str) -> int:
         """How many times ``mv`` is listed (0 or 1)."""
+    def text(self, sep: str = " ") -> str:
+        """The moves' text forms in order, joined by ``sep`` (as the engine protocol's
+        ``legalmoves`` line lists them): ``sep.join(map(str, moves))`` in one pass."""
 
 @final
 class PlayResult:

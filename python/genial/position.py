@@ -131,11 +131,55 @@ class _Scanner:
         return c
 
 
+# The whole grammar as one expression: a text it matches is read from the match (a scan
+# character by character costs twenty times as much); any other text goes to the scanner,
+# which finds where it goes wrong. The two must accept the same texts with the same fields
+# (tests/test_position.py compares them on valid and broken texts).
+_INT = r"-?[0-9]{1,4}"
+_CELL = rf"{_INT},{_INT}"
+_PLACEMENT = rf"[ROYGBP]{_CELL}\+[ROYGBP]{_CELL}"
+_TRACK = rf"{_INT}(?:\.{_INT}){{5}}"
+_WHOLE = re.compile(
+    r"(?P<variant>[a-z_]+)/(?P<players>[0-9])(?P<options>(?:,[a-z_]+=[a-z0-9_]+)*)"
+    rf" (?P<board>-|{_PLACEMENT}(?:;{_PLACEMENT})*)"
+    rf" (?P<tracks>{_TRACK}(?:/{_TRACK})*)"
+    r" (?P<seat>[0-9])"
+    r" (?P<rack>-|[ROYGBP]{2}(?:,[ROYGBP]{2})*)"
+    r"(?: (?P<seed>[0-9]{1,20}))?"
+)
+
+
 def parse_position(text: str) -> Position:
     """The fields of a position's text, checked against the grammar only (`PositionError`
     with the index of the first character that does not fit)."""
     if not isinstance(text, str):
         raise TypeError(f"a position is a str, not {type(text).__name__}")
+    m = _WHOLE.fullmatch(text)
+    if m is not None:
+        options = tuple((name, value) for name, _, value in (o.partition("=") for o in m["options"].split(",")[1:]))
+        seed = None if m["seed"] is None else int(m["seed"])
+        # A name given twice or a seed too large: the scanner says where.
+        if len({name for name, _ in options}) == len(options) and (seed is None or seed < 2**64):
+            board, rack = m["board"], m["rack"]
+            return Position(
+                variant=m["variant"],
+                players=int(m["players"]),
+                options=options,
+                placements=() if board == "-" else tuple(board.split(";")),
+                tracks=tuple(tuple(int(v) for v in t.split(".")) for t in m["tracks"].split("/")),
+                seat=int(m["seat"]),
+                rack=() if rack == "-" else tuple(rack.split(",")),
+                seed=seed,
+                starts=tuple(
+                    m.start(g) for g in ("variant", "board", "tracks", "seat", "rack", "seed") if m[g] is not None
+                ),
+            )
+    return _scan_position(text)
+
+
+def _scan_position(text: str) -> Position:
+    """`parse_position` character by character: the fields of a valid text, or where an
+    invalid one first goes wrong."""
     s = _Scanner(text)
     starts = [0]
     # rules

@@ -542,6 +542,22 @@ impl LegalMoves {
         self.__contains__(mv) as usize
     }
 
+    /// The moves' text forms in order, joined by `sep`: what the engine protocol's
+    /// `legalmoves` line lists, written in one pass instead of one `str()` a move.
+    #[pyo3(signature = (sep = " "))]
+    fn text(&self, sep: &str) -> String {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(self.moves.len() * (12 + sep.len()));
+        for (i, m) in self.moves.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            // Writing into a String cannot fail.
+            let _ = write!(out, "{m}");
+        }
+        out
+    }
+
     fn __repr__(&self) -> String {
         let head: Vec<String> = self.moves.iter().take(4).map(|m| m.to_string()).collect();
         let more = if self.moves.len() > 4 { ", ..." } else { "" };

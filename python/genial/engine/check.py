@@ -235,7 +235,7 @@ def _answer(bot: EngineBot, view: GameView, within_ms: int) -> str:
         line = bot._read(deadline, f"bestmove within {within_ms} ms")
         word, _, rest = line.partition(" ")
         if word == "legal":
-            bot._send("legalmoves " + " ".join(str(m) for m in view.legal_moves()), deadline)
+            bot._send("legalmoves " + view.legal_moves().text(), deadline)
         elif word == "bestmove":
             if not view.is_legal(rest.strip()):
                 raise bot._fail(f"bestmove {rest.strip()!r} is not legal", "chose an illegal move")

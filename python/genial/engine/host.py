@@ -449,7 +449,7 @@ class EngineBot:
             if word == "info":
                 self.last_info = rest
             elif word == "legal":
-                self._send("legalmoves " + " ".join(str(m) for m in view.legal_moves()))
+                self._send("legalmoves " + view.legal_moves().text())
             elif word == "bestmove":
                 try:
                     move = Move.parse(rest.strip())

@@ -153,12 +153,15 @@ class _Fault:
 
 def _stat(pid: int) -> tuple[int, int, int, str] | None:
     """``(parent, session, start time, state)`` of a process from ``/proc``, or None."""
+    # A scan of a session reads every process's record: plain `open`, not `pathlib`, which
+    # cost half of the scan's time.
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read()
     except (OSError, ValueError):
         return None
-    fields = text[text.rindex(")") + 2 :].split()
-    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
+    fields = text[text.rindex(b")") + 2 :].split()
+    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0].decode()
 
 
 def _session(sid: int) -> list[int]:
