@@ -60,6 +60,18 @@ def test_import_genial_leaves_out_what_only_some_commands_need() -> None:
     assert proc.stdout.strip() == "True", proc.stderr
 
 
+def test_the_command_line_imports_tables_and_pictures_only_when_it_draws_them() -> None:
+    """Every command and every `genial engine` process builds the whole parser: rich comes
+    with the first table, and the pictures' escaping does not bring xml.sax with
+    urllib.request (about 0.2 s of CPU a process between them)."""
+    heavy = ["rich", "rich.console", "xml.sax.saxutils", "urllib.request", "http.client"]
+    proc = run_python(
+        f"import sys, genial.cli; genial.cli.build_parser(); print([m for m in {heavy!r} if m in sys.modules])"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize(("module", "missing"), [("gymnasium", "gymnasium"), ("pettingzoo", "pettingzoo")])
 def test_environments_without_the_extra_say_which_to_install(module: str, missing: str) -> None:
     proc = run_python(f"import sys; sys.modules[{missing!r}] = None\nimport genial.envs.{module}\n")

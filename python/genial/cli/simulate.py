@@ -18,8 +18,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from rich.console import Console
-from rich.table import Table
 
 from .. import _core
 from ..arguments import LIMITS
@@ -34,6 +32,8 @@ from ..variants import Rules
 from .common import add_rule_flags, bots_help, closed_pipe_safe, error, examples, rules_from_flags, split_bot_specs
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..dataset import Dataset, Shard
 
 __all__ = ["register"]
@@ -116,6 +116,8 @@ def _note(args: argparse.Namespace, text: str) -> None:
 
 def _console() -> Console:
     """Tables on stdout: as wide as the terminal, or wide enough when piped."""
+    from rich.console import Console  # imported when a table is shown: rich costs every run's start
+
     return Console(file=sys.stdout, width=None if sys.stdout.isatty() else 160, highlight=False)
 
 
@@ -232,6 +234,8 @@ def _engine_failed(command: str, e: EngineError, done: int, total: int, out: _Ou
 
 def _summary_tables(summary: Summary, advantage: str) -> list[Any]:
     """The summary of a run as rich tables: per seat, per bot, and the totals."""
+    from rich.table import Table
+
     out: list[Any] = []
     seats = Table(title=f"{summary.games} games, {summary.players} players", title_justify="left")
     for name, justify in [
@@ -275,6 +279,8 @@ def _summary_tables(summary: Summary, advantage: str) -> list[Any]:
 
 def _tournament_tables(t: TournamentResult) -> list[Any]:
     """One table of the bots (best first) and the head-to-head matrix."""
+    from rich.table import Table
+
     rates = t.summary.bot_rates()
     order = [int(i) for i in np.argsort(-t.elo, kind="stable")]
     res = t.result
