@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the pure core: whole random games and single decisions.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use genial::bots::{Bot, GreedyBot};
 use genial::sim::random_game;
 use genial::{Config, Game, Move};
@@ -75,5 +75,45 @@ fn decisions(c: &mut Criterion) {
     c.bench_function("greedy_choose_4p_midgame", |b| b.iter(|| black_box(greedy.choose(&g, &buf))));
 }
 
-criterion_group!(benches, random_games, variant_games, decisions);
+/// Every position of six random games (the instruction guard's `legal_moves` workload, per
+/// player count), listed in one iteration: criterion's throughput is listed moves, so its
+/// time per element is the generator's time per listed move in real games.
+fn real_game_positions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legal_moves_real_games");
+    for players in [2usize, 3, 4] {
+        let config = Config::standard(players).unwrap();
+        let mut games = Vec::new();
+        let mut moves = Vec::new();
+        for seed in 1..=6u64 {
+            let seed = 100 * players as u64 + seed;
+            let mut game = Game::new(config, seed);
+            let mut rng = genial::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 7);
+            while !game.is_over() {
+                games.push(game);
+                game.legal_moves(&mut moves);
+                let i = rng.below(moves.len() as u32) as usize;
+                game.play_unchecked(&moves[i]);
+            }
+        }
+        let listed: usize = games
+            .iter()
+            .map(|g| {
+                g.legal_moves(&mut moves);
+                moves.len()
+            })
+            .sum();
+        group.throughput(Throughput::Elements(listed as u64));
+        group.bench_function(format!("{players}p"), |b| {
+            b.iter(|| {
+                for g in &games {
+                    black_box(g).legal_moves(&mut moves);
+                    black_box(moves.len());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, random_games, variant_games, decisions, real_game_positions);
 criterion_main!(benches);
