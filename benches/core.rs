@@ -6,6 +6,9 @@ use genial::sim::random_game;
 use genial::{Config, Game, Move};
 use std::hint::black_box;
 
+#[path = "support/real_games.rs"]
+mod real_games;
+
 /// Full games where every decision enumerates all legal moves and picks one uniformly.
 fn random_games(c: &mut Criterion) {
     for players in [2usize, 3, 4] {
@@ -81,20 +84,8 @@ fn decisions(c: &mut Criterion) {
 fn real_game_positions(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_moves_real_games");
     for players in [2usize, 3, 4] {
-        let config = Config::standard(players).unwrap();
-        let mut games = Vec::new();
+        let games = real_games::all_positions(players);
         let mut moves = Vec::new();
-        for seed in 1..=6u64 {
-            let seed = 100 * players as u64 + seed;
-            let mut game = Game::new(config, seed);
-            let mut rng = genial::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 7);
-            while !game.is_over() {
-                games.push(game);
-                game.legal_moves(&mut moves);
-                let i = rng.below(moves.len() as u32) as usize;
-                game.play_unchecked(&moves[i]);
-            }
-        }
         let listed: usize = games
             .iter()
             .map(|g| {

@@ -12,32 +12,17 @@ use genial::sim::random_game;
 use genial::{Config, Game, Move};
 use std::hint::black_box;
 
+#[path = "support/real_games.rs"]
+mod real_games;
+
 /// Games per player count in the whole-game workloads.
 const GAMES: u64 = 40;
-/// Games per player count whose positions the `legal_moves` workload lists.
-const POSITION_GAMES: u64 = 6;
 
 /// The measured region: callgrind collects inside this function only. Never inlined, so that
 /// the symbol exists; `work` is the only thing it does.
 #[inline(never)]
 fn measured<T>(work: impl FnOnce() -> T) -> T {
     black_box(work())
-}
-
-/// Every position of a random game (seeded), as the player to move saw it.
-fn positions(players: usize, seed: u64) -> Vec<Game> {
-    let config = Config::standard(players).unwrap();
-    let mut game = Game::new(config, seed);
-    let mut rng = genial::rng::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 7);
-    let mut moves = Vec::new();
-    let mut out = Vec::new();
-    while !game.is_over() {
-        out.push(game);
-        game.legal_moves(&mut moves);
-        let i = rng.below(moves.len() as u32) as usize;
-        game.play_unchecked(&moves[i]);
-    }
-    out
 }
 
 fn whole_games(players: usize) -> (&'static str, u64) {
@@ -54,12 +39,7 @@ fn whole_games(players: usize) -> (&'static str, u64) {
 }
 
 fn legal_moves() -> (&'static str, u64) {
-    let mut games = Vec::new();
-    for players in [2usize, 3, 4] {
-        for seed in 1..=POSITION_GAMES {
-            games.extend(positions(players, 100 * players as u64 + seed));
-        }
-    }
+    let games: Vec<Game> = [2usize, 3, 4].into_iter().flat_map(real_games::all_positions).collect();
     let mut buf: Vec<Move> = Vec::with_capacity(8192);
     for g in &games {
         g.legal_moves(&mut buf);
