@@ -13,6 +13,10 @@ change in the machine's load falls on every arm alike, and prints each arm's med
 the rounds and its ratio to the first arm::
 
     python benches/cpu_times.py --compare old=/tmp/old/bin/python new=.venv/bin/python --rounds 9
+
+``--no-games`` leaves out the games a second, four fifths of a round, so that many short
+rounds fit: on a machine whose speed swings by 2x from one minute to the next, the median
+of the rounds' own ratios ("paired") is the figure to read.
 """
 
 from __future__ import annotations
@@ -96,36 +100,40 @@ def pettingzoo_games(count: int = 150) -> tuple[Any, list[list[int | None]]]:
     return env, recorded
 
 
+def replay(env: Any, recorded: list[list[int | None]], with_last: bool, games: range | None = None) -> float:
+    """CPU seconds per step of replaying recorded games (all, or those of ``games``):
+    ``step()`` alone, or ``last()`` then ``step()``. A game's ``reset`` is not counted."""
+    spent = 0.0
+    steps = 0
+    for seed in games if games is not None else range(len(recorded)):
+        actions = recorded[seed]
+        env.reset(seed=seed)
+        t = time.process_time()
+        for action in actions:
+            if with_last:
+                env.last()
+            env.step(action)
+        spent += time.process_time() - t
+        steps += len(actions)
+    return spent / steps
+
+
 def pettingzoo_times(reps: int = 5, count: int = 150) -> tuple[float, float]:
     """CPU seconds per step of replaying the recorded games: ``step()`` alone, and ``last()``
-    then ``step()``, each the median of ``reps`` replays. A game's ``reset`` is not counted."""
+    then ``step()``, each the median of ``reps`` replays."""
     env, recorded = pettingzoo_games(count)
-    steps = sum(map(len, recorded))
-
-    def replay(with_last: bool) -> float:
-        spent = 0.0
-        for seed, actions in enumerate(recorded):
-            env.reset(seed=seed)
-            t = time.process_time()
-            for action in actions:
-                if with_last:
-                    env.last()
-                env.step(action)
-            spent += time.process_time() - t
-        return spent / steps
-
     return (
-        statistics.median(replay(False) for _ in range(reps)),
-        statistics.median(replay(True) for _ in range(reps)),
+        statistics.median(replay(env, recorded, False) for _ in range(reps)),
+        statistics.median(replay(env, recorded, True) for _ in range(reps)),
     )
 
 
-def measure() -> dict[str, float]:
+def measure(with_games: bool = True) -> dict[str, float]:
     c = per(clone, 200_000)
     cp = per(clone_play, 200_000)
     step, step_last = pettingzoo_times()
     return {
-        "games": 1 / per(games, 200_000, 5),
+        **({"games": 1 / per(games, 200_000, 5)} if with_games else {}),
         "clone": c * 1e6,
         "clone_play": cp * 1e6,
         "play": (cp - c) * 1e6,
@@ -139,23 +147,109 @@ def show(name: str, value: float) -> str:
     return f"{label}: {value:,.0f}" if not unit else f"{label}: {value:.3f} {unit}"
 
 
-def compare(arms: list[tuple[str, str]], rounds: int) -> None:
+def compare(arms: list[tuple[str, str]], rounds: int, with_games: bool = True) -> None:
     """Runs this script under each arm's interpreter, ``rounds`` times in turn, and prints
-    the medians over rounds with their ratio to the first arm."""
+    each arm's median over rounds, the ratio of medians to the first arm, and the median of
+    the rounds' own ratios to the first arm (each taken a few seconds apart, so a machine
+    whose speed drifts over minutes moves both sides of it alike)."""
     runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in arms}
+    flags = ["--json"] + ([] if with_games else ["--no-games"])
     for r in range(rounds):
         for name, python in arms:
-            out = subprocess.run([python, __file__, "--json"], check=True, capture_output=True, text=True).stdout
+            out = subprocess.run([python, __file__, *flags], check=True, capture_output=True, text=True).stdout
             runs[name].append(json.loads(out))
             print(f"round {r + 1}/{rounds} {name}: {out.strip()}", file=sys.stderr, flush=True)
     first = arms[0][0]
     for key, (label, unit) in FIGURES.items():
+        if key not in runs[first][0]:
+            continue
         base = statistics.median(x[key] for x in runs[first])
         print(f"{label}{f' ({unit})' if unit else ''}:")
         for name, _ in arms:
             xs = [x[key] for x in runs[name]]
             m = statistics.median(xs)
-            print(f"  {name:>12} {m:12.3f}  ratio {m / base:.3f}  (min {min(xs):.3f}, max {max(xs):.3f})")
+            paired = statistics.median(x[key] / f[key] for x, f in zip(runs[name], runs[first]))
+            print(
+                f"  {name:>12} {m:12.3f}  ratio {m / base:.3f}  paired {paired:.3f}"
+                f"  (min {min(xs):.3f}, max {max(xs):.3f})"
+            )
+
+
+def worker(count: int = 150) -> None:
+    """Serves `pingpong`: after recording ``count`` PettingZoo games, reads one figure's
+    name a line and answers with one short measurement of it (CPU microseconds a unit, or
+    games a CPU-second), each taking some 10-30 ms."""
+    env, recorded = pettingzoo_games(count)
+    chunk = {
+        "games": lambda: 1 / per(games, 2_000, 1),
+        "clone": lambda: per(clone, 20_000, 1) * 1e6,
+        "clone_play": lambda: per(clone_play, 20_000, 1) * 1e6,
+        "pz_step": lambda: replay(env, recorded, False, range(0, count, 3)) * 1e6,
+        "pz_step_last": lambda: replay(env, recorded, True, range(0, count, 15)) * 1e6,
+    }
+    print("ready", flush=True)
+    for line in sys.stdin:
+        print(json.dumps(chunk[line.strip()]()), flush=True)
+
+
+def median_interval(xs: list[float]) -> tuple[float, float, float]:
+    """The median of ``xs`` and a distribution-free 95 % interval for it (the order
+    statistics that the binomial distribution of counts below the median gives)."""
+    ys = sorted(xs)
+    n = len(ys)
+    half = 1.96 * (n**0.5) / 2
+    lo = max(0, int(n / 2 - half))
+    hi = min(n - 1, int(n / 2 + half))
+    return statistics.median(ys), ys[lo], ys[hi]
+
+
+def pingpong(arms: list[tuple[str, str]], rounds: int, figures: list[str]) -> None:
+    """One long-lived worker per arm; every round asks each arm in turn (the order rotating
+    from round to round) for one short measurement of each figure, so the two sides of a
+    round's ratio are taken within a few tens of milliseconds of each other. Prints each
+    arm's median and the median of the rounds' ratios to the first arm, with its 95 %
+    interval. This is the comparison for a machine whose speed swings by 2x from one
+    second to the next (a shared host): a drift slower than a round falls on both sides."""
+    procs = {
+        name: subprocess.Popen(
+            [python, __file__, "--worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        for name, python in arms
+    }
+    for name, proc in procs.items():
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", name
+    asked = [f for f in figures if f != "play"]
+    runs: dict[str, dict[str, list[float]]] = {name: {f: [] for f in asked} for name, _ in arms}
+    names = [name for name, _ in arms]
+    try:
+        for r in range(rounds):
+            for f in asked:
+                for name in names[r % len(names) :] + names[: r % len(names)]:
+                    proc = procs[name]
+                    assert proc.stdin is not None and proc.stdout is not None
+                    proc.stdin.write(f + "\n")
+                    runs[name][f].append(json.loads(proc.stdout.readline()))
+            if (r + 1) % 50 == 0:
+                print(f"round {r + 1}/{rounds}", file=sys.stderr, flush=True)
+    finally:
+        for proc in procs.values():
+            proc.kill()
+            proc.wait()
+    for name in names:
+        if "clone" in asked and "clone_play" in asked:
+            runs[name]["play"] = [cp - c for c, cp in zip(runs[name]["clone"], runs[name]["clone_play"])]
+    first = names[0]
+    for key in [f for f in FIGURES if f in figures]:
+        label, unit = FIGURES[key]
+        print(f"{label}{f' ({unit})' if unit else ''}, {rounds} rounds:")
+        for name in names:
+            xs = runs[name][key]
+            m = statistics.median(xs)
+            if key == "play":  # a difference: the ratio of the medians only
+                print(f"  {name:>12} {m:10.4f}  ratio of medians {m / statistics.median(runs[first][key]):.3f}")
+                continue
+            ratio, lo, hi = median_interval([x / f for x, f in zip(xs, runs[first][key])])
+            print(f"  {name:>12} {m:10.4f}  paired ratio {ratio:.3f} [{lo:.3f}, {hi:.3f}]")
 
 
 def main() -> None:
@@ -163,14 +257,29 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object of the figures")
     parser.add_argument("--compare", nargs="+", metavar="NAME=PYTHON", help="arms to alternate")
     parser.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
+    parser.add_argument("--no-games", action="store_true", help="leave out the games a second (most of a round's time)")
+    parser.add_argument("--pingpong", nargs="+", metavar="NAME=PYTHON", help="arms to alternate chunk by chunk")
+    parser.add_argument(
+        "--figures", nargs="+", choices=list(FIGURES), default=list(FIGURES), help="what --pingpong measures"
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker()
+        return
+    if args.pingpong:
+        if not all("=" in a for a in args.pingpong):
+            parser.error("each --pingpong arm is NAME=PYTHON")
+        arms = [a.partition("=") for a in args.pingpong]
+        pingpong([(name, python) for name, _, python in arms], args.rounds, args.figures)
+        return
     if args.compare:
         if not all("=" in a for a in args.compare):
             parser.error("each --compare arm is NAME=PYTHON")
         arms = [a.partition("=") for a in args.compare]
-        compare([(name, python) for name, _, python in arms], args.rounds)
+        compare([(name, python) for name, _, python in arms], args.rounds, not args.no_games)
         return
-    figures = measure()
+    figures = measure(not args.no_games)
     if args.json:
         print(json.dumps(figures))
         return

@@ -193,5 +193,11 @@ def test_play_action_and_observe_with_mask() -> None:
     with pytest.raises(ValueError, match="out of range"):
         _core.play_action(game._state, -3)
     assert game == before and game.moves == ()
-    assert _core.play_action(game._state, np.int64(a)) is False
+    assert _core.play_action(game._state, np.int64(a)) == 1  # the seat to move next
     assert game.moves == (move,) and game.current_player == 1
+    # To the end: each play returns the seat to move (also after a bonus turn or a swap
+    # offer, when it is the same seat again), and None exactly when the game is over.
+    rng = np.random.default_rng(6)
+    while not game.is_over:
+        mover = _core.play_action(game._state, int(rng.choice(legal_actions(game))))
+        assert mover == (None if game.is_over else game.current_player)

@@ -675,9 +675,10 @@ def observe_batch(states: Sequence[GameState], players: npt.NDArray[np.int64], o
     """Observations of many games into ``out`` (``float32``, ``len(states) × OBS_SIZE``), row ``i``
     seen by seat ``players[i]``."""
 
-def play_action(state: GameState, action: int) -> bool:
+def play_action(state: GameState, action: int) -> int | None:
     """Plays ``action`` in ``state`` (checked first: ``ValueError`` out of range, ``IllegalMoveError``
-    when it is not legal now, and then nothing changes). Returns whether the game is over."""
+    when it is not legal now, and then nothing changes). Returns the seat to move next, or
+    ``None`` once the game is over."""
 
 def observe_with_mask(state: GameState, player: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
     """What seat ``player`` sees (``float32[OBS_SIZE]``) and its legal-action mask (``int8``,

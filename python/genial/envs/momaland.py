@@ -318,7 +318,7 @@ class MOIngenious(_GenialAEC):
         h1, h2 = self._pairs[pair]
         before = self._score_rows[seat].astype(np.float64)
         try:
-            over = _core.play_action(state, genial_action)
+            over = _core.play_action(state, genial_action) is None
         except IllegalMoveError as e:
             raise IllegalMoveError(
                 f"action {index} (tile {a}{b} from rack slot {slot}: colour {a} on cell {h1}, {b} on {h2}, "

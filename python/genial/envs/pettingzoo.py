@@ -211,16 +211,16 @@ class IngeniousAEC(_GenialAEC):
             raise TypeError(f"{agent} is to move: give an action, not None")
         # Checked before anything changes: ValueError out of range, IllegalMoveError if illegal.
         state = self.game._state
-        over = _core.play_action(state, action)
+        mover = _core.play_action(state, action)  # the next seat, None once the game is over
         # Rewards stay 0 until the end, so only the mover's running total needs resetting.
         self._cumulative_rewards[agent] = 0.0
-        if over:
+        if mover is None:
             for a, r in zip(self.agents, state.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[state.current_player]
+            self.agent_selection = self.possible_agents[mover]
         if self.render_mode == "human":
             self.render()
 
