@@ -14,9 +14,10 @@ the rounds and its ratio to the first arm::
 
     python benches/cpu_times.py --compare old=/tmp/old/bin/python new=.venv/bin/python --rounds 9
 
-``--no-games`` leaves out the games a second, four fifths of a round, so that many short
-rounds fit: on a machine whose speed swings by 2x from one minute to the next, the median
-of the rounds' own ratios ("paired") is the figure to read.
+On a machine whose speed swings from one second to the next (a shared host), ``--pingpong``
+alternates the builds chunk by chunk instead (`pingpong`)::
+
+    python benches/cpu_times.py --pingpong old=/tmp/old/bin/python new=.venv/bin/python --rounds 600
 """
 
 from __future__ import annotations
@@ -128,12 +129,12 @@ def pettingzoo_times(reps: int = 5, count: int = 150) -> tuple[float, float]:
     )
 
 
-def measure(with_games: bool = True) -> dict[str, float]:
+def measure() -> dict[str, float]:
     c = per(clone, 200_000)
     cp = per(clone_play, 200_000)
     step, step_last = pettingzoo_times()
     return {
-        **({"games": 1 / per(games, 200_000, 5)} if with_games else {}),
+        "games": 1 / per(games, 200_000, 5),
         "clone": c * 1e6,
         "clone_play": cp * 1e6,
         "play": (cp - c) * 1e6,
@@ -147,32 +148,17 @@ def show(name: str, value: float) -> str:
     return f"{label}: {value:,.0f}" if not unit else f"{label}: {value:.3f} {unit}"
 
 
-def compare(arms: list[tuple[str, str]], rounds: int, with_games: bool = True) -> None:
+def compare(arms: list[tuple[str, str]], rounds: int) -> None:
     """Runs this script under each arm's interpreter, ``rounds`` times in turn, and prints
-    each arm's median over rounds, the ratio of medians to the first arm, and the median of
-    the rounds' own ratios to the first arm (each taken a few seconds apart, so a machine
-    whose speed drifts over minutes moves both sides of it alike)."""
-    runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in arms}
-    flags = ["--json"] + ([] if with_games else ["--no-games"])
+    what `report` prints of the rounds."""
+    runs: dict[str, dict[str, list[float]]] = {name: {f: [] for f in FIGURES} for name, _ in arms}
     for r in range(rounds):
         for name, python in arms:
-            out = subprocess.run([python, __file__, *flags], check=True, capture_output=True, text=True).stdout
-            runs[name].append(json.loads(out))
+            out = subprocess.run([python, __file__, "--json"], check=True, capture_output=True, text=True).stdout
+            for key, value in json.loads(out).items():
+                runs[name][key].append(value)
             print(f"round {r + 1}/{rounds} {name}: {out.strip()}", file=sys.stderr, flush=True)
-    first = arms[0][0]
-    for key, (label, unit) in FIGURES.items():
-        if key not in runs[first][0]:
-            continue
-        base = statistics.median(x[key] for x in runs[first])
-        print(f"{label}{f' ({unit})' if unit else ''}:")
-        for name, _ in arms:
-            xs = [x[key] for x in runs[name]]
-            m = statistics.median(xs)
-            paired = statistics.median(x[key] / f[key] for x, f in zip(runs[name], runs[first]))
-            print(
-                f"  {name:>12} {m:12.3f}  ratio {m / base:.3f}  paired {paired:.3f}"
-                f"  (min {min(xs):.3f}, max {max(xs):.3f})"
-            )
+    report(runs, list(FIGURES), rounds)
 
 
 def worker(count: int = 150) -> None:
@@ -235,20 +221,28 @@ def pingpong(arms: list[tuple[str, str]], rounds: int, figures: list[str]) -> No
         for proc in procs.values():
             proc.kill()
             proc.wait()
-    for name in names:
-        if "clone" in asked and "clone_play" in asked:
-            runs[name]["play"] = [cp - c for c, cp in zip(runs[name]["clone"], runs[name]["clone_play"])]
-    first = names[0]
-    for key in [f for f in FIGURES if f in figures]:
+    if "clone" in asked and "clone_play" in asked:
+        for arm in runs.values():
+            arm["play"] = [cp - c for c, cp in zip(arm["clone"], arm["clone_play"])]
+    report(runs, figures, rounds)
+
+
+def report(runs: dict[str, dict[str, list[float]]], figures: list[str], rounds: int) -> None:
+    """Each arm's median of each figure over the rounds, and the median of the rounds' own
+    ratios to the first arm with its 95 % interval (the play alone, a difference of two
+    measurements, gets the ratio of the medians only)."""
+    names = list(runs)
+    first = runs[names[0]]
+    for key in [f for f in FIGURES if f in figures and f in first]:
         label, unit = FIGURES[key]
         print(f"{label}{f' ({unit})' if unit else ''}, {rounds} rounds:")
         for name in names:
             xs = runs[name][key]
             m = statistics.median(xs)
-            if key == "play":  # a difference: the ratio of the medians only
-                print(f"  {name:>12} {m:10.4f}  ratio of medians {m / statistics.median(runs[first][key]):.3f}")
+            if key == "play":
+                print(f"  {name:>12} {m:10.4f}  ratio of medians {m / statistics.median(first[key]):.3f}")
                 continue
-            ratio, lo, hi = median_interval([x / f for x, f in zip(xs, runs[first][key])])
+            ratio, lo, hi = median_interval([x / f for x, f in zip(xs, first[key])])
             print(f"  {name:>12} {m:10.4f}  paired ratio {ratio:.3f} [{lo:.3f}, {hi:.3f}]")
 
 
@@ -256,8 +250,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object of the figures")
     parser.add_argument("--compare", nargs="+", metavar="NAME=PYTHON", help="arms to alternate")
-    parser.add_argument("--rounds", type=int, default=7, help="rounds of --compare (default 7)")
-    parser.add_argument("--no-games", action="store_true", help="leave out the games a second (most of a round's time)")
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of --compare or --pingpong (default 7)")
     parser.add_argument("--pingpong", nargs="+", metavar="NAME=PYTHON", help="arms to alternate chunk by chunk")
     parser.add_argument(
         "--figures", nargs="+", choices=list(FIGURES), default=list(FIGURES), help="what --pingpong measures"
@@ -267,19 +260,17 @@ def main() -> None:
     if args.worker:
         worker()
         return
-    if args.pingpong:
-        if not all("=" in a for a in args.pingpong):
-            parser.error("each --pingpong arm is NAME=PYTHON")
-        arms = [a.partition("=") for a in args.pingpong]
-        pingpong([(name, python) for name, _, python in arms], args.rounds, args.figures)
+    given = args.pingpong or args.compare
+    if given:
+        if not all("=" in a for a in given):
+            parser.error("each arm is NAME=PYTHON")
+        arms = [(name, python) for name, _, python in (a.partition("=") for a in given)]
+        if args.pingpong:
+            pingpong(arms, args.rounds, args.figures)
+        else:
+            compare(arms, args.rounds)
         return
-    if args.compare:
-        if not all("=" in a for a in args.compare):
-            parser.error("each --compare arm is NAME=PYTHON")
-        arms = [a.partition("=") for a in args.compare]
-        compare([(name, python) for name, _, python in arms], args.rounds, not args.no_games)
-        return
-    figures = measure(not args.no_games)
+    figures = measure()
     if args.json:
         print(json.dumps(figures))
         return
