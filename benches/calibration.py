@@ -11,8 +11,14 @@ budget and ``--drift-factor`` times it. ``--svg`` draws the reliability diagram.
 
 ``--fit TRAIN.jsonl`` fits a Platt map per player count, ``σ(a·logit(p) + b)``, on the
 positions of another run (other seeds), and reports the ECE of the mapped chances on this
-run's positions: what a calibration map would give on held-out games. ``--rows`` reads a
-finished run's positions instead of playing again.
+run's positions: what a calibration map would give on held-out games; ``--map A B`` applies
+a given map instead. ``--rows`` reads a finished run's positions instead of playing again.
+
+``--review`` reviews each sampled decision as `genial.review` does (its search's first
+candidate is the analysis's, so ``shown`` is the same number) and keeps the review's chances
+too: the mover's chance before the decision (``win_before``) and after the move played
+(``win_after``, from the comparison over the same deals when the move played is not the
+engine's choice), both measured against the result like ``shown``.
 
     python benches/calibration.py --players 2 3 4 --games 40 --every 3 --seed 31000 \\
         --out cal.jsonl --svg docs/images/calibration.svg
@@ -30,6 +36,7 @@ import time
 from pathlib import Path
 
 import genial
+from genial import _core
 from genial.simulation import derive_seed
 
 BUDGET = {2: 800, 3: 560, 4: 400}  # the expert level's iterations by players
@@ -71,6 +78,10 @@ def ece(rows: list[tuple[float, float]], bins: int = 10) -> tuple[float, list[tu
 def logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
+
+
+def sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
 
 
 def platt(rows: list[tuple[float, float]]) -> tuple[float, float]:
@@ -141,6 +152,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--svg", type=Path)
     ap.add_argument("--fit", type=Path, help="positions of another run to fit a Platt map on")
+    ap.add_argument("--map", type=float, nargs=2, metavar=("A", "B"), help="a Platt map to apply instead of --fit")
+    ap.add_argument("--review", action="store_true", help="also keep the review's chances of each decision")
     ap.add_argument("--rows", action="store_true", help="read --out instead of playing")
     args = ap.parse_args()
     start = time.process_time()
@@ -162,8 +175,14 @@ def play_all(args: argparse.Namespace, rows: list[dict[str, float]], start: floa
                 for ply, move in enumerate(game.moves):
                     if ply % args.every == 0 and len(replay.legal_moves()) > 1:
                         mover = replay.current_player
-                        shown = genial.analyse(replay, seed=0).best.win_probability
-                        row = {"players": players, "game": g, "ply": ply, "shown": shown, "won": win_share(game, mover)}
+                        row = {"players": players, "game": g, "ply": ply, "won": win_share(game, mover)}
+                        if args.review:
+                            cands, best, best_win, played, noise, _, _ = _core.review_decision(replay._state, move, 0)
+                            row["shown"] = cands[0][2]
+                            row.update(win_before=max(best_win, played), win_after=played, noise=noise)
+                            row["engine"] = best == move
+                        else:
+                            row["shown"] = genial.analyse(replay, seed=0).best.win_probability
                         if len(rows) % args.drift_every == 0:
                             its = args.drift_factor * BUDGET[players]
                             row["shown_long"] = genial.analyse(replay, iterations=its, seed=0).best.win_probability
@@ -209,16 +228,24 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         print(f"drift x{args.drift_factor}: {len(drift)} positions, mean {sum(drift) / len(drift):+.4f}")
     if args.svg:
         args.svg.write_text(svg(table, f"Reliability: {len(rows)} positions, ECE {e:.3f}"))
-    if args.fit:
-        train = [json.loads(line) for line in args.fit.read_text().splitlines()]
-        mapped = []
-        for players in args.players:
-            a, b = platt([(r["shown"], r["won"]) for r in train if r["players"] == players])
-            sub = [(r["shown"], r["won"]) for r in rows if r["players"] == players]
-            out = [(1 / (1 + math.exp(-(a * logit(p) + b))), y) for p, y in sub]
-            mapped += out
-            print(f"  {players} players: Platt a={a:.3f} b={b:+.3f}, ECE {ece(sub)[0]:.4f} -> {ece(out)[0]:.4f}")
-        print(f"held-out ECE with the fitted map: {ece(pairs)[0]:.4f} -> {ece(mapped)[0]:.4f}")
+    if args.fit or args.map:
+        train = [json.loads(line) for line in args.fit.read_text().splitlines()] if args.fit else []
+        keys = ["shown"] + (["win_before", "win_after"] if rows and "win_before" in rows[0] else [])
+        for key in keys:
+            raw, mapped = [], []
+            for players in args.players:
+                a, b = args.map or platt([(r["shown"], r["won"]) for r in train if r["players"] == players])
+                sub = [(r[key], r["won"]) for r in rows if r["players"] == players]
+                out = [(sigmoid(a * logit(p) + b), y) for p, y in sub]
+                raw += sub
+                mapped += out
+                print(
+                    f"  {key}, {players} players: Platt a={a:.3f} b={b:+.3f}, ECE {ece(sub)[0]:.4f} -> {ece(out)[0]:.4f}"
+                )
+            print(f"held-out ECE of {key} with the map: {ece(raw)[0]:.4f} -> {ece(mapped)[0]:.4f}")
+            for b, ((n, mp, my), (m, mq, mz)) in enumerate(zip(ece(raw)[1], ece(mapped)[1])):
+                bin_ = f"{b / 10:.1f}-{(b + 1) / 10:.1f}"
+                print(f"    {bin_} raw: {n:5d} shown {mp:.3f} won {my:.3f}  mapped: {m:5d} shown {mq:.3f} won {mz:.3f}")
     print(f"CPU {time.process_time() - start:.0f} s")
 
 
