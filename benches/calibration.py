@@ -33,6 +33,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import genial
@@ -155,11 +156,18 @@ def main() -> None:
     ap.add_argument("--map", type=float, nargs=2, metavar=("A", "B"), help="a Platt map to apply instead of --fit")
     ap.add_argument("--review", action="store_true", help="also keep the review's chances of each decision")
     ap.add_argument("--rows", action="store_true", help="read --out instead of playing")
+    ap.add_argument("--also", type=Path, nargs="+", default=[], help="with --rows: more runs to read after --out")
     args = ap.parse_args()
     start = time.process_time()
     rows: list[dict[str, float]] = []
     if args.rows:
-        rows = [json.loads(line) for line in args.out.read_text().splitlines()]
+        # Each run numbers its games from 0: the runs' games are numbered apart, so that
+        # resampling by game never merges two runs' games into one.
+        for run, path in enumerate([args.out, *args.also]):
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                row["game"] += 1_000_000 * run
+                rows.append(row)
     else:
         play_all(args, rows, start)
     report(args, rows, start)
@@ -196,12 +204,18 @@ def play_all(args: argparse.Namespace, rows: list[dict[str, float]], start: floa
                 )
 
 
-def by_games(rows: list[dict[str, float]], reps: int = 200, seed: int = 1) -> tuple[float, float]:
+def by_games(
+    rows: list[dict[str, float]],
+    reps: int = 200,
+    seed: int = 1,
+    chance: Callable[[dict[str, float]], float] | None = None,
+) -> tuple[float, float]:
     """A 95 % bootstrap interval of the ECE, resampling whole games: the positions of one
-    game share its result, so the games, not the positions, are the independent draws."""
+    game share its result, so the games, not the positions, are the independent draws.
+    ``chance`` gives a row's chance (default: ``shown``)."""
     games: dict[tuple[float, float], list[tuple[float, float]]] = {}
     for r in rows:
-        games.setdefault((r["players"], r["game"]), []).append((r["shown"], r["won"]))
+        games.setdefault((r["players"], r["game"]), []).append((chance(r) if chance else r["shown"], r["won"]))
     keys = sorted(games)
     draw = random.Random(seed)
     values = sorted(ece([x for _ in keys for x in games[keys[draw.randrange(len(keys))]]])[0] for _ in range(reps))
@@ -230,22 +244,35 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         args.svg.write_text(svg(table, f"Reliability: {len(rows)} positions, ECE {e:.3f}"))
     if args.fit or args.map:
         train = [json.loads(line) for line in args.fit.read_text().splitlines()] if args.fit else []
-        keys = ["shown"] + (["win_before", "win_after"] if rows and "win_before" in rows[0] else [])
-        for key in keys:
-            raw, mapped = [], []
-            for players in args.players:
-                a, b = args.map or platt([(r["shown"], r["won"]) for r in train if r["players"] == players])
-                sub = [(r[key], r["won"]) for r in rows if r["players"] == players]
-                out = [(sigmoid(a * logit(p) + b), y) for p, y in sub]
-                raw += sub
-                mapped += out
-                print(
-                    f"  {key}, {players} players: Platt a={a:.3f} b={b:+.3f}, ECE {ece(sub)[0]:.4f} -> {ece(out)[0]:.4f}"
-                )
-            print(f"held-out ECE of {key} with the map: {ece(raw)[0]:.4f} -> {ece(mapped)[0]:.4f}")
-            for b, ((n, mp, my), (m, mq, mz)) in enumerate(zip(ece(raw)[1], ece(mapped)[1])):
-                bin_ = f"{b / 10:.1f}-{(b + 1) / 10:.1f}"
-                print(f"    {bin_} raw: {n:5d} shown {mp:.3f} won {my:.3f}  mapped: {m:5d} shown {mq:.3f} won {mz:.3f}")
+        maps = {
+            players: args.map or platt([(r["shown"], r["won"]) for r in train if r["players"] == players])
+            for players in args.players
+        }
+        for players, (a, b) in maps.items():
+            print(f"  {players} players: Platt a={a:.3f} b={b:+.3f}")
+        # What each chance is measured on: every position for the analysis's; with --review,
+        # the review's chances apart for the engine's own choice (one search, the same
+        # number as the analysis's) and for another move (compared over common deals).
+        kinds = [("shown", "analysis top move", rows)]
+        if rows and "engine" in rows[0]:
+            kinds += [
+                ("win_after", "review, engine's choice played", [r for r in rows if r["engine"]]),
+                ("win_after", "review, another move: after", [r for r in rows if not r["engine"]]),
+                ("win_before", "review, another move: before", [r for r in rows if not r["engine"]]),
+            ]
+        for key, label, sub in kinds:
+            if not sub:
+                continue
+            raw = [(r[key], r["won"]) for r in sub]
+            mapped = [(sigmoid(maps[r["players"]][0] * logit(r[key]) + maps[r["players"]][1]), r["won"]) for r in sub]
+            lo, hi = by_games(sub, chance=lambda r, key=key: r[key])
+            mlo, mhi = by_games(
+                sub, chance=lambda r, key=key: sigmoid(maps[r["players"]][0] * logit(r[key]) + maps[r["players"]][1])
+            )
+            print(
+                f"{label} ({len(sub)} positions): ECE {ece(raw)[0]:.4f} [{lo:.4f}, {hi:.4f}],"
+                f" mapped {ece(mapped)[0]:.4f} [{mlo:.4f}, {mhi:.4f}]"
+            )
     print(f"CPU {time.process_time() - start:.0f} s")
 
 

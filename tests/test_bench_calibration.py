@@ -42,7 +42,12 @@ def test_a_review_run_keeps_what_the_analysis_and_the_review_show(tmp_path: Path
         check=True,
         timeout=300,
     ).stdout
-    assert "held-out ECE of win_before with the map" in printed
+    # One line a kind of chance, raw and mapped: the analysis's first, then the review's.
+    kinds = ["analysis top move", "review, engine's choice played", "review, another move: after"]
+    kinds += ["review, another move: before"]
+    lines = [x for x in printed.splitlines() if ", mapped " in x]
+    assert lines[0].startswith("analysis top move (")
+    assert all(x.split(" (")[0] in kinds for x in lines)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows
     bench = calibration()
