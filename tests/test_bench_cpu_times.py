@@ -72,7 +72,7 @@ def test_pingpong_pairs_each_arm_with_the_first_and_leaves_no_worker() -> None:
     assert len(seconds) == 3
     for x in seconds:
         ratio = float(x.split("paired ratio ")[1].split()[0])
-        assert 0.2 < ratio < 5
+        assert 0.1 < ratio < 10  # two workers of one build: about 1, whatever the load (not a time)
     workers = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
