@@ -37,7 +37,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import genial
-from genial import _core
 from genial.simulation import derive_seed
 
 BUDGET = {2: 800, 3: 560, 4: 400}  # the expert level's iterations by players
@@ -180,15 +179,22 @@ def play_all(args: argparse.Namespace, rows: list[dict[str, float]], start: floa
                 seed = derive_seed(args.seed + players, g)
                 game = play(players, seed, args.bot)
                 replay = genial.Game(players=players, seed=seed)
+                # The sampled decisions reviewed by `genial.review` itself, so that the
+                # chances kept are the ones a review shows, computed by its own code.
+                reviewed = (
+                    {d.ply: d for d in genial.review(game, plies=range(0, len(game.moves), args.every)).decisions}
+                    if args.review
+                    else {}
+                )
                 for ply, move in enumerate(game.moves):
                     if ply % args.every == 0 and len(replay.legal_moves()) > 1:
                         mover = replay.current_player
                         row = {"players": players, "game": g, "ply": ply, "won": win_share(game, mover)}
                         if args.review:
-                            cands, best, best_win, played, noise, _, _ = _core.review_decision(replay._state, move, 0)
-                            row["shown"] = cands[0][2]
-                            row.update(win_before=max(best_win, played), win_after=played, noise=noise)
-                            row["engine"] = best == move
+                            d = reviewed[ply]
+                            row["shown"] = d.candidates[0].win_probability
+                            row.update(win_before=d.win_before, win_after=d.win_after, noise=d.noise)
+                            row["engine"] = d.best == d.move
                         else:
                             row["shown"] = genial.analyse(replay, seed=0).best.win_probability
                         if len(rows) % args.drift_every == 0:
@@ -260,15 +266,18 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
                 ("win_after", "review, another move: after", [r for r in rows if not r["engine"]]),
                 ("win_before", "review, another move: before", [r for r in rows if not r["engine"]]),
             ]
+
+        def mapped_chance(row: dict[str, float], key: str) -> float:
+            a, b = maps[int(row["players"])]
+            return sigmoid(a * logit(row[key]) + b)
+
         for key, label, sub in kinds:
             if not sub:
                 continue
             raw = [(r[key], r["won"]) for r in sub]
-            mapped = [(sigmoid(maps[r["players"]][0] * logit(r[key]) + maps[r["players"]][1]), r["won"]) for r in sub]
+            mapped = [(mapped_chance(r, key), r["won"]) for r in sub]
             lo, hi = by_games(sub, chance=lambda r, key=key: r[key])
-            mlo, mhi = by_games(
-                sub, chance=lambda r, key=key: sigmoid(maps[r["players"]][0] * logit(r[key]) + maps[r["players"]][1])
-            )
+            mlo, mhi = by_games(sub, chance=lambda r, key=key: mapped_chance(r, key))
             print(
                 f"{label} ({len(sub)} positions): ECE {ece(raw)[0]:.4f} [{lo:.4f}, {hi:.4f}],"
                 f" mapped {ece(mapped)[0]:.4f} [{mlo:.4f}, {mhi:.4f}]"
