@@ -200,4 +200,7 @@ def test_play_action_and_observe_with_mask() -> None:
     rng = np.random.default_rng(6)
     while not game.is_over:
         mover = _core.play_action(game._state, int(rng.choice(legal_actions(game))))
-        assert mover == (None if game.is_over else game.current_player)
+        if game.is_over:
+            assert mover is None
+        else:  # a seat, not a bool that happens to equal seat 0 or 1
+            assert type(mover) is int and mover == game.current_player
