@@ -12,7 +12,12 @@ budget and ``--drift-factor`` times it. ``--svg`` draws the reliability diagram.
 ``--fit TRAIN.jsonl`` fits a Platt map per player count, ``σ(a·logit(p) + b)``, on the
 positions of another run (other seeds), and reports the ECE of the mapped chances on this
 run's positions: what a calibration map would give on held-out games; ``--map A B`` applies
-a given map instead. ``--rows`` reads a finished run's positions instead of playing again.
+a given map instead (and, with ``--drift-every``, the drift of the mapped chances).
+``--rows`` reads a finished run's positions instead of playing again.
+
+The chances recorded are the ones genial shows: since the core's chance map
+(``calibration.rs``), the expert search's chances of the standard two-player game are mapped
+already, so ``--map`` and ``--fit`` are for runs of a build without it (or for a map on top).
 
 ``--review`` reviews each sampled decision as `genial.review` does (its search's first
 candidate is the analysis's, so ``shown`` is the same number) and keeps the review's chances
@@ -248,6 +253,7 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         print(f"drift x{args.drift_factor}: {len(drift)} positions, mean {sum(drift) / len(drift):+.4f}")
     if args.svg:
         args.svg.write_text(svg(table, f"Reliability: {len(rows)} positions, ECE {e:.3f}"))
+    maps: dict[int, tuple[float, float]] = {}
     if args.fit or args.map:
         train = [json.loads(line) for line in args.fit.read_text().splitlines()] if args.fit else []
         maps = {
@@ -256,32 +262,39 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         }
         for players, (a, b) in maps.items():
             print(f"  {players} players: Platt a={a:.3f} b={b:+.3f}")
-        # What each chance is measured on: every position for the analysis's; with --review,
-        # the review's chances apart for the engine's own choice (one search, the same
-        # number as the analysis's) and for another move (compared over common deals).
-        kinds = [("shown", "analysis top move", rows)]
-        if rows and "engine" in rows[0]:
-            kinds += [
-                ("win_after", "review, engine's choice played", [r for r in rows if r["engine"]]),
-                ("win_after", "review, another move: after", [r for r in rows if not r["engine"]]),
-                ("win_before", "review, another move: before", [r for r in rows if not r["engine"]]),
-            ]
 
-        def mapped_chance(row: dict[str, float], key: str) -> float:
-            a, b = maps[int(row["players"])]
-            return sigmoid(a * logit(row[key]) + b)
+    def mapped_chance(row: dict[str, float], key: str) -> float:
+        a, b = maps[int(row["players"])]
+        return sigmoid(a * logit(row[key]) + b)
 
-        for key, label, sub in kinds:
-            if not sub:
-                continue
-            raw = [(r[key], r["won"]) for r in sub]
+    if maps and drift:
+        # The drift of what a map would show: the map applied at both budgets.
+        moved = [mapped_chance(r, "shown_long") - mapped_chance(r, "shown") for r in rows if "shown_long" in r]
+        print(
+            f"drift x{args.drift_factor}, mapped: mean {sum(moved) / len(moved):+.4f},"
+            f" mean absolute {sum(map(abs, moved)) / len(moved):.4f}"
+        )
+    # What each chance is measured on: every position for the analysis's; with --review,
+    # the review's chances apart for the engine's own choice (one search, the same number
+    # as the analysis's) and for another move (compared over common deals).
+    kinds = [("shown", "analysis top move", rows)]
+    if rows and "engine" in rows[0]:
+        kinds += [
+            ("win_after", "review, engine's choice played", [r for r in rows if r["engine"]]),
+            ("win_after", "review, another move: after", [r for r in rows if not r["engine"]]),
+            ("win_before", "review, another move: before", [r for r in rows if not r["engine"]]),
+        ]
+    for key, label, sub in kinds if maps or len(kinds) > 1 else []:
+        if not sub:
+            continue
+        raw = [(r[key], r["won"]) for r in sub]
+        lo, hi = by_games(sub, chance=lambda r, key=key: r[key])
+        line = f"{label} ({len(sub)} positions): ECE {ece(raw)[0]:.4f} [{lo:.4f}, {hi:.4f}]"
+        if maps:
             mapped = [(mapped_chance(r, key), r["won"]) for r in sub]
-            lo, hi = by_games(sub, chance=lambda r, key=key: r[key])
             mlo, mhi = by_games(sub, chance=lambda r, key=key: mapped_chance(r, key))
-            print(
-                f"{label} ({len(sub)} positions): ECE {ece(raw)[0]:.4f} [{lo:.4f}, {hi:.4f}],"
-                f" mapped {ece(mapped)[0]:.4f} [{mlo:.4f}, {mhi:.4f}]"
-            )
+            line += f", mapped {ece(mapped)[0]:.4f} [{mlo:.4f}, {mhi:.4f}]"
+        print(line)
     print(f"CPU {time.process_time() - start:.0f} s")
 
 

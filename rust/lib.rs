@@ -35,7 +35,7 @@ pub mod players;
 pub mod rules;
 
 pub use learning::{actions, observation, vecenv};
-pub use players::{bots, review, sim, stop};
+pub use players::{bots, calibration, review, sim, stop};
 pub use rules::{board, game, hex, moves, record, rng, tiles, variants};
 
 /// Consistency checks and a byte-driven game driver for the fuzzer and the tests; built

@@ -46,7 +46,10 @@ def test_a_review_is_deterministic_for_a_seed_and_its_best_moves_are_legal() -> 
         assert d.move == move and d.player == replay.current_player
         assert replay.is_legal(d.best), d
         assert all(replay.is_legal(c.move) for c in d.candidates)
-        assert 0.0 <= d.win_after <= d.win_before <= 1.0 and d.loss == pytest.approx(d.win_before - d.win_after)
+        # The chance before is the reference's; the move played may have done better than it
+        # over the compared deals (no loss then).
+        assert 0.0 <= d.win_after <= 1.0 and d.win_before == d.best_win and 0.0 <= d.best_win <= 1.0
+        assert d.loss == pytest.approx(max(0.0, d.best_win - d.win_after))
         assert d.classification in CLASSES
         if d.move.is_placement:
             assert d.points == replay.explain(d.move).points
@@ -121,7 +124,7 @@ def test_the_review_is_an_optional_versioned_section_of_the_record() -> None:
     game = short_game(plies=6)
     r = genial.review(game, iterations=ITERATIONS, seed=2)
     data = to_record(game, review=r)
-    assert data["review"]["format"] == "genial.review" and data["review"]["version"] == 2
+    assert data["review"]["format"] == "genial.review" and data["review"]["version"] == genial.reviews.VERSION == 3
     text = json.dumps(data)
     back = json.loads(text)
     assert from_record(back) == game
@@ -148,6 +151,24 @@ def test_a_version_1_review_still_reads_but_is_not_resumed() -> None:
     assert [d.classification for d in back.decisions] == [d.classification for d in r.decisions]
     with pytest.raises(ValueError, match="version 1"):
         genial.review(game, iterations=ITERATIONS, seed=2, resume=back)
+
+
+def test_a_version_2_review_still_reads_but_is_not_resumed_or_taken_from_a_cache(tmp_path: Path) -> None:
+    # Version 2 showed the search's values unmapped: a review of it is another way of
+    # judging, made again rather than mixed with version 3 decisions.
+    game = short_game(plies=6)
+    r = genial.review(game, iterations=ITERATIONS, seed=2)
+    back = Review.from_dict({**r.to_dict(), "version": 2}, game)
+    assert back.version == 2 and back.decisions == r.decisions
+    with pytest.raises(ValueError, match="version 2"):
+        genial.review(game, iterations=ITERATIONS, seed=2, resume=back)
+    from genial.cli.analyse import _cached
+
+    path = tmp_path / "cached.json"
+    path.write_text(json.dumps(back.to_dict()))
+    assert _cached(path, game, "expert", ITERATIONS, 2) is None
+    path.write_text(json.dumps(r.to_dict()))
+    assert _cached(path, game, "expert", ITERATIONS, 2) == r
 
 
 def test_a_class_needs_a_loss_beyond_the_noise() -> None:

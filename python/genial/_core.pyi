@@ -571,7 +571,9 @@ def analyse_state(
     seat: int | None = None,
 ) -> tuple[int, list[tuple[Move, int, float, float, list[Move]]]]:
     """The search's view of the decision of the seat to move: ``(iterations, candidates)``,
-    candidates ``(move, visits, win_probability, prior, line)`` best first."""
+    candidates ``(move, visits, win_probability, prior, line)`` best first, each
+    ``win_probability`` the chance shown for it (the level's chance map, where one was
+    measured)."""
 
 #: How many standard errors of a review's loss its noise is (`genial.reviews.NOISE_Z`).
 REVIEW_NOISE_Z: float
@@ -584,8 +586,9 @@ def review_decision(
     level_name: str = "expert",
 ) -> tuple[list[tuple[Move, int, float, float, list[Move]]], Move, float, float, float, list[float], int]:
     """Reviews the decision of the seat to move, who played ``played``, from its view only:
-    ``(candidates, best, best_win, played_win, noise, seats_before, legal_moves)``, the two
-    wins from one comparison over the same deals."""
+    ``(candidates, best, best_win, played_win, noise, seats_before, legal_moves)``: the
+    two wins from one comparison over the same deals when another move than the engine's
+    choice was played, else its shown chance (as ``analyse_state``'s)."""
 
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""

@@ -17,6 +17,14 @@ standard errors of that difference, measured from the per-deal differences
 ``loss - noise`` (the low end of the loss's interval), so a move the search cannot tell
 from its own choice is "best" (`Decision.within_noise`).
 
+**What a chance means.** The chances of the search's candidates (and of the engine's
+choice when it was played) are the ones `genial.analyse` shows, through the level's chance
+map (the core's ``calibration`` module: the `expert` search of the standard two-player game
+is mapped to match measured results; other searches are shown as they are). The compared
+chances of a decision where another move was played are shown as compared: no maximum of
+noisy estimates is taken there, and they were measured calibrated as they are. The chance
+before a decision is the reference's.
+
 **No hidden information.** Each decision is searched from the mover's information set,
 exactly as `genial.analyse` does: the board, every track, the mover's own rack and the
 counts are kept, and what the mover could not see (the other racks, the order of the bag)
@@ -71,12 +79,14 @@ __all__ = [
 ]
 
 FORMAT = "genial.review"
-#: Version 2: one comparison per decision, every decision searched with the review's seed,
-#: and each decision's ``noise``. Version 1 reviews (two searches, no noise) still read,
-#: with ``noise`` ``None``, but are never resumed or taken from a cache.
-VERSION = 2
+#: Version 3: the search's values shown through the level's chance map (`genial.analyse`'s
+#: chances) and ``win_before`` the reference's chance. Version 2: one comparison per
+#: decision, every decision searched with the review's seed, and each decision's
+#: ``noise``. Reviews of versions 1 (two searches, no noise: ``noise`` ``None``) and 2
+#: still read, but are never resumed or taken from a cache.
+VERSION = 3
 #: The versions `Review.from_dict` reads.
-READS = (1, 2)
+READS = (1, 2, 3)
 #: The noise of a loss is this many standard errors of the compared difference (about
 #: 99 %: a review makes some 40 verdicts a game, and at 95 % two of them would be named a
 #: class higher by chance alone). The core's ``review::NOISE_Z``.
@@ -119,8 +129,8 @@ class Decision:
     move: Move
     #: The only legal move: nothing to choose (not classified into the summary).
     forced: bool
-    #: The mover's win chance before the move: the better of ``best_win`` and ``win_after``
-    #: (for the engine's own choice, the search's estimate of it).
+    #: The mover's win chance before the move: ``best_win``, the chance after the engine's
+    #: choice (version 2 and older: the better of ``best_win`` and ``win_after``).
     win_before: float
     #: The mover's win chance after the move played.
     win_after: float
@@ -132,7 +142,8 @@ class Decision:
     #: review's level, budget and seed shows first), or its second choice when the
     #: comparison found that better than the first.
     best: Move
-    #: The win chance after ``best``, from the same comparison as ``win_after``.
+    #: The win chance after ``best``: from the same comparison as ``win_after`` when the
+    #: move played is another, else the search's shown chance (`genial.analyse`'s).
     best_win: float
     #: Points of each half of the move played and of the best move (``None`` for swap/keep).
     points: tuple[int, int] | None
@@ -280,7 +291,7 @@ class Review:
     #: ``None`` in a review written before reviews kept it.
     rules: str | None = None
     #: The format version it was made in (`VERSION`; 1: two searches per decision, no
-    #: noise measured).
+    #: noise measured; 2: the search's values unmapped, ``win_before`` the better of two).
     version: int = VERSION
 
     @classmethod
@@ -506,7 +517,6 @@ def review(
                 for m, n, v, p, line in rows
             )
             engine_choice = best_move == move
-            win_before = max(float(best_win), float(played_value))
             loss = max(0.0, float(best_win) - float(played_value))
             decisions.append(
                 Decision(
@@ -515,7 +525,7 @@ def review(
                     phase=board.phase,
                     move=move,
                     forced=legal <= 1,
-                    win_before=win_before,
+                    win_before=float(best_win),
                     win_after=float(played_value),
                     loss=loss,
                     classification=classify(loss, engine_choice or legal <= 1, float(noise)),

@@ -7,6 +7,7 @@
 
 use crate::bots::eval::win_probabilities;
 use crate::bots::{Candidate, SearchBot, SearchConfig};
+use crate::calibration::{self, ChanceMap};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::stop::Stop;
@@ -26,18 +27,22 @@ pub const NOISE_Z: f64 = 2.58;
 /// half the budget's iterations: the reference is the engine's choice, or its second choice
 /// when that did better on those deals, the loss is the reference's value minus the move
 /// played's, and its noise comes from the spread of their per-deal differences.
+///
+/// The full search's values are shown through the level's chance map (`calibration`); the
+/// compared values are shown as they are (no maximum over noisy estimates is taken there).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecisionReview {
-    /// Root candidates of the full search, best first.
+    /// Root candidates of the full search, best first, their values the shown chances.
     pub candidates: Vec<Candidate>,
     /// The reference: the full search's first candidate (the move played when forced), or
     /// its second when the comparison found that better.
     pub best: Move,
     /// The mover's win chance after the reference: from the comparison when the move
-    /// played is another, else the full search's.
+    /// played is another, else the full search's shown chance. It is also the mover's
+    /// chance before the decision.
     pub best_value: f64,
     /// The mover's win chance after the move played, from the same comparison (the full
-    /// search's when it is the engine's choice).
+    /// search's shown chance when it is the engine's choice).
     pub played_value: f64,
     /// Half the width of the loss's interval (`NOISE_Z` standard errors of the compared
     /// difference); 0 when the move played is the engine's choice or forced.
@@ -45,8 +50,8 @@ pub struct DecisionReview {
     /// Deals the comparison searched both moves on (0: no comparison).
     pub rounds: u32,
     /// Every seat's win chance before the decision, as the mover sees it: the mover's side
-    /// gets the best of the two values above, the other sides share the rest in proportion
-    /// to the evaluation's estimates.
+    /// gets `best_value`, the other sides share the rest in proportion to the evaluation's
+    /// estimates.
     pub seats: [f64; 4],
     /// Legal moves at the decision (1: forced, nothing searched).
     pub legal: usize,
@@ -54,12 +59,14 @@ pub struct DecisionReview {
 
 /// Reviews the decision in front of the player to move of `game`, who played `played`
 /// (a legal move), searching with `seed` (the review's seed: every decision searches with
-/// it, so its first candidate is what `analyse` with that seed shows). `stop` ends the
-/// searches early (Ctrl-C).
+/// it, so its first candidate is what `analyse` with that seed shows), its values shown
+/// through `map` (`calibration::chance_map` of the level). `stop` ends the searches early
+/// (Ctrl-C).
 pub fn review_decision(
     game: &Game,
     played: Move,
     config: SearchConfig,
+    map: Option<ChanceMap>,
     seed: u64,
     stop: Option<Arc<Stop>>,
 ) -> DecisionReview {
@@ -78,7 +85,8 @@ pub fn review_decision(
         let v = win_probabilities(game, mover)[mover];
         (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], played, v, v, 0.0, 0)
     } else {
-        let full = bot().analyse(game, &moves).candidates;
+        let mut full = bot().analyse(game, &moves).candidates;
+        calibration::show(map, &mut full);
         let top = full[0].clone();
         if top.mv == played {
             (full, played, top.value, top.value, 0.0, 0)
@@ -95,7 +103,7 @@ pub fn review_decision(
             (full, arms[r], c.values[r], c.values[p], NOISE_Z * c.std_error(r, p), c.rounds)
         }
     };
-    let seats = share(game, mover, best_value.max(played_value));
+    let seats = share(game, mover, best_value);
     DecisionReview { candidates, best, best_value, played_value, noise, rounds, seats, legal: moves.len() }
 }
 
@@ -150,8 +158,8 @@ mod tests {
             g.legal_moves(&mut moves);
             let played = moves[moves.len() / 2];
             let me = g.current_player();
-            let a = review_decision(&g, played, small(), 9, None);
-            let b = review_decision(&g.determinize(me, 4), played, small(), 9, None);
+            let a = review_decision(&g, played, small(), None, 9, None);
+            let b = review_decision(&g.determinize(me, 4), played, small(), None, 9, None);
             assert_eq!(a, b, "{cfg:?}");
             let sides: f64 =
                 (0..cfg.sides()).map(|s| a.seats[(0..cfg.players()).find(|&p| cfg.side_of(p) == s).unwrap()]).sum();
@@ -174,19 +182,51 @@ mod tests {
             g.legal_moves(&mut moves);
             moves.clone()
         });
-        let r = review_decision(&g, top.candidates[0].mv, small(), 4, None);
+        let r = review_decision(&g, top.candidates[0].mv, small(), None, 4, None);
         assert_eq!(
             (r.best, r.best_value, r.played_value, r.noise),
             (top.candidates[0].mv, r.played_value, top.candidates[0].value, 0.0)
         );
         assert_eq!(r.candidates, top.candidates);
         let other = *moves.iter().find(|m| **m != top.candidates[0].mv).unwrap();
-        let r = review_decision(&g, other, small(), 4, None);
+        let r = review_decision(&g, other, small(), None, 4, None);
         assert!(top.candidates[..2].iter().any(|c| c.mv == r.best), "{:?}", r.best);
         assert_eq!(r.rounds, 15);
         assert!(r.noise >= 0.0 && (0.0..=1.0).contains(&r.best_value) && (0.0..=1.0).contains(&r.played_value));
         // The same move against itself: the same deals give the same value, no noise.
         let c = SearchBot::new(small(), 4).compare(&g, &[other, other], 20);
         assert_eq!((c.values[0], c.std_error(0, 1)), (c.values[1], 0.0));
+    }
+
+    #[test]
+    fn the_map_shows_the_searchs_values_and_leaves_the_comparison_as_it_is() {
+        let mut g = Game::new(Config::standard(2).unwrap(), 5);
+        let mut moves = Vec::new();
+        for i in 0..12 {
+            g.legal_moves(&mut moves);
+            g.play_unchecked(&moves[(i * 13) % moves.len()]);
+        }
+        let map = calibration::EXPERT_TWO_PLAYERS;
+        g.legal_moves(&mut moves);
+        let top = SearchBot::new(small(), 4).analyse(&g, &moves).candidates[0].mv;
+        let other = *moves.iter().find(|m| **m != top).unwrap();
+        for played in [top, other] {
+            let raw = review_decision(&g, played, small(), None, 4, None);
+            let shown = review_decision(&g, played, small(), Some(map), 4, None);
+            let mapped: Vec<f64> = raw.candidates.iter().map(|c| map.apply(c.value)).collect();
+            assert_eq!(shown.candidates.iter().map(|c| c.value).collect::<Vec<_>>(), mapped);
+            assert_ne!(shown.candidates[0].value, raw.candidates[0].value);
+            if played == top {
+                assert_eq!((shown.best_value, shown.played_value), (mapped[0], mapped[0]));
+            } else {
+                // The comparison's values are shown as they are.
+                assert_eq!(
+                    (shown.best, shown.best_value, shown.played_value),
+                    (raw.best, raw.best_value, raw.played_value)
+                );
+                assert_eq!((shown.noise, shown.rounds), (raw.noise, raw.rounds));
+            }
+            assert_eq!(shown.seats[g.current_player()], shown.best_value);
+        }
     }
 }

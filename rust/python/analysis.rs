@@ -13,6 +13,7 @@ use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
 use crate::bots::{Candidate, SearchBot, SearchConfig};
+use crate::calibration::{chance_map, show};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -23,7 +24,8 @@ use std::sync::Arc;
 pub(super) type CandidateRow = (PyMove, u32, f64, f64, Vec<PyMove>);
 
 /// The search's view of the decision of the seat to move: `(iterations, candidates)`,
-/// candidates best first. The search deals what the mover cannot see anew in every
+/// candidates best first, their values the chances shown for them (`calibration`). The
+/// search deals what the mover cannot see anew in every
 /// iteration, so hidden racks never influence it.
 #[pyfunction]
 #[pyo3(signature = (state, seed = 0, iterations = None, time_ms = None, level_name = "expert", seat = None))]
@@ -52,7 +54,9 @@ fn analyse_state(
         bot.set_stop(flag);
         bot.analyse(&game, &moves)
     })?;
-    let rows = analysis.candidates.into_iter().map(candidate_row).collect();
+    let mut candidates = analysis.candidates;
+    show(chance_map(level_name, game.config()), &mut candidates);
+    let rows = candidates.into_iter().map(candidate_row).collect();
     Ok((analysis.iterations, rows))
 }
 

@@ -5,6 +5,7 @@ use super::analysis::{candidate_row, search_config, CandidateRow};
 use super::game::PyGameState;
 use super::interrupt;
 use super::types::{extract_move, PyMove};
+use crate::calibration::chance_map;
 use crate::review::{review_decision as core_review_decision, NOISE_Z};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -15,8 +16,9 @@ use std::sync::Arc;
 type DecisionRow = (Vec<CandidateRow>, PyMove, f64, f64, f64, Vec<f64>, usize);
 
 /// Reviews the decision of the player to move of `state`, who played `played`: the
-/// search's candidates (best first), the engine's choice, the mover's win chance after it
-/// and after the move played (from one comparison over the same deals), the noise of their
+/// search's candidates (best first, with the chances shown for them), the engine's choice,
+/// the mover's win chance after it (also the chance before the decision) and after the
+/// move played (from one comparison over the same deals), the noise of their
 /// difference, every seat's win chance before, and the number of legal moves. The search
 /// uses `seed` as `analyse_state` does, so it is deterministic and agrees with it.
 #[pyfunction]
@@ -36,9 +38,11 @@ fn review_decision(
     }
     game.check(&mv)?;
     let config = search_config(level_name, iterations, None)?;
+    let map = chance_map(level_name, game.config());
     let (stop, raised) = interrupt::polling_stop();
     let flag = Arc::clone(&stop);
-    let r = interrupt::here(py, &stop, &raised, move || core_review_decision(&game, mv, config, seed, Some(flag)))?;
+    let r =
+        interrupt::here(py, &stop, &raised, move || core_review_decision(&game, mv, config, map, seed, Some(flag)))?;
     let n = game.config().players();
     Ok((
         r.candidates.into_iter().map(candidate_row).collect(),
