@@ -26,6 +26,7 @@ __all__ = [
     "VecEnv",
     "action_to_move",
     "analyse_state",
+    "chance_map",
     "board_cells",
     "bot_catalogue",
     "bot_seed",
@@ -574,6 +575,10 @@ def analyse_state(
     candidates ``(move, visits, win_probability, prior, line)`` best first, each
     ``win_probability`` the chance shown for it (the level's chance map, where one was
     measured)."""
+
+def chance_map(level_name: str, rules: Rules) -> tuple[float, float] | None:
+    """``(a, b)`` of the map ``σ(a·logit(p) + b)`` from the search's values to the chances
+    shown by a search like ``level_name`` in a game of ``rules``; ``None``: shown as they are."""
 
 #: How many standard errors of a review's loss its noise is (`genial.reviews.NOISE_Z`).
 REVIEW_NOISE_Z: float

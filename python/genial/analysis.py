@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import _core
-from ._core import Move
+from ._core import Move, Rules
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed, core_state
 
 if TYPE_CHECKING:
     from .bots import GameView
 
-__all__ = ["analyse", "Analysis", "CandidateMove", "evaluate"]
+__all__ = ["analyse", "Analysis", "CandidateMove", "chance_map", "evaluate"]
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class CandidateMove:
 
     move: Move
     #: The estimated chance that the player to move wins after this move (team game: the
-    #: team's; solo: the expected lowest marker ÷ 36).
+    #: team's; solo: the expected lowest marker ÷ 36): the search's value, shown through
+    #: the level's chance map where one was measured (`chance_map`).
     win_probability: float
     #: Search iterations that went through the move (the search's confidence).
     visits: int
@@ -110,6 +111,25 @@ def analyse(
         for m, n, v, p, line in rows
     )
     return Analysis(player=player, iterations=int(its), candidates=candidates)
+
+
+def chance_map(level: str = "expert", rules: Rules | None = None) -> tuple[float, float] | None:
+    """How the chances a search like ``level`` shows in a game of ``rules`` (default: the
+    standard two-player game) are made from the search's values: ``(a, b)`` of the map
+    ``σ(a·logit(value) + b)``, fitted on the results of thousands of held-out games, or
+    ``None`` where no map was measured and the values are shown as they are.
+
+    The top move's value is the largest of several noisy estimates, so it runs high, and the
+    evaluation is timid near the ends; the map corrects both where it was measured: the
+    ``expert`` search of the standard two-player game.
+
+    >>> import genial
+    >>> genial.analysis.chance_map("expert")
+    (1.32, -0.255)
+    >>> genial.analysis.chance_map("expert", genial.Rules(players=3)) is None
+    True
+    """
+    return _core.chance_map(level, rules if rules is not None else Rules(players=2))
 
 
 def evaluate(game: Game | GameView) -> tuple[float, ...]:

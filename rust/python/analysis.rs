@@ -5,7 +5,7 @@
 use super::bots::{check_turn, PyBuiltinBot};
 use super::game::PyGameState;
 use super::interrupt;
-use super::rules::config_of;
+use super::rules::{config_of, PyRules};
 use super::types::PyMove;
 use crate::bots::catalogue::{self, CATALOGUE};
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
@@ -13,7 +13,7 @@ use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
 use crate::bots::{Candidate, SearchBot, SearchConfig};
-use crate::calibration::{chance_map, show};
+use crate::calibration::{self, show};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -55,9 +55,17 @@ fn analyse_state(
         bot.analyse(&game, &moves)
     })?;
     let mut candidates = analysis.candidates;
-    show(chance_map(level_name, game.config()), &mut candidates);
+    show(calibration::chance_map(level_name, game.config()), &mut candidates);
     let rows = candidates.into_iter().map(candidate_row).collect();
     Ok((analysis.iterations, rows))
+}
+
+/// `(a, b)` of the map `σ(a·logit(p) + b)` from the search's values to the chances shown
+/// by a search like `level_name` in a game of `rules`, or `None` where they are shown as
+/// they are (`calibration::chance_map`).
+#[pyfunction]
+fn chance_map(level_name: &str, rules: PyRef<'_, PyRules>) -> Option<(f64, f64)> {
+    calibration::chance_map(level_name, &rules.0).map(|m| (m.a, m.b))
 }
 
 /// A candidate as Python sees it.
@@ -233,6 +241,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluation_weights_info, m)?)?;
     m.add_function(wrap_pyfunction!(train_evaluation, m)?)?;
     m.add_function(wrap_pyfunction!(analyse_state, m)?)?;
+    m.add_function(wrap_pyfunction!(chance_map, m)?)?;
     m.add_function(wrap_pyfunction!(eval_features, m)?)?;
     m.add_function(wrap_pyfunction!(win_probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(eval_weights, m)?)?;
