@@ -233,6 +233,24 @@ def by_games(
     return values[int(0.025 * reps)], values[int(0.975 * reps) - 1]
 
 
+def by_games_mean(
+    rows: list[dict[str, float]], value: Callable[[dict[str, float]], float], reps: int = 1000, seed: int = 1
+) -> tuple[float, float]:
+    """A 95 % bootstrap interval of the mean of ``value`` over ``rows``, resampling whole
+    games."""
+    games: dict[tuple[float, float], list[float]] = {}
+    for r in rows:
+        games.setdefault((r["players"], r["game"]), []).append(value(r))
+    keys = sorted(games)
+    draw = random.Random(seed)
+    means = []
+    for _ in range(reps):
+        sample = [x for _ in keys for x in games[keys[draw.randrange(len(keys))]]]
+        means.append(sum(sample) / len(sample))
+    means.sort()
+    return means[int(0.025 * reps)], means[int(0.975 * reps) - 1]
+
+
 def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float) -> None:
     pairs = [(r["shown"], r["won"]) for r in rows]
     e, table = ece(pairs)
@@ -250,7 +268,10 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         print(f"{b / 10:.1f}-{(b + 1) / 10:.1f} {n:5d} {mp:.3f} {my:.3f}")
     drift = [r["shown_long"] - r["shown"] for r in rows if "shown_long" in r]
     if drift:
-        print(f"drift x{args.drift_factor}: {len(drift)} positions, mean {sum(drift) / len(drift):+.4f}")
+        lo, hi = by_games_mean([r for r in rows if "shown_long" in r], lambda r: r["shown_long"] - r["shown"])
+        print(
+            f"drift x{args.drift_factor}: {len(drift)} positions, mean {sum(drift) / len(drift):+.4f} [{lo:+.4f}, {hi:+.4f}]"
+        )
     if args.svg:
         args.svg.write_text(svg(table, f"Reliability: {len(rows)} positions, ECE {e:.3f}"))
     maps: dict[int, tuple[float, float]] = {}
@@ -263,17 +284,26 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         for players, (a, b) in maps.items():
             print(f"  {players} players: Platt a={a:.3f} b={b:+.3f}")
 
-    def mapped_chance(row: dict[str, float], key: str) -> float:
+    def mapped_chance(row: dict[str, float], key: str, scale: float = 1.0) -> float:
         a, b = maps[int(row["players"])]
-        return sigmoid(a * logit(row[key]) + b)
+        return sigmoid(a * logit(row[key]) + scale * b)
 
     if maps and drift:
-        # The drift of what a map would show: the map applied at both budgets.
-        moved = [mapped_chance(r, "shown_long") - mapped_chance(r, "shown") for r in rows if "shown_long" in r]
-        print(
-            f"drift x{args.drift_factor}, mapped: mean {sum(moved) / len(moved):+.4f},"
-            f" mean absolute {sum(map(abs, moved)) / len(moved):.4f}"
-        )
+        # The drift of what a map would show: the map applied at both budgets, its bias term
+        # `b` as fitted at the default budget and, as the core scales it, by √(1 / factor) at
+        # the longer one (`--map`'s `b` held at both, for comparison).
+        for label, scale in (("b held", 1.0), ("b scaled", (1 / args.drift_factor) ** 0.5)):
+            moved = [
+                mapped_chance(r, "shown_long", scale) - mapped_chance(r, "shown") for r in rows if "shown_long" in r
+            ]
+            lo, hi = by_games_mean(
+                [r for r in rows if "shown_long" in r],
+                lambda r, scale=scale: mapped_chance(r, "shown_long", scale) - mapped_chance(r, "shown"),
+            )
+            print(
+                f"drift x{args.drift_factor}, mapped ({label}): mean {sum(moved) / len(moved):+.4f}"
+                f" [{lo:+.4f}, {hi:+.4f}], mean absolute {sum(map(abs, moved)) / len(moved):.4f}"
+            )
     # What each chance is measured on: every position for the analysis's; with --review,
     # the review's chances apart for the engine's own choice (one search, the same number
     # as the analysis's) and for another move (compared over common deals).

@@ -45,7 +45,7 @@ def test_a_review_run_keeps_what_the_analysis_and_the_review_show(tmp_path: Path
     # One line a kind of chance, raw and mapped: the analysis's first, then the review's.
     kinds = ["analysis top move", "review, engine's choice played", "review, another move: after"]
     kinds += ["review, another move: before"]
-    lines = [x for x in printed.splitlines() if ", mapped " in x]
+    lines = [x for x in printed.splitlines() if ", mapped " in x and " ECE " in x]
     assert lines[0].startswith("analysis top move (")
     assert all(x.split(" (")[0] in kinds for x in lines)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -61,7 +61,7 @@ def test_a_review_run_keeps_what_the_analysis_and_the_review_show(tmp_path: Path
             row = by_ply[ply]
             # The review's first candidate is what the analysis shows first.
             assert row["shown"] == genial.analyse(replay, seed=0).best.win_probability
-            assert row["win_before"] >= row["win_after"] and row["noise"] >= 0
+            assert 0 <= row["win_before"] <= 1 and 0 <= row["win_after"] <= 1 and row["noise"] >= 0
             if row["engine"]:  # the engine's own choice: one search, nothing compared
                 assert row["win_before"] == row["win_after"] == row["shown"] and row["noise"] == 0
         replay.play(move)

@@ -576,9 +576,11 @@ def analyse_state(
     ``win_probability`` the chance shown for it (the level's chance map, where one was
     measured)."""
 
-def chance_map(level_name: str, rules: Rules) -> tuple[float, float] | None:
-    """``(a, b)`` of the map ``σ(a·logit(p) + b)`` from the search's values to the chances
-    shown by a search like ``level_name`` in a game of ``rules``; ``None``: shown as they are."""
+def chance_map(level_name: str, rules: Rules) -> tuple[float, float, int] | None:
+    """``(a, b, iterations)`` of the map ``σ(a·logit(p) + b·√(iterations / n))`` (a search of
+    ``n ≥ iterations`` iterations; ``b`` as it is below) from the search's values to the
+    chances shown by a search like ``level_name`` in a game of ``rules``; ``None``: shown as
+    they are."""
 
 #: How many standard errors of a review's loss its noise is (`genial.reviews.NOISE_Z`).
 REVIEW_NOISE_Z: float

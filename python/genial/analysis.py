@@ -113,19 +113,20 @@ def analyse(
     return Analysis(player=player, iterations=int(its), candidates=candidates)
 
 
-def chance_map(level: str = "expert", rules: Rules | None = None) -> tuple[float, float] | None:
+def chance_map(level: str = "expert", rules: Rules | None = None) -> tuple[float, float, int] | None:
     """How the chances a search like ``level`` shows in a game of ``rules`` (default: the
-    standard two-player game) are made from the search's values: ``(a, b)`` of the map
-    ``σ(a·logit(value) + b)``, fitted on the results of thousands of held-out games, or
-    ``None`` where no map was measured and the values are shown as they are.
+    standard two-player game) are made from the search's values: ``(a, b, iterations)`` of
+    the map ``σ(a·logit(value) + b·√(iterations / n))`` for a search of ``n ≥ iterations``
+    iterations (``b`` as it is for fewer), fitted on the results of thousands of held-out
+    games, or ``None`` where no map was measured and the values are shown as they are.
 
-    The top move's value is the largest of several noisy estimates, so it runs high, and the
-    evaluation is timid near the ends; the map corrects both where it was measured: the
-    ``expert`` search of the standard two-player game.
+    The top move's value is the largest of several noisy estimates, so it runs high, by less
+    the longer the search; and the evaluation is timid near the ends. The map corrects both
+    where it was measured: the ``expert`` search of the standard two-player game.
 
     >>> import genial
     >>> genial.analysis.chance_map("expert")
-    (1.32, -0.255)
+    (1.32, -0.255, 800)
     >>> genial.analysis.chance_map("expert", genial.Rules(players=3)) is None
     True
     """

@@ -85,8 +85,9 @@ pub fn review_decision(
         let v = win_probabilities(game, mover)[mover];
         (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], played, v, v, 0.0, 0)
     } else {
-        let mut full = bot().analyse(game, &moves).candidates;
-        calibration::show(map, &mut full);
+        let search = bot().analyse(game, &moves);
+        let mut full = search.candidates;
+        calibration::show(map, search.iterations, &mut full);
         let top = full[0].clone();
         if top.mv == played {
             (full, played, top.value, top.value, 0.0, 0)
@@ -213,7 +214,7 @@ mod tests {
         for played in [top, other] {
             let raw = review_decision(&g, played, small(), None, 4, None);
             let shown = review_decision(&g, played, small(), Some(map), 4, None);
-            let mapped: Vec<f64> = raw.candidates.iter().map(|c| map.apply(c.value)).collect();
+            let mapped: Vec<f64> = raw.candidates.iter().map(|c| map.apply(c.value, 30)).collect();
             assert_eq!(shown.candidates.iter().map(|c| c.value).collect::<Vec<_>>(), mapped);
             assert_ne!(shown.candidates[0].value, raw.candidates[0].value);
             if played == top {

@@ -55,17 +55,18 @@ fn analyse_state(
         bot.analyse(&game, &moves)
     })?;
     let mut candidates = analysis.candidates;
-    show(calibration::chance_map(level_name, game.config()), &mut candidates);
+    show(calibration::chance_map(level_name, game.config()), analysis.iterations, &mut candidates);
     let rows = candidates.into_iter().map(candidate_row).collect();
     Ok((analysis.iterations, rows))
 }
 
-/// `(a, b)` of the map `σ(a·logit(p) + b)` from the search's values to the chances shown
-/// by a search like `level_name` in a game of `rules`, or `None` where they are shown as
-/// they are (`calibration::chance_map`).
+/// `(a, b, iterations)` of the map `σ(a·logit(p) + b·√(iterations / n))` (for a search of
+/// `n ≥ iterations` iterations; `b` as it is below) from the search's values to the
+/// chances shown by a search like `level_name` in a game of `rules`, or `None` where they
+/// are shown as they are (`calibration::chance_map`).
 #[pyfunction]
-fn chance_map(level_name: &str, rules: PyRef<'_, PyRules>) -> Option<(f64, f64)> {
-    calibration::chance_map(level_name, &rules.0).map(|m| (m.a, m.b))
+fn chance_map(level_name: &str, rules: PyRef<'_, PyRules>) -> Option<(f64, f64, u32)> {
+    calibration::chance_map(level_name, &rules.0).map(|m| (m.a, m.b, m.iterations))
 }
 
 /// A candidate as Python sees it.
