@@ -112,8 +112,8 @@ mod tests {
     fn only_the_expert_search_of_the_standard_two_player_game_is_mapped() {
         let two = Config::standard(2).unwrap();
         assert_eq!(chance_map("expert", &two), Some(EXPERT_TWO_PLAYERS));
-        for level in ["hard", "master", "easy"] {
-            assert_eq!(chance_map(level, &two), None, "{level}");
+        for bot in crate::bots::catalogue::CATALOGUE.iter().filter(|b| b.name != "expert") {
+            assert_eq!(chance_map(bot.name, &two), None, "{}", bot.name);
         }
         for cfg in Config::all() {
             if cfg != two {
