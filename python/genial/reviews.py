@@ -1,7 +1,7 @@
 """Game review: every decision of a game judged by the levels' search.
 
-For each decision the review gives the mover's win chance before the move (the search's
-best estimate) and after the move played, the engine's choice with its win chance and
+For each decision the review gives the mover's win chance before the move (the chance
+after the engine's choice) and after the move played, the engine's choice with its win chance and
 points, the loss of win chance with its noise, and a class (`CLASSES`, `LOSS_LIMITS`). A
 per-player summary and a win-chance series for every seat complete it.
 
