@@ -171,14 +171,21 @@ mod tests {
         }
     }
 
+    /// A standard two-player game after `plies` moves picked by `step`, and its legal moves.
+    fn played(seed: u64, plies: usize, step: usize) -> (Game, Vec<Move>) {
+        let mut g = Game::new(Config::standard(2).unwrap(), seed);
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            g.legal_moves(&mut moves);
+            g.play_unchecked(&moves[(i * step) % moves.len()]);
+        }
+        g.legal_moves(&mut moves);
+        (g, moves)
+    }
+
     #[test]
     fn the_engines_choice_has_no_loss_and_another_move_is_compared_on_the_same_deals() {
-        let mut g = Game::new(Config::standard(2).unwrap(), 3);
-        let mut moves = Vec::new();
-        for i in 0..10 {
-            g.legal_moves(&mut moves);
-            g.play_unchecked(&moves[(i * 17) % moves.len()]);
-        }
+        let (g, mut moves) = played(3, 10, 17);
         let top = SearchBot::new(small(), 4).analyse(&g, &{
             g.legal_moves(&mut moves);
             moves.clone()
@@ -201,14 +208,8 @@ mod tests {
 
     #[test]
     fn the_map_shows_the_searchs_values_and_leaves_the_comparison_as_it_is() {
-        let mut g = Game::new(Config::standard(2).unwrap(), 5);
-        let mut moves = Vec::new();
-        for i in 0..12 {
-            g.legal_moves(&mut moves);
-            g.play_unchecked(&moves[(i * 13) % moves.len()]);
-        }
+        let (g, moves) = played(5, 12, 13);
         let map = calibration::EXPERT_TWO_PLAYERS;
-        g.legal_moves(&mut moves);
         let top = SearchBot::new(small(), 4).analyse(&g, &moves).candidates[0].mv;
         let other = *moves.iter().find(|m| **m != top).unwrap();
         for played in [top, other] {
