@@ -1,9 +1,9 @@
 """Game review: every decision of a game judged by the levels' search.
 
 For each decision the review gives the mover's win chance before the move (the chance
-after the engine's choice) and after the move played, the engine's choice with its win chance and
-points, the loss of win chance with its noise, and a class (`CLASSES`, `LOSS_LIMITS`). A
-per-player summary and a win-chance series for every seat complete it.
+after the engine's choice) and after the move played, the engine's choice with its win
+chance and points, the loss of win chance with its noise, and a class (`CLASSES`,
+`LOSS_LIMITS`). A per-player summary and a win-chance series for every seat complete it.
 
 **One comparison.** The engine's choice is the first candidate of one search of the
 decision: exactly what `genial.analyse` shows with the review's level, budget and seed, so
@@ -129,8 +129,8 @@ class Decision:
     move: Move
     #: The only legal move: nothing to choose (not classified into the summary).
     forced: bool
-    #: The mover's win chance before the move: ``best_win``, the chance after the engine's
-    #: choice (version 2 and older: the better of ``best_win`` and ``win_after``).
+    #: The mover's win chance before the move: ``best_win``, the chance after ``best``
+    #: (version 2 and older: the better of ``best_win`` and ``win_after``).
     win_before: float
     #: The mover's win chance after the move played.
     win_after: float

@@ -55,9 +55,7 @@ impl ChanceMap {
         let z = self.a * (p / (1.0 - p)).ln() + self.bias(iterations);
         1.0 / (1.0 + (-z).exp())
     }
-}
 
-impl ChanceMap {
     /// `b` for a search of `iterations` iterations.
     pub fn bias(&self, iterations: u32) -> f64 {
         self.b * (self.iterations as f64 / iterations.max(self.iterations) as f64).sqrt()
