@@ -18,7 +18,9 @@
 //! (JSON lines) with its CPU time, and a run started again with the same log skips the
 //! deals already there: the games are deterministic for a seed (iteration budgets).
 //! Seeds: 5,100,000 and up for reports (never used in tuning, training or another report;
-//! see benches/strength.py).
+//! see benches/strength.py). The log of the deals reported in BENCHMARKS.md is
+//! `benches/results/ceiling.jsonl`: given as the log, a run goes on from it (one log holds
+//! every bot and seed; two runs at once each need a log of their own, joined afterwards).
 
 use genial::bots::levels::{level, LevelKind};
 use genial::bots::{bot_seed, Bot, SearchBot, SearchConfig};
