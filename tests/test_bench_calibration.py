@@ -61,7 +61,8 @@ def test_a_review_run_keeps_what_the_analysis_and_the_review_show(tmp_path: Path
             row = by_ply[ply]
             # The review's first candidate is what the analysis shows first.
             assert row["shown"] == genial.analyse(replay, seed=0).best.win_probability
-            assert 0 <= row["win_before"] <= 1 and 0 <= row["win_after"] <= 1 and row["noise"] >= 0
+            assert 0 <= row["win_after"] <= 1 and row["noise"] >= 0
+            assert row["win_before"] == row["shown"]  # the chance before is the analysis's
             if row["engine"]:  # the engine's own choice: one search, nothing compared
                 assert row["win_before"] == row["win_after"] == row["shown"] and row["noise"] == 0
         replay.play(move)

@@ -46,10 +46,16 @@ def test_a_review_is_deterministic_for_a_seed_and_its_best_moves_are_legal() -> 
         assert d.move == move and d.player == replay.current_player
         assert replay.is_legal(d.best), d
         assert all(replay.is_legal(c.move) for c in d.candidates)
-        # The chance before is the reference's; the move played may have done better than it
-        # over the compared deals (no loss then).
-        assert 0.0 <= d.win_after <= 1.0 and d.win_before == d.best_win and 0.0 <= d.best_win <= 1.0
-        assert d.loss == pytest.approx(max(0.0, d.best_win - d.win_after))
+        # The chance before is the search's first candidate's (the analysis's); after, that
+        # less the compared difference, so before - after is the loss unless cut at 0 or 1
+        # (the move played may also have done better over the compared deals: no loss).
+        assert d.win_before == d.best_win and 0.0 <= d.win_after <= 1.0
+        if not d.forced:
+            assert d.win_before == d.candidates[0].win_probability
+        if 0.0 < d.win_after < 1.0:
+            assert d.loss == pytest.approx(max(0.0, d.win_before - d.win_after))
+        else:
+            assert d.loss >= d.win_before - d.win_after - 1e-12
         assert d.classification in CLASSES
         if d.move.is_placement:
             assert d.points == replay.explain(d.move).points

@@ -591,11 +591,12 @@ def review_decision(
     seed: int = 0,
     iterations: int | None = None,
     level_name: str = "expert",
-) -> tuple[list[tuple[Move, int, float, float, list[Move]]], Move, float, float, float, list[float], int]:
+) -> tuple[list[tuple[Move, int, float, float, list[Move]]], Move, float, float, float, float, list[float], int]:
     """Reviews the decision of the seat to move, who played ``played``, from its view only:
-    ``(candidates, best, best_win, played_win, noise, seats_before, legal_moves)``: the
-    two wins from one comparison over the same deals when another move than the engine's
-    choice was played, else its shown chance (as ``analyse_state``'s)."""
+    ``(candidates, best, win_before, win_after, difference, noise, seats_before,
+    legal_moves)``: the chance before is the first candidate's (as ``analyse_state`` shows
+    it), the chance after is that less ``difference``, the reference's value minus the move
+    played's over the same deals (0 for the engine's choice)."""
 
 def eval_features(state: GameState, observer: int) -> npt.NDArray[np.float64]:
     """The evaluation's feature rows of every seat as ``observer`` sees the position."""

@@ -1,7 +1,7 @@
 """Game review: every decision of a game judged by the levels' search.
 
-For each decision the review gives the mover's win chance before the move (the chance
-after the engine's choice) and after the move played, the engine's choice with its win
+For each decision the review gives the mover's win chance before the move (the analysis's
+chance) and after the move played, the engine's choice with its win
 chance and points, the loss of win chance with its noise, and a class (`CLASSES`,
 `LOSS_LIMITS`). A per-player summary and a win-chance series for every seat complete it.
 
@@ -17,13 +17,12 @@ standard errors of that difference, measured from the per-deal differences
 ``loss - noise`` (the low end of the loss's interval), so a move the search cannot tell
 from its own choice is "best" (`Decision.within_noise`).
 
-**What a chance means.** The chances of the search's candidates (and of the engine's
-choice when it was played) are the ones `genial.analyse` shows, through the level's chance
-map (the core's ``calibration`` module: the `expert` search of the standard two-player game
-is mapped to match measured results; other searches are shown as they are). The compared
-chances of a decision where another move was played are shown as compared: no maximum of
-noisy estimates is taken there, and they were measured calibrated as they are. The chance
-before a decision is the reference's.
+**What a chance means.** The chance before a decision is the one `genial.analyse` shows for
+its first choice, through the level's chance map (the core's ``calibration`` module: the
+`expert` search of the standard two-player game is mapped to match measured results; other
+searches are shown as they are), and the chance after another move is that less the
+compared difference, so that before minus after is the loss. The comparison's own values
+are not shown: they run high (the reference is the better of two noisy values).
 
 **No hidden information.** Each decision is searched from the mover's information set,
 exactly as `genial.analyse` does: the board, every track, the mover's own rack and the
@@ -80,7 +79,8 @@ __all__ = [
 
 FORMAT = "genial.review"
 #: Version 3: the search's values shown through the level's chance map (`genial.analyse`'s
-#: chances) and ``win_before`` the reference's chance. Version 2: one comparison per
+#: chances); ``win_before`` the search's chance, ``win_after`` that less the compared
+#: difference. Version 2: one comparison per
 #: decision, every decision searched with the review's seed, and each decision's
 #: ``noise``. Reviews of versions 1 (two searches, no noise: ``noise`` ``None``) and 2
 #: still read, but are never resumed or taken from a cache.
@@ -129,21 +129,23 @@ class Decision:
     move: Move
     #: The only legal move: nothing to choose (not classified into the summary).
     forced: bool
-    #: The mover's win chance before the move: ``best_win``, the chance after ``best``
-    #: (version 2 and older: the better of ``best_win`` and ``win_after``).
+    #: The mover's win chance before the move: the search's first candidate's, as
+    #: `genial.analyse` shows it (version 2 and older: the better of two compared values).
     win_before: float
-    #: The mover's win chance after the move played.
+    #: The mover's win chance after the move played: ``win_before`` less the compared
+    #: difference (within 0 and 1; version 2 and older: the compared value).
     win_after: float
-    #: ``best``'s win chance minus the move played's, from one comparison over
-    #: the same deals, at least 0 (0 for the engine's own choice).
+    #: ``best``'s value minus the move played's, from one comparison over the same deals,
+    #: at least 0 (0 for the engine's own choice); ``win_before - win_after`` unless that
+    #: was cut at 0 or 1.
     loss: float
     classification: str
     #: The engine's choice: the search's first candidate (what `genial.analyse` with the
     #: review's level, budget and seed shows first), or its second choice when the
     #: comparison found that better than the first.
     best: Move
-    #: The win chance after ``best``: from the same comparison as ``win_after`` when the
-    #: move played is another, else the search's shown chance (`genial.analyse`'s).
+    #: The win chance best play keeps: ``win_before`` (version 2 and older: ``best``'s
+    #: compared value).
     best_win: float
     #: Points of each half of the move played and of the best move (``None`` for swap/keep).
     points: tuple[int, int] | None
@@ -509,7 +511,7 @@ def review(
                 progress(len(decisions), total, known[ply])
         elif ply in wanted:
             mover = board.current_player
-            rows, best_move, best_win, played_value, noise, seats, legal = _core.review_decision(
+            rows, best_move, best_win, played_value, difference, noise, seats, legal = _core.review_decision(
                 board._state, move, seed, iterations, level
             )
             cands = tuple(
@@ -517,7 +519,7 @@ def review(
                 for m, n, v, p, line in rows
             )
             engine_choice = best_move == move
-            loss = max(0.0, float(best_win) - float(played_value))
+            loss = max(0.0, float(difference))
             decisions.append(
                 Decision(
                     ply=ply,

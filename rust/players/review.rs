@@ -28,8 +28,12 @@ pub const NOISE_Z: f64 = 2.58;
 /// when that did better on those deals, the loss is the reference's value minus the move
 /// played's, and its noise comes from the spread of their per-deal differences.
 ///
-/// The full search's values are shown through the level's chance map (`calibration`); the
-/// compared values are shown as they are (no maximum over noisy estimates is taken there).
+/// The chances shown come from the full search, through the level's chance map
+/// (`calibration`): the mover's chance before the decision is its first candidate's, the
+/// same number `analyse` shows, and the chance after another move is that less the
+/// compared difference. The comparison gives the difference only: its own values run high
+/// (the reference is the better of two noisy values), and a chance taken from it would
+/// not agree with the analysis's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecisionReview {
     /// Root candidates of the full search, best first, their values the shown chances.
@@ -37,13 +41,16 @@ pub struct DecisionReview {
     /// The reference: the full search's first candidate (the move played when forced), or
     /// its second when the comparison found that better.
     pub best: Move,
-    /// The mover's win chance after the reference: from the comparison when the move
-    /// played is another, else the full search's shown chance. It is also the mover's
-    /// chance before the decision.
+    /// The mover's win chance before the decision, which best play keeps: the full
+    /// search's shown chance of its first candidate (the evaluation's when forced).
     pub best_value: f64,
-    /// The mover's win chance after the move played, from the same comparison (the full
-    /// search's shown chance when it is the engine's choice).
+    /// The mover's win chance after the move played: `best_value` less `difference`,
+    /// within 0 and 1.
     pub played_value: f64,
+    /// The reference's value minus the move played's over the same deals (negative: the
+    /// move played did better there); 0 when the move played is the engine's choice or
+    /// forced. The loss is this, when positive.
+    pub difference: f64,
     /// Half the width of the loss's interval (`NOISE_Z` standard errors of the compared
     /// difference); 0 when the move played is the engine's choice or forced.
     pub noise: f64,
@@ -80,17 +87,17 @@ pub fn review_decision(
         }
         bot
     };
-    let (candidates, best, best_value, played_value, noise, rounds) = if moves.len() <= 1 {
+    let (candidates, best, best_value, difference, noise, rounds) = if moves.len() <= 1 {
         // Forced: nothing to choose, the evaluation's estimate stands for the search's.
         let v = win_probabilities(game, mover)[mover];
-        (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], played, v, v, 0.0, 0)
+        (vec![Candidate { mv: played, visits: 0, value: v, prior: 0.0, line: Vec::new() }], played, v, 0.0, 0.0, 0)
     } else {
         let search = bot().analyse(game, &moves);
         let mut full = search.candidates;
         calibration::show(map, search.iterations, &mut full);
         let top = full[0].clone();
         if top.mv == played {
-            (full, played, top.value, top.value, 0.0, 0)
+            (full, played, top.value, 0.0, 0.0, 0)
         } else {
             // The engine's first two choices and the move played, half the budget's
             // iterations each, on the same deals.
@@ -101,11 +108,12 @@ pub fn review_decision(
             let rounds = (config.budget(game.config().players()).max(2) / 2).max(1);
             let c = bot().compare(game, &arms, rounds);
             let r = if p == 2 && c.values[1] > c.values[0] { 1 } else { 0 };
-            (full, arms[r], c.values[r], c.values[p], NOISE_Z * c.std_error(r, p), c.rounds)
+            (full, arms[r], top.value, c.values[r] - c.values[p], NOISE_Z * c.std_error(r, p), c.rounds)
         }
     };
+    let played_value = (best_value - difference).clamp(0.0, 1.0);
     let seats = share(game, mover, best_value);
-    DecisionReview { candidates, best, best_value, played_value, noise, rounds, seats, legal: moves.len() }
+    DecisionReview { candidates, best, best_value, played_value, difference, noise, rounds, seats, legal: moves.len() }
 }
 
 /// Every seat's win chance when the mover's side has `mine`: the other sides share the
@@ -192,8 +200,8 @@ mod tests {
         });
         let r = review_decision(&g, top.candidates[0].mv, small(), None, 4, None);
         assert_eq!(
-            (r.best, r.best_value, r.played_value, r.noise),
-            (top.candidates[0].mv, r.played_value, top.candidates[0].value, 0.0)
+            (r.best, r.best_value, r.played_value, r.difference, r.noise),
+            (top.candidates[0].mv, r.played_value, top.candidates[0].value, 0.0, 0.0)
         );
         assert_eq!(r.candidates, top.candidates);
         let other = *moves.iter().find(|m| **m != top.candidates[0].mv).unwrap();
@@ -201,6 +209,9 @@ mod tests {
         assert!(top.candidates[..2].iter().any(|c| c.mv == r.best), "{:?}", r.best);
         assert_eq!(r.rounds, 15);
         assert!(r.noise >= 0.0 && (0.0..=1.0).contains(&r.best_value) && (0.0..=1.0).contains(&r.played_value));
+        // The chance before is the search's first candidate's; after, that less the difference.
+        assert_eq!(r.best_value, top.candidates[0].value);
+        assert_eq!(r.played_value, (r.best_value - r.difference).clamp(0.0, 1.0));
         // The same move against itself: the same deals give the same value, no noise.
         let c = SearchBot::new(small(), 4).compare(&g, &[other, other], 20);
         assert_eq!((c.values[0], c.std_error(0, 1)), (c.values[1], 0.0));
@@ -218,16 +229,15 @@ mod tests {
             let mapped: Vec<f64> = raw.candidates.iter().map(|c| map.apply(c.value, 30)).collect();
             assert_eq!(shown.candidates.iter().map(|c| c.value).collect::<Vec<_>>(), mapped);
             assert_ne!(shown.candidates[0].value, raw.candidates[0].value);
-            if played == top {
-                assert_eq!((shown.best_value, shown.played_value), (mapped[0], mapped[0]));
-            } else {
-                // The comparison's values are shown as they are.
-                assert_eq!(
-                    (shown.best, shown.best_value, shown.played_value),
-                    (raw.best, raw.best_value, raw.played_value)
-                );
-                assert_eq!((shown.noise, shown.rounds), (raw.noise, raw.rounds));
-            }
+            // The chance before is the analysis's shown chance, mapped or not; the comparison
+            // (the reference, the difference, its noise) does not depend on the map.
+            assert_eq!((shown.best_value, raw.best_value), (mapped[0], raw.candidates[0].value));
+            assert_eq!(
+                (shown.best, shown.difference, shown.noise, shown.rounds),
+                (raw.best, raw.difference, raw.noise, raw.rounds)
+            );
+            assert_eq!(shown.played_value, (mapped[0] - shown.difference).clamp(0.0, 1.0));
+            assert_eq!(played == top, shown.difference == 0.0 && shown.rounds == 0);
             assert_eq!(shown.seats[g.current_player()], shown.best_value);
         }
     }

@@ -11,16 +11,16 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// `(candidates, best, best_value, played_value, noise, seats, legal)`: see
+/// `(candidates, best, best_value, played_value, difference, noise, seats, legal)`: see
 /// `crate::review::DecisionReview`.
-type DecisionRow = (Vec<CandidateRow>, PyMove, f64, f64, f64, Vec<f64>, usize);
+type DecisionRow = (Vec<CandidateRow>, PyMove, f64, f64, f64, f64, Vec<f64>, usize);
 
 /// Reviews the decision of the player to move of `state`, who played `played`: the
 /// search's candidates (best first, with the chances shown for them), the engine's choice,
-/// the mover's win chance after it (also the chance before the decision) and after the
-/// move played (from one comparison over the same deals), the noise of their
-/// difference, every seat's win chance before, and the number of legal moves. The search
-/// uses `seed` as `analyse_state` does, so it is deterministic and agrees with it.
+/// the mover's win chance before the decision (the first candidate's) and after the move
+/// played, the reference's value minus the move played's over the same deals and the noise
+/// of that difference, every seat's win chance before, and the number of legal moves. The
+/// search uses `seed` as `analyse_state` does, so it is deterministic and agrees with it.
 #[pyfunction]
 #[pyo3(signature = (state, played, seed = 0, iterations = None, level_name = "expert"))]
 fn review_decision(
@@ -49,6 +49,7 @@ fn review_decision(
         PyMove(r.best),
         r.best_value,
         r.played_value,
+        r.difference,
         r.noise,
         r.seats[..n].to_vec(),
         r.legal,
