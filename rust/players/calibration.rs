@@ -17,9 +17,9 @@
 //! and −0.082 on halves of the games), where the scaling gives −0.064. Below that budget
 //! `b` is held (no measurement there to extrapolate from).
 //!
-//! The map is for the search's own candidate values, never for a comparison of two moves
-//! over common deals (the review's losses): those take no maximum over noisy estimates and
-//! were measured calibrated as they are.
+//! The map is for the search's own candidate values. A review's comparison of two moves
+//! over common deals gives only their difference (the loss), which the map never touches:
+//! the chance after a move is the shown chance before it less that difference.
 
 use crate::bots::Candidate;
 use crate::variants::Config;
