@@ -204,7 +204,7 @@ def test_simulate_on_a_cluster_killed_halfway_resumes_to_the_local_dataset(clust
         # The worker node and the run are lost together, halfway.
         cluster.kill(cluster.nodes[1])
         os.killpg(run.pid, signal.SIGKILL)
-        run.communicate(timeout=WAIT_S)
+        _, first = run.communicate(timeout=WAIT_S)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(run.pid, signal.SIGKILL)
@@ -221,8 +221,12 @@ def test_simulate_on_a_cluster_killed_halfway_resumes_to_the_local_dataset(clust
     assert {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet") if f.name in stamps} == stamps
     assert _shards(out) == expected  # the same files as the local run, byte for byte
     assert not list(out.glob(".*partial"))
-    nodes = {line.rsplit(" ", 1)[-1] for line in resumed.stderr.splitlines() if " from node " in line}
-    assert len(nodes) == 2, resumed.stderr  # both nodes played
+    # The shards were played on more than one node. Counted over both runs: the resumed run
+    # alone may play every shard on the head, since the node started just before it can be
+    # seen with a free CPU only after the head has taken the remaining shards (as happened
+    # on a loaded machine).
+    nodes = {line.rsplit(" ", 1)[-1] for line in (first + resumed.stderr).splitlines() if " from node " in line}
+    assert len(nodes) >= 2, first + resumed.stderr
     assert "3200 in the dataset" in resumed.stdout
     rules = genial.Rules("standard", 2)
     assert read_dataset(out) == genial.simulate(3200, bots=["greedy", "random"], seed=11, rules=rules, threads=2)
