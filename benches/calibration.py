@@ -266,9 +266,11 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
     print("bin  n  mean shown  share won")
     for b, (n, mp, my) in enumerate(table):
         print(f"{b / 10:.1f}-{(b + 1) / 10:.1f} {n:5d} {mp:.3f} {my:.3f}")
-    drift = [r["shown_long"] - r["shown"] for r in rows if "shown_long" in r]
+    # The positions analysed again at the longer budget.
+    long_rows = [r for r in rows if "shown_long" in r]
+    drift = [r["shown_long"] - r["shown"] for r in long_rows]
     if drift:
-        lo, hi = by_games_mean([r for r in rows if "shown_long" in r], lambda r: r["shown_long"] - r["shown"])
+        lo, hi = by_games_mean(long_rows, lambda r: r["shown_long"] - r["shown"])
         print(
             f"drift x{args.drift_factor}: {len(drift)} positions, mean {sum(drift) / len(drift):+.4f} [{lo:+.4f}, {hi:+.4f}]"
         )
@@ -293,11 +295,9 @@ def report(args: argparse.Namespace, rows: list[dict[str, float]], start: float)
         # `b` as fitted at the default budget and, as the core scales it, by √(1 / factor) at
         # the longer one (`--map`'s `b` held at both, for comparison).
         for label, scale in (("b held", 1.0), ("b scaled", (1 / args.drift_factor) ** 0.5)):
-            moved = [
-                mapped_chance(r, "shown_long", scale) - mapped_chance(r, "shown") for r in rows if "shown_long" in r
-            ]
+            moved = [mapped_chance(r, "shown_long", scale) - mapped_chance(r, "shown") for r in long_rows]
             lo, hi = by_games_mean(
-                [r for r in rows if "shown_long" in r],
+                long_rows,
                 lambda r, scale=scale: mapped_chance(r, "shown_long", scale) - mapped_chance(r, "shown"),
             )
             print(

@@ -1,9 +1,9 @@
 """Game review: every decision of a game judged by the levels' search.
 
 For each decision the review gives the mover's win chance before the move (the analysis's
-chance) and after the move played, the engine's choice with its win
-chance and points, the loss of win chance with its noise, and a class (`CLASSES`,
-`LOSS_LIMITS`). A per-player summary and a win-chance series for every seat complete it.
+chance) and after the move played, the engine's choice with its win chance and points, the
+loss of win chance with its noise, and a class (`CLASSES`, `LOSS_LIMITS`). A per-player
+summary and a win-chance series for every seat complete it.
 
 **One comparison.** The engine's choice is the first candidate of one search of the
 decision: exactly what `genial.analyse` shows with the review's level, budget and seed, so
@@ -80,9 +80,8 @@ __all__ = [
 FORMAT = "genial.review"
 #: Version 3: the search's values shown through the level's chance map (`genial.analyse`'s
 #: chances); ``win_before`` the search's chance, ``win_after`` that less the compared
-#: difference. Version 2: one comparison per
-#: decision, every decision searched with the review's seed, and each decision's
-#: ``noise``. Reviews of versions 1 (two searches, no noise: ``noise`` ``None``) and 2
+#: difference. Version 2: one comparison per decision, every decision searched with the
+#: review's seed, and each decision's ``noise``. Reviews of versions 1 (two searches, no noise: ``noise`` ``None``) and 2
 #: still read, but are never resumed or taken from a cache.
 VERSION = 3
 #: The versions `Review.from_dict` reads.
