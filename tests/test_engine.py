@@ -426,10 +426,38 @@ def test_engine_check_reports_what_fails() -> None:
     failed = {c.name for c in results if not c.passed}
     assert "handshake" not in failed and "games: standard 2p after placement" in failed
     out = subprocess.run(
-        [sys.executable, "-m", "genial", "engine-check", f"{FAULTY} garbage", "--movetime", "100"],
+        [sys.executable, "-m", "genial", "engine-check", f"{FAULTY} garbage", "--movetime", "100", "--rules", "duel/2"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 1 and "FAIL" in out.stdout and "checks failed" in out.stdout
+    assert [line.split(":")[0] for line in out.stdout.splitlines() if " games: " in line] == ["FAIL games"]
+    assert "games: duel 2p after placement" in out.stdout
+
+
+def test_engine_check_plays_the_rule_sets_asked_for_and_refuses_others() -> None:
+    from genial.engine.check import parse_rule_set, rule_set_name, run_checks
+
+    assert [parse_rule_set(rule_set_name(r)) for r in RULE_SETS] == list(RULE_SETS)
+    asked = [parse_rule_set("duel/2"), parse_rule_set("Standard/2/instead")]
+    assert asked == [("duel", 2, "after_placement"), ("standard", 2, "instead_of_placement")]
+    python_engine = f"{PY} {shlex.quote(str(HERE.parent / 'examples' / 'engines' / 'random_engine.py'))}"
+    results = run_checks(python_engine, movetime_ms=100, rule_sets=asked)
+    assert all(c.passed for c in results), [c.line() for c in results if not c.passed]
+    games = [c.name for c in results if c.name.startswith("games:")]
+    assert games == ["games: duel 2p after placement", "games: standard 2p instead of placement"]
+    assert len(results) == 15 - len(RULE_SETS) + 2
+    for bad in ("standard/5", "chess/2", "standard", ""):
+        with pytest.raises(ValueError, match="standard/2, standard/3"):
+            parse_rule_set(bad)
+    for rule_sets in ([], [("standard", 5, "after_placement")]):
+        with pytest.raises(ValueError, match="RULE_SETS"):
+            run_checks(python_engine, rule_sets=rule_sets)
+    out = subprocess.run(
+        [sys.executable, "-m", "genial", "engine-check", python_engine, "--rules", "standard/5"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 2 and "'standard/5' is not one of engine-check's rule sets" in out.stderr
+    assert out.stdout == "" and "Traceback" not in out.stderr
 
 
 def test_genial_play_seats_engines_and_reports_a_forfeit(tmp_path: Path) -> None:

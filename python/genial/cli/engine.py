@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..engine.check import DEADLINE_S
+from ..engine.check import DEADLINE_S, RULE_SETS, parse_rule_set, rule_set_name
 from .common import bots_help, examples
 
 __all__ = ["register"]
@@ -27,6 +27,7 @@ def _check(args: argparse.Namespace) -> int:
         movetime_ms=args.movetime,
         games=args.games,
         deadline_s=args.deadline,
+        rule_sets=args.rules or RULE_SETS,
         report=lambda c: print(c.line(), flush=True),
     )
     failed = [c for c in results if not c.passed]
@@ -60,6 +61,7 @@ def register(sub: Any) -> None:
         epilog=examples(
             "genial engine-check 'python3 my_engine.py'",
             "genial engine-check 'genial engine --bot hard' --movetime 100 --games 2",
+            "genial engine-check 'python3 my_engine.py' --rules standard/2 --rules duel/2",
         ),
     )
     c.add_argument("command", help="the engine's command line, e.g. 'python3 my_engine.py'")
@@ -71,4 +73,20 @@ def register(sub: Any) -> None:
         default=DEADLINE_S,
         help=f"the whole suite's deadline, s: checks not run by then fail (default: {DEADLINE_S:g})",
     )
+    c.add_argument(
+        "--rules",
+        action="append",
+        type=_rule_set,
+        metavar="RULE_SET",
+        help="play the games of this rule set only (repeat for more; default: all of "
+        + ", ".join(rule_set_name(r) for r in RULE_SETS)
+        + ")",
+    )
     c.set_defaults(func=_check)
+
+
+def _rule_set(text: str) -> tuple[str, int, str]:
+    try:
+        return parse_rule_set(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .._core import Move
@@ -26,7 +26,7 @@ from .host import HANDSHAKE_S, MARGIN_MS, EngineBot, EngineError
 from .process import Broken, EngineProcess
 from .protocol import position_lines, rules_line
 
-__all__ = ["Check", "run_checks", "RULE_SETS", "DEADLINE_S"]
+__all__ = ["Check", "run_checks", "parse_rule_set", "rule_set_name", "RULE_SETS", "DEADLINE_S"]
 
 DEADLINE_S = 600.0
 """The suite's own deadline (s): the checks not run by then fail."""
@@ -41,6 +41,23 @@ RULE_SETS: tuple[tuple[str, int, str], ...] = (
     ("solo", 1, "after_placement"),
 )
 """The games the suite plays: (variant, players, swap timing)."""
+
+
+def rule_set_name(rule_set: tuple[str, int, str]) -> str:
+    """``VARIANT/PLAYERS`` (``/instead`` added for the swap instead of a placement): how
+    `parse_rule_set` and ``genial engine-check --rules`` spell one of `RULE_SETS`."""
+    variant, players, timing = rule_set
+    return f"{variant}/{players}" + ("/instead" if timing == "instead_of_placement" else "")
+
+
+def parse_rule_set(text: str) -> tuple[str, int, str]:
+    """One of `RULE_SETS` from its name (`rule_set_name`): ``standard/2``, ``team/4``,
+    ``standard/2/instead``, ...; `ValueError` naming the suite's rule sets otherwise."""
+    names = {rule_set_name(r): r for r in RULE_SETS}
+    found = names.get(text.strip().lower())
+    if found is None:
+        raise ValueError(f"{text!r} is not one of engine-check's rule sets: {', '.join(names)}")
+    return found
 
 
 @dataclass(frozen=True)
@@ -346,11 +363,18 @@ def run_checks(
     margin_ms: int = MARGIN_MS,
     handshake_timeout: float = HANDSHAKE_S,
     deadline_s: float = DEADLINE_S,
+    rule_sets: Sequence[tuple[str, int, str]] = RULE_SETS,
 ) -> list[Check]:
     """Runs the suite against ``command``; ``report`` is called with each result as it
     comes. Stops after a failed handshake (nothing else can work). The whole suite ends
     within about ``deadline_s`` seconds (plus one decision's time): a check not run by
-    then fails, and so does one cut short."""
+    then fails, and so does one cut short. ``rule_sets`` (some of `RULE_SETS`, for an
+    engine that plays only those) are the rule sets whose games are played."""
+    if not rule_sets:
+        raise ValueError("rule_sets is empty: name at least one of engine-check's RULE_SETS")
+    unknown = [r for r in rule_sets if tuple(r) not in RULE_SETS]
+    if unknown:
+        raise ValueError(f"not among engine-check's RULE_SETS: {unknown!r}")
     results: list[Check] = []
     fds = _fds()
     suite = _Suite(command, movetime_ms, margin_ms, handshake_timeout, time.monotonic() + deadline_s, [])
@@ -375,7 +399,7 @@ def run_checks(
     if results[0].passed:
         run("isready", lambda: _raw(suite, "isready", lambda b: "readyok"))
         run("options at their defaults", lambda: _options(suite))
-        for variant, players, timing in RULE_SETS:
+        for variant, players, timing in rule_sets:
             run(
                 f"games: {variant} {players}p {timing.replace('_', ' ')}",
                 lambda v=variant, p=players, t=timing: _games(suite, v, p, t, games),  # type: ignore[misc]
