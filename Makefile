@@ -38,8 +38,10 @@ demo: $(BUILD)
 	@echo "genial is installed in $(VENV): run $(VENV)/bin/genial (try $(VENV)/bin/genial play), or first: source $(VENV)/bin/activate"
 
 # Optimised tests without the release profile's fat LTO (Cargo.toml, profile test-release).
+# The few unit tests of several CPU-seconds are #[ignore]d, so that `make test-fast` leaves
+# them out; here they run too.
 test-rust:
-	cargo test --profile test-release --quiet
+	cargo test --profile test-release --quiet -- --include-ignored
 
 test-python: $(STAMP) $(BUILD)
 	$(PY) -m pytest -q

@@ -75,7 +75,9 @@ def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 # `make test-fast` runs what is not marked slow: the unit and property tests at small sizes,
 # for the edit-test loop. The slow tier (browsers, a Ray cluster, interrupts of real runs,
 # engine processes and servers in their own processes, whole reviews, strength and
-# training runs, building the docs and the wheel) runs in `make test` and CI.
+# training runs, building the docs and the wheel) runs in `make test` and CI: the modules
+# below, and single tests elsewhere marked `@pytest.mark.slow` (properties checked at scale,
+# Ctrl-C of a real run, a Ray backend).
 SLOW_MODULES = {
     "test_cluster",
     "test_docs_site",

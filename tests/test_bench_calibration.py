@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import genial
+import pytest
 from conftest import ROOT, load_script
 
 
@@ -31,6 +32,7 @@ def test_the_platt_fit_recovers_the_map_that_made_the_results() -> None:
     assert math.isclose(a, 1.3, abs_tol=0.06) and math.isclose(b, -0.25, abs_tol=0.06)
 
 
+@pytest.mark.slow
 def test_a_review_run_keeps_what_the_analysis_and_the_review_show(tmp_path: Path) -> None:
     out = tmp_path / "rows.jsonl"
     script = str(ROOT / "benches" / "calibration.py")

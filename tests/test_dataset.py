@@ -123,6 +123,7 @@ def test_dataset_options_need_a_folder(tmp_path: Path, capsys: pytest.CaptureFix
     assert not (tmp_path / "g.csv").exists()
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_shards_and_resume_completes(tmp_path: Path) -> None:
     out = tmp_path / "d"
     cmd = [sys.executable, "-m", "genial", "simulate", "--games", "3000", "--bots", "greedy,random", "--seed", "8"]

@@ -386,6 +386,7 @@ def test_a_review_embedded_in_a_record_with_a_huge_number_is_set_aside(
 # ----- a second Ctrl-C ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gap", [0.0, 0.01, 0.03, 0.06, 0.1, 0.3])
 def test_a_double_ctrl_c_exits_130(tmp_path: Path, gap: float) -> None:
     """Two Ctrl-Cs ``gap`` seconds apart: the second one may come while the first is being
@@ -438,6 +439,7 @@ def test_a_full_disk_while_writing_a_shard_keeps_the_summary_of_the_shards_writt
     assert len(read_dataset(out)) == 200
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_the_first_moments_of_a_real_run_keeps_a_readable_file(tmp_path: Path) -> None:
     """The report's case: ``genial simulate --games 400000 --out keep.parquet`` over a valid
     file, interrupted as soon as its output is open. Afterwards the path holds a readable
@@ -519,6 +521,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "out"),
     [("simulate", "keep.parquet"), ("tournament", "keep.csv"), ("simulate", "folder")],
@@ -587,6 +590,7 @@ sys.exit(main(["simulate", "--games", "20000", "--threads", "1", "--no-progress"
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["keep.parquet", "ds"])
 def test_ctrl_c_while_pyarrow_first_imports_pandas_still_stops_the_run(tmp_path: Path, target: str) -> None:
     pytest.importorskip("pandas", reason="pandas not installed: pyarrow imports nothing lazily")

@@ -106,6 +106,7 @@ def _ray_clusters_on_this_machine() -> list[int]:
     return pids
 
 
+@pytest.mark.slow
 def test_ray_auto_without_a_cluster_says_what_to_do_and_leaves_nothing(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     # Ray's "auto" joins any cluster running on the machine (it looks for its processes),

@@ -102,6 +102,7 @@ def test_an_engine_takes_its_place_on_the_ladder(tmp_path: Path) -> None:
     assert engine in ratings.names and ratings.encounters[ratings.names.index(engine)].sum() == 4
 
 
+@pytest.mark.slow
 def test_the_ladder_command_writes_its_report_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "lad"
     cmd = [sys.executable, "-m", "genial", "ladder", "--out", str(out), "--pool", ",".join(POOL)]

@@ -155,6 +155,7 @@ def test_previews_say_what_playing_does(rules: Rules) -> None:
         game.play(bot.choose(GameView(game)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_the_preview_table_is_the_previews_as_columns(rules: Rules) -> None:
     game = Game(seed=5, rules=rules)

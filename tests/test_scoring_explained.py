@@ -45,6 +45,7 @@ def walk(game: Game, cell: tuple[int, int], d: int, color: genial.Color) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_explanations_match_previews_for_every_placement_of_200_positions() -> None:
     seen: Counter[str] = Counter()
     for game in positions():

@@ -455,6 +455,7 @@ def test_only_built_in_bots_on_iterations_replay() -> None:
         t.result.game(0)
 
 
+@pytest.mark.slow
 def test_ray_backend_equals_the_single_machine_result() -> None:
     ray = pytest.importorskip("ray", reason="ray not installed: pip install ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)

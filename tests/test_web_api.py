@@ -853,6 +853,7 @@ def test_placements_are_ordered_as_the_terminal_lists_them(client: TestClient) -
     assert s["rack_labels"][0] == " and ".join(str(c) for c in game.rack(0)[0].colors)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "players"), [("standard", 2), ("standard", 3), ("team", 4), ("solo", 1), ("duel", 2)]
 )

@@ -383,6 +383,7 @@ mod tests {
     /// exactly the legal actions, each legal action converts to a legal move, and each
     /// move's actions convert back to it.
     #[test]
+    #[ignore = "slow (about 2 CPU-s): `make test` runs it, `make test-fast` does not"]
     fn mask_matches_legal_moves_on_random_positions() {
         let mut moves = Vec::new();
         let mut actions = Vec::new();

@@ -649,6 +649,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow (about 5 CPU-s): `make test` runs it, `make test-fast` does not"]
     fn a_tiny_trained_model_beats_its_untrained_start_against_greedy() {
         // 300 games of self-play for the 2-player class, a few seconds. The untrained
         // weights (all zero) play at random and lose every game to greedy (0 of 60 here);
