@@ -426,7 +426,7 @@ def test_engine_check_reports_what_fails() -> None:
     failed = {c.name for c in results if not c.passed}
     assert "handshake" not in failed and "games: standard 2p after placement" in failed
     out = subprocess.run(
-        [sys.executable, "-m", "genial", "engine-check", f"{FAULTY} garbage", "--movetime", "100", "--rules", "duel/2"],
+        [sys.executable, "-m", "genial", "engine-check", f"{FAULTY} garbage", "--movetime", "100", "--rules", "variant=duel players=2"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 1 and "FAIL" in out.stdout and "checks failed" in out.stdout
@@ -435,28 +435,36 @@ def test_engine_check_reports_what_fails() -> None:
 
 
 def test_engine_check_plays_the_rule_sets_asked_for_and_refuses_others() -> None:
-    from genial.engine.check import parse_rule_set, rule_set_name, run_checks
+    from genial.engine.check import parse_rule_set, rule_set_text, run_checks
 
-    assert [parse_rule_set(rule_set_name(r)) for r in RULE_SETS] == list(RULE_SETS)
-    asked = [parse_rule_set("duel/2"), parse_rule_set("Standard/2/instead")]
-    assert asked == [("duel", 2, "after_placement"), ("standard", 2, "instead_of_placement")]
+    assert [parse_rule_set(rule_set_text(r)) for r in RULE_SETS] == list(RULE_SETS)
+    # The rule set's one text form, whole (as a record stores it) or with defaults left out.
+    whole = genial.Rules(variant="duel", players=2).to_text()
+    assert parse_rule_set(whole) == parse_rule_set("variant=duel players=2") == ("duel", 2, "after_placement")
+    asked = [parse_rule_set("variant=duel players=2"), parse_rule_set("players=2 swap_timing=instead_of_placement")]
+    assert asked[1] == ("standard", 2, "instead_of_placement")
     python_engine = f"{PY} {shlex.quote(str(HERE.parent / 'examples' / 'engines' / 'random_engine.py'))}"
-    results = run_checks(python_engine, movetime_ms=100, rule_sets=asked)
+    results = run_checks(python_engine, movetime_ms=100, rule_sets=[*asked, list(asked[0])])
     assert all(c.passed for c in results), [c.line() for c in results if not c.passed]
     games = [c.name for c in results if c.name.startswith("games:")]
-    assert games == ["games: duel 2p after placement", "games: standard 2p instead of placement"]
+    assert games == ["games: duel 2p after placement", "games: standard 2p instead of placement"]  # each once
     assert len(results) == 15 - len(RULE_SETS) + 2
-    for bad in ("standard/5", "chess/2", "standard", ""):
-        with pytest.raises(ValueError, match="standard/2, standard/3"):
+    for bad, says in (
+        ("players=5", "players"),
+        ("variant=chess players=2", "unknown variant"),
+        ("players=2 require_contact=true", "is not one of engine-check's rule sets: variant=standard players=2;"),
+        ("variant=team players=2", "team"),
+    ):
+        with pytest.raises(ValueError, match=says):
             parse_rule_set(bad)
     for rule_sets in ([], [("standard", 5, "after_placement")]):
         with pytest.raises(ValueError, match="RULE_SETS"):
             run_checks(python_engine, rule_sets=rule_sets)
     out = subprocess.run(
-        [sys.executable, "-m", "genial", "engine-check", python_engine, "--rules", "standard/5"],
+        [sys.executable, "-m", "genial", "engine-check", python_engine, "--rules", "players=2 require_contact=true"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    assert out.returncode == 2 and "'standard/5' is not one of engine-check's rule sets" in out.stderr
+    assert out.returncode == 2 and "is not one of engine-check's rule sets" in out.stderr
     assert out.stdout == "" and "Traceback" not in out.stderr
 
 

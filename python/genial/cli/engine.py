@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..engine.check import DEADLINE_S, RULE_SETS, parse_rule_set, rule_set_name
+from ..engine.check import DEADLINE_S, RULE_SETS, parse_rule_set, rule_set_text
 from .common import bots_help, examples
 
 __all__ = ["register"]
@@ -61,7 +61,7 @@ def register(sub: Any) -> None:
         epilog=examples(
             "genial engine-check 'python3 my_engine.py'",
             "genial engine-check 'genial engine --bot hard' --movetime 100 --games 2",
-            "genial engine-check 'python3 my_engine.py' --rules standard/2 --rules duel/2",
+            "genial engine-check 'python3 my_engine.py' --rules 'players=2' --rules 'variant=duel players=2'",
         ),
     )
     c.add_argument("command", help="the engine's command line, e.g. 'python3 my_engine.py'")
@@ -77,10 +77,9 @@ def register(sub: Any) -> None:
         "--rules",
         action="append",
         type=_rule_set,
-        metavar="RULE_SET",
-        help="play the games of this rule set only (repeat for more; default: all of "
-        + ", ".join(rule_set_name(r) for r in RULE_SETS)
-        + ")",
+        metavar="TEXT",
+        help="play the games of this rule set only, in its text form as records store it (repeat for "
+        "more; default: every one of " + "; ".join(rule_set_text(r) for r in RULE_SETS) + ")",
     )
     c.set_defaults(func=_check)
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .._core import Move
+from .._core import Move, Rules
 from ..bots import Forfeit, GameView, parse_bot, play_game
 from ..game import Game
 from ..position import read_position
@@ -26,7 +26,7 @@ from .host import HANDSHAKE_S, MARGIN_MS, EngineBot, EngineError
 from .process import Broken, EngineProcess
 from .protocol import position_lines, rules_line
 
-__all__ = ["Check", "run_checks", "parse_rule_set", "rule_set_name", "RULE_SETS", "DEADLINE_S"]
+__all__ = ["Check", "run_checks", "parse_rule_set", "rule_set_text", "RULE_SETS", "DEADLINE_S"]
 
 DEADLINE_S = 600.0
 """The suite's own deadline (s): the checks not run by then fail."""
@@ -43,21 +43,25 @@ RULE_SETS: tuple[tuple[str, int, str], ...] = (
 """The games the suite plays: (variant, players, swap timing)."""
 
 
-def rule_set_name(rule_set: tuple[str, int, str]) -> str:
-    """``VARIANT/PLAYERS`` (``/instead`` added for the swap instead of a placement): how
-    `parse_rule_set` and ``genial engine-check --rules`` spell one of `RULE_SETS`."""
+def rule_set_text(rule_set: tuple[str, int, str]) -> str:
+    """One of `RULE_SETS` in the rule set's text form (`Rules.to_text`), the options left
+    at their defaults unsaid: ``variant=duel players=2``."""
     variant, players, timing = rule_set
-    return f"{variant}/{players}" + ("/instead" if timing == "instead_of_placement" else "")
+    text = f"variant={variant} players={players}"
+    return text if timing == "after_placement" else f"{text} swap_timing={timing}"
 
 
 def parse_rule_set(text: str) -> tuple[str, int, str]:
-    """One of `RULE_SETS` from its name (`rule_set_name`): ``standard/2``, ``team/4``,
-    ``standard/2/instead``, ...; `ValueError` naming the suite's rule sets otherwise."""
-    names = {rule_set_name(r): r for r in RULE_SETS}
-    found = names.get(text.strip().lower())
-    if found is None:
-        raise ValueError(f"{text!r} is not one of engine-check's rule sets: {', '.join(names)}")
-    return found
+    """The one of `RULE_SETS` that ``text``, a rule set's text form (`Rules.from_text`, as
+    records and ``--rules`` elsewhere take it), names; `ValueError` for a text that is not
+    a rule set, or names one the suite does not play."""
+    rules = Rules.from_text(text)
+    for rule_set in RULE_SETS:
+        if Rules.from_text(rule_set_text(rule_set)) == rules:
+            return rule_set
+    raise ValueError(
+        f"{rules.to_text()!r} is not one of engine-check's rule sets: " + "; ".join(map(rule_set_text, RULE_SETS))
+    )
 
 
 @dataclass(frozen=True)
@@ -375,6 +379,8 @@ def run_checks(
     unknown = [r for r in rule_sets if tuple(r) not in RULE_SETS]
     if unknown:
         raise ValueError(f"not among engine-check's RULE_SETS: {unknown!r}")
+    # Each played once, in the order asked (a list may stand for a tuple).
+    rule_sets = list(dict.fromkeys(RULE_SETS[RULE_SETS.index(tuple(r))] for r in rule_sets))
     results: list[Check] = []
     fds = _fds()
     suite = _Suite(command, movetime_ms, margin_ms, handshake_timeout, time.monotonic() + deadline_s, [])
