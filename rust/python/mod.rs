@@ -8,6 +8,7 @@ mod bots;
 mod convert;
 mod game;
 mod interrupt;
+mod learning;
 mod review;
 mod rl;
 mod rules;
@@ -41,5 +42,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sim::register(m)?;
     analysis::register(m)?;
     review::register(m)?;
+    learning::register(m)?;
     Ok(())
 }

@@ -17,6 +17,9 @@ pub mod salt {
     pub const SELF_PLAY_KEEP: u64 = 0x7EA1_DA7A;
     /// The action sampler of a learning environment (`vecenv`), apart from its deal.
     pub const ENV_SAMPLER: u64 = 0xA076_1D64_78BD_642F;
+    /// The moves a search self-play run records beside the searched ones
+    /// (`bots::search_targets`), apart from the deal.
+    pub const SEARCH_TARGETS: u64 = 0x5EA2_C4ED_7A26_E75A;
 }
 
 /// SplitMix64 step: also used to derive independent per-game seeds from one base seed.
@@ -115,7 +118,7 @@ mod tests {
 
     #[test]
     fn salts_are_distinct() {
-        let all = [salt::SWAP_MIX, salt::RANDOM_GAME, salt::BOT_SEATS, salt::SELF_PLAY_KEEP, salt::ENV_SAMPLER];
+        let all = [salt::SWAP_MIX, salt::RANDOM_GAME, salt::BOT_SEATS, salt::SELF_PLAY_KEEP, salt::ENV_SAMPLER, salt::SEARCH_TARGETS];
         for (i, a) in all.iter().enumerate() {
             assert!(all[i + 1..].iter().all(|b| a != b), "salt {a:#x} is used twice");
         }

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..engine.host import EngineError
-from . import analyse, bots, demo, engine, ladder, play, records, serve, simulate
+from . import analyse, bots, demo, engine, ladder, learning, play, records, serve, simulate
 from .common import Parser, error, examples
 
 __all__ = ["main", "build_parser"]
@@ -35,7 +35,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="show genial's version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (demo, play, records, analyse, simulate, ladder, engine, serve, bots):
+    for command in (demo, play, records, analyse, simulate, ladder, learning, engine, serve, bots):
         command.register(sub)
     return parser
 

@@ -8,7 +8,7 @@
 //! [`CATALOGUE`], and one arm in [`build`] that reads its options.
 
 use super::levels::{level, LevelKind};
-use super::{BotSpec, MctsConfig, Plain, Playout, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
+use super::{BotSpec, MctsConfig, Plain, Playout, Prior, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 use std::fmt;
 
 /// What an option holds.
@@ -281,7 +281,7 @@ const MEDIUM_OPTIONS: &[OptionSpec] = &[
 ];
 
 macro_rules! search_options {
-    ($by_players:literal, $infer:literal) => {
+    ($by_players:literal, $infer:literal, $prior:literal, $puct:literal) => {
         &[
             OptionSpec {
                 default: Default::Auto,
@@ -325,6 +325,20 @@ macro_rules! search_options {
                 "on: deal the other seats' hidden racks by how likely their public moves make them; \
                  off: uniformly from the unseen tiles",
             ),
+            OptionSpec::choice(
+                "prior",
+                $prior,
+                &["fitted", "policy"],
+                "what ranks the root's moves: the fitted evaluation's cheap score, or the learned policy network",
+            ),
+            OptionSpec::float(
+                "puct",
+                $puct,
+                0.0,
+                100.0,
+                "0: the root selects by UCB1; above 0: by PUCT with this constant, weighing moves by the prior's \
+                 probabilities",
+            ),
             SWAP,
         ]
     };
@@ -352,7 +366,7 @@ pub const CATALOGUE: &[BotEntry] = &[
     BotEntry {
         name: "mcts",
         description: "information-set Monte Carlo tree search with greedy playouts; never reads hidden tiles",
-        strength: 6,
+        strength: 7,
         level: false,
         searches: true,
         options: MCTS_OPTIONS,
@@ -360,6 +374,15 @@ pub const CATALOGUE: &[BotEntry] = &[
     BotEntry {
         name: "scarcity",
         description: "another engine's one-ply player, valuing each colour by how scarce it is; the reference to beat",
+        strength: 6,
+        level: false,
+        searches: false,
+        options: &[SWAP],
+    },
+    BotEntry {
+        name: "policy",
+        description: "the learned policy network alone, trained on the expert's searches: one forward pass a \
+                      decision, its top legal move",
         strength: 5,
         level: false,
         searches: false,
@@ -386,27 +409,27 @@ pub const CATALOGUE: &[BotEntry] = &[
         name: "hard",
         description:
             "level 3: information-set search guided by the fitted evaluation, 200/140/100 iterations a decision",
-        strength: 7,
+        strength: 8,
         level: true,
         searches: true,
-        options: search_options!("200/140/100", "off"),
+        options: search_options!("200/140/100", "off", "fitted", 0.0),
     },
     BotEntry {
         name: "expert",
         description: "level 4: the same search with 800/560/400 iterations a decision (about 50 ms a move)",
-        strength: 8,
+        strength: 9,
         level: true,
         searches: true,
-        options: search_options!("800/560/400", "off"),
+        options: search_options!("800/560/400", "off", "fitted", 0.0),
     },
     BotEntry {
         name: "master",
         description: "level 5: the expert's search with a learned evaluation, an exhaustive endgame and time \
                       management, 800/600/500 iterations a decision (about 50 ms a move)",
-        strength: 9,
+        strength: 10,
         level: true,
         searches: true,
-        options: search_options!("800/600/500", "off"),
+        options: search_options!("800/600/500", "off", "fitted", 0.0),
     },
 ];
 
@@ -515,6 +538,7 @@ pub fn build(name: &str, options: &[(&str, Value)]) -> Result<BotSpec, SpecError
         "random" => plain(Plain::Random, never),
         "greedy" => plain(Plain::Greedy, never),
         "scarcity" => plain(Plain::Scarcity, never),
+        "policy" => BotSpec::Policy(never),
         "mcts" => {
             let mut c = MctsConfig::default();
             // A time budget alone means: search until the time is up.
@@ -581,6 +605,12 @@ pub fn build(name: &str, options: &[(&str, Value)]) -> Result<BotSpec, SpecError
                 }
                 if let Some(x) = text("infer") {
                     c.infer = x == "on";
+                }
+                if let Some(x) = text("prior") {
+                    c.prior = if x == "policy" { Prior::Policy } else { Prior::Fitted };
+                }
+                if let Some(x) = float("puct") {
+                    c.puct = x;
                 }
                 c.never_swap = never;
                 BotSpec::Level(e.name, LevelKind::Search(c))
@@ -667,6 +697,8 @@ pub fn options_of(spec: &BotSpec) -> Options {
             out.push(("widen", Value::Float(c.widen)));
             out.push(("endgame", int(c.endgame)));
             out.push(("infer", Value::Text(if c.infer { "on" } else { "off" }.into())));
+            out.push(("prior", Value::Text(if c.prior == Prior::Policy { "policy" } else { "fitted" }.into())));
+            out.push(("puct", Value::Float(c.puct)));
         }
         _ => {}
     }

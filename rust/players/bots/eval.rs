@@ -409,7 +409,19 @@ impl MoveScorer {
 
     /// The mover's utility after `m` (higher is better). Swap decisions and the
     /// `instead_of_placement` swap are scored by the rack they lead to (expected).
+    #[inline]
     pub fn score(&self, m: &Move) -> f64 {
+        let mut f = [0.0; NF];
+        match self.after(m, &mut f) {
+            Some(e) if e.won => 1e6,
+            _ => dot(self.w, &f),
+        }
+    }
+
+    /// The mover's features after `m` into `f` (left untouched for a placement that wins
+    /// the game at once), and for a placement what it did to the mover's markers.
+    #[inline(always)]
+    pub fn after(&self, m: &Move, f: &mut [f64; NF]) -> Option<Effect> {
         let config = self.before.config();
         let tracks = self.tracks;
         let mut st = SeatState {
@@ -421,7 +433,6 @@ impl MoveScorer {
             bonus: 0,
         };
         let mut kept = [Tile::default(); 6];
-        let mut f = [0.0; NF];
         match m {
             Move::Place(p) => {
                 let pa = self.ctx.table.points(p.a, p.ca);
@@ -429,7 +440,7 @@ impl MoveScorer {
                 let mut t = tracks;
                 let applied = t.advance(config, self.me, [(p.ca, pa), (p.cb, pb)]);
                 if applied.won {
-                    return 1e6;
+                    return Some(Effect { won: true, bonuses: applied.bonuses, markers: st.markers });
                 }
                 st.markers = t.view(config, self.me);
                 let tile = p.tile();
@@ -451,23 +462,45 @@ impl MoveScorer {
                 }
                 st.rack = Some(&kept[..k]);
                 st.rack_len = k;
-                features(&self.ctx, &st, &mut f);
+                features(&self.ctx, &st, f);
                 // The tile drawn after the move is unknown: the rack features count the
                 // kept tiles only, so a move that keeps good tiles scores higher.
+                Some(Effect { won: false, bonuses: applied.bonuses, markers: st.markers })
             }
             Move::Swap => {
                 // A fresh rack: expected features of six unseen tiles.
                 st.rack = None;
                 st.rack_len = config.rack_size();
-                features(&self.ctx, &st, &mut f);
+                features(&self.ctx, &st, f);
+                None
             }
             Move::Keep => {
                 st.rack = Some(&self.rack[..self.rack_len]);
-                features(&self.ctx, &st, &mut f);
+                features(&self.ctx, &st, f);
+                None
             }
         }
-        dot(self.w, &f)
     }
+
+    /// The mover's markers before the move, as the mover sees them.
+    pub fn markers(&self) -> [i8; COLORS] {
+        self.tracks.view(self.before.config(), self.me)
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+}
+
+/// What a placement does to its mover's markers (`MoveScorer::after`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Effect {
+    /// The mover wins the game at once.
+    pub won: bool,
+    /// Bonus placements earned.
+    pub bonuses: u8,
+    /// The mover's markers after the move, as the mover sees them (before, when `won`).
+    pub markers: [i8; COLORS],
 }
 
 #[cfg(test)]

@@ -21,7 +21,8 @@ use super::endgame;
 use super::eval::MoveScorer;
 use super::evaluator::{Evaluator, Levels};
 use super::inference::Inference;
-use super::tree::{add_child, backup, select, Budget, Node, MAX_CANDIDATES, NONE};
+use super::policy;
+use super::tree::{add_child, backup, select, select_puct, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
 use crate::game::{Game, Phase};
 use crate::moves::Move;
@@ -67,6 +68,21 @@ pub struct SearchConfig {
     /// (`inference`), when the bot is told the moves (`Bot::choose_move_seen`); otherwise
     /// uniformly from the unseen tiles.
     pub infer: bool,
+    /// What orders the root's candidates (and weighs them, with `puct`).
+    pub prior: Prior,
+    /// 0: the root selects by UCB1 like every node; above 0, by PUCT with this constant,
+    /// weighing each candidate by the prior's probability (the policy's, or the softmax of
+    /// the fitted scores over the kept candidates).
+    pub puct: f64,
+}
+
+/// What ranks the root's moves before the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Prior {
+    /// The fitted evaluation's cheap score of the mover after the move (`eval::MoveScorer`).
+    Fitted,
+    /// The learned policy network's probabilities (`policy`), trained on this search's visits.
+    Policy,
 }
 
 /// The evaluation at the leaves of the search.
@@ -94,6 +110,8 @@ impl Default for SearchConfig {
             exact: 0,
             extend: 0.0,
             infer: false,
+            prior: Prior::Fitted,
+            puct: 0.0,
         }
     }
 }
@@ -130,6 +148,9 @@ impl SearchConfig {
         }
         if !(self.extend.is_finite() && (0.0..=4.0).contains(&self.extend)) {
             return Err(format!("extend must be a number in 0..=4, not {}", self.extend));
+        }
+        if !(self.puct.is_finite() && (0.0..=100.0).contains(&self.puct)) {
+            return Err(format!("puct must be a number in 0..=100, not {}", self.puct));
         }
         if self.exact > MAX_EXACT {
             return Err(format!("exact must be 0..={MAX_EXACT}, not {}", self.exact));
@@ -302,6 +323,34 @@ impl<E: Evaluator> SearchBot<E> {
         out.sort_unstable_by(by);
     }
 
+    /// As `rank`, by the policy network's probabilities (the scores are the probabilities
+    /// over all of `moves`, so that PUCT can weigh the kept ones).
+    fn rank_by_policy(
+        rng: &mut Rng,
+        game: &Game,
+        moves: &[Move],
+        never_swap: bool,
+        keep: usize,
+        out: &mut Vec<(f64, u32, u32)>,
+    ) {
+        let mut logits = Vec::with_capacity(moves.len());
+        policy::active().logits(game, moves, &mut logits);
+        policy::softmax(&mut logits);
+        out.clear();
+        for (i, m) in moves.iter().enumerate() {
+            if never_swap && *m == Move::Swap {
+                continue;
+            }
+            out.push((logits[i] as f64, rng.next_u64() as u32, i as u32));
+        }
+        let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
+        if keep > 0 && keep < out.len() {
+            out.select_nth_unstable_by(keep - 1, by);
+            out.truncate(keep);
+        }
+        out.sort_unstable_by(by);
+    }
+
     /// Runs the search from `root` (the seat to move's decision) and returns what it saw.
     pub fn analyse(&mut self, root: &Game, root_moves: &[Move]) -> Analysis {
         let me = root.current_player();
@@ -334,8 +383,20 @@ impl<E: Evaluator> SearchBot<E> {
         });
         // Root candidates depend only on the public board and the searcher's own rack.
         let mut scored = std::mem::take(&mut self.scored);
-        Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored);
-        let root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
+        match cfg.prior {
+            Prior::Fitted => Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored),
+            Prior::Policy => Self::rank_by_policy(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored),
+        }
+        let mut root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
+        if cfg.puct > 0.0 && cfg.prior == Prior::Fitted {
+            // The fitted scores are utilities of a conditional logit: their softmax over the
+            // kept candidates is the fitted evaluation's own policy.
+            let top = root_ranked.first().map_or(0.0, |x| x.0);
+            let total: f64 = root_ranked.iter().map(|x| (x.0 - top).exp()).sum();
+            for x in root_ranked.iter_mut() {
+                x.0 = (x.0 - top).exp() / total;
+            }
+        }
         let mut list: Vec<Move> = Vec::with_capacity(MAX_SEARCH_WIDTH as usize);
         let mut moves = std::mem::take(&mut self.moves);
         let mut iterations = 0;
@@ -370,7 +431,11 @@ impl<E: Evaluator> SearchBot<E> {
                         list.extend(scored.iter().take(allowed).map(|x| moves[x.2 as usize]));
                     }
                 }
-                let (mv, id, expanded) = select(&mut self.nodes, node, &list, mover, cfg.exploration);
+                let (mv, id, expanded) = if node == 0 && cfg.puct > 0.0 {
+                    select_puct(&mut self.nodes, &root_ranked[..list.len()], cfg.puct)
+                } else {
+                    select(&mut self.nodes, node, &list, mover, cfg.exploration)
+                };
                 game.play_unchecked(&mv);
                 self.path.push(id);
                 if expanded {

@@ -2,7 +2,7 @@
 //! builds (`AnyBot`, dispatched without a virtual call in the simulation loops).
 
 use super::levels::LevelKind;
-use super::{Bot, GreedyBot, MctsBot, MctsConfig, NeverSwap, OnePlyBot, RandomBot, ScarcityBot, SearchBot};
+use super::{Bot, GreedyBot, MctsBot, MctsConfig, NeverSwap, OnePlyBot, PolicyBot, RandomBot, ScarcityBot, SearchBot};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rng::{derive_seed, salt};
@@ -17,6 +17,8 @@ pub enum BotSpec {
     Mcts(MctsConfig),
     /// The one-ply reference player (`bots::scarcity`).
     Scarcity,
+    /// The learned policy network alone (`bots::policy`); `true`: declining every swap.
+    Policy(bool),
     /// A named level (`easy` ... `expert`, or `search`/`oneply` with custom settings).
     Level(&'static str, LevelKind),
     /// One of the bots above, declining every swap (`swap=never`; the levels carry the
@@ -51,6 +53,7 @@ impl BotSpec {
             BotSpec::Greedy => "greedy",
             BotSpec::Mcts(_) => "mcts",
             BotSpec::Scarcity => "scarcity",
+            BotSpec::Policy(_) => "policy",
             BotSpec::Level(name, _) => name,
             BotSpec::NeverSwap(p) => p.spec().name(),
         }
@@ -65,6 +68,7 @@ impl BotSpec {
     pub fn never_swaps(&self) -> bool {
         match self {
             BotSpec::NeverSwap(_) => true,
+            BotSpec::Policy(never) => *never,
             BotSpec::Level(_, LevelKind::OnePly(c)) => c.never_swap,
             BotSpec::Level(_, LevelKind::Search(c)) => c.never_swap,
             _ => false,
@@ -89,6 +93,7 @@ impl BotSpec {
             BotSpec::Greedy => AnyBot::Greedy(GreedyBot::new(seed)),
             BotSpec::Mcts(c) => AnyBot::Mcts(Box::new(MctsBot::new(c, seed))),
             BotSpec::Scarcity => AnyBot::Scarcity(ScarcityBot::new(seed)),
+            BotSpec::Policy(never) => AnyBot::Policy(PolicyBot::new(seed, never)),
             BotSpec::Level(_, LevelKind::OnePly(c)) => AnyBot::OnePly(Box::new(OnePlyBot::new(c, seed))),
             BotSpec::Level(name, LevelKind::Search(c)) => AnyBot::Search(Box::new(SearchBot::new(c, seed).named(name))),
             BotSpec::NeverSwap(p) => AnyBot::NeverSwap(Box::new(NeverSwap(p.spec().build(seed)))),
@@ -104,7 +109,7 @@ impl AnyBot {
             AnyBot::Mcts(b) => b.set_stop(Arc::clone(stop)),
             AnyBot::Search(b) => b.set_stop(Arc::clone(stop)),
             AnyBot::NeverSwap(b) => b.0.set_stop(stop),
-            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::OnePly(_) => {}
+            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::Policy(_) | AnyBot::OnePly(_) => {}
         }
     }
 
@@ -113,7 +118,7 @@ impl AnyBot {
         match self {
             AnyBot::Mcts(_) | AnyBot::Search(_) => true,
             AnyBot::NeverSwap(b) => b.0.searches(),
-            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::OnePly(_) => false,
+            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::Policy(_) | AnyBot::OnePly(_) => false,
         }
     }
 }
@@ -124,6 +129,7 @@ pub enum AnyBot {
     Greedy(GreedyBot),
     Mcts(Box<MctsBot>),
     Scarcity(ScarcityBot),
+    Policy(PolicyBot),
     OnePly(Box<OnePlyBot>),
     Search(Box<SearchBot>),
     NeverSwap(Box<NeverSwap<AnyBot>>),
@@ -137,6 +143,7 @@ impl Bot for AnyBot {
             AnyBot::Greedy(b) => b.choose(game, moves),
             AnyBot::Mcts(b) => b.choose(game, moves),
             AnyBot::Scarcity(b) => b.choose(game, moves),
+            AnyBot::Policy(b) => b.choose(game, moves),
             AnyBot::OnePly(b) => b.choose(game, moves),
             AnyBot::Search(b) => b.choose(game, moves),
             AnyBot::NeverSwap(b) => b.choose(game, moves),
@@ -150,6 +157,7 @@ impl Bot for AnyBot {
             AnyBot::Greedy(b) => b.choose_move(game, moves),
             AnyBot::Mcts(b) => b.choose_move(game, moves),
             AnyBot::Scarcity(b) => b.choose_move(game, moves),
+            AnyBot::Policy(b) => b.choose_move(game, moves),
             AnyBot::OnePly(b) => b.choose_move(game, moves),
             AnyBot::Search(b) => b.choose_move(game, moves),
             AnyBot::NeverSwap(b) => b.choose_move(game, moves),
@@ -173,6 +181,7 @@ impl Bot for AnyBot {
             AnyBot::Greedy(b) => b.name(),
             AnyBot::Mcts(b) => b.name(),
             AnyBot::Scarcity(b) => b.name(),
+            AnyBot::Policy(b) => b.name(),
             AnyBot::OnePly(b) => b.name(),
             AnyBot::Search(b) => b.name(),
             AnyBot::NeverSwap(b) => b.name(),

@@ -88,6 +88,34 @@ pub(super) fn select(nodes: &mut Vec<Node>, node: u32, list: &[Move], mover: u8,
     (nodes[best as usize].mv, best, false)
 }
 
+/// One selection step at the root by PUCT (AlphaZero's rule): over the root's candidates
+/// `ranked` (the prior's probability and the move, best first; at the root every candidate
+/// is legal in every deal), expands the first one without a node, or else picks the child
+/// maximising `Q + c·P·√N / (1 + n)`. Returns as [`select`].
+#[inline]
+pub(super) fn select_puct(nodes: &mut Vec<Node>, ranked: &[(f64, Move)], c: f64) -> (Move, u32, bool) {
+    let root = 0u32;
+    let mover = nodes[root as usize].player;
+    let total = (nodes[root as usize].visits.max(1) as f64).sqrt();
+    let mut best = NONE;
+    let mut best_score = f64::NEG_INFINITY;
+    for (p, mv) in ranked {
+        let id = child(nodes, root, mv);
+        if id == NONE {
+            return (*mv, add_child(nodes, root, *mv, mover), true);
+        }
+        let n = &nodes[id as usize];
+        let q = n.reward / n.visits.max(1) as f64;
+        let score = q + c * p * total / (1.0 + n.visits as f64);
+        if score > best_score {
+            best_score = score;
+            best = id;
+        }
+    }
+    nodes[best as usize].avail += 1;
+    (nodes[best as usize].mv, best, false)
+}
+
 /// Adds one iteration's values (per seat) to every node on its `path`, each for the
 /// seat that played into it.
 #[inline]
