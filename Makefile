@@ -91,6 +91,20 @@ else
 	$(PY) -m training.master --threads 2 --plot docs/images/master_learning_curve.svg
 endif
 
+# Trains the policy network by expert iteration (`genial train`, docs/expert-iteration.md):
+# searched self-play games, fits, the next generation searching with the policy as prior;
+# about 2 CPU-hours on two cores, resumable (run it again after Ctrl-C). It installs the
+# weights into rust/players/bots/policy_weights.bin and training/policy.json, then rebuilds.
+# SIZE=small: a toy run into /tmp/genial-policy that installs nothing.
+.PHONY: train-policy
+train-policy: $(BUILD)
+ifdef SIZE
+	$(PY) -m genial train --out /tmp/genial-policy --games 16,16 --holdout 8 --epochs 3 --monitor-games 20
+else
+	$(PY) -m genial train --out training/runs/policy --install
+	$(MAKE) develop
+endif
+
 bench: $(STAMP) $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 

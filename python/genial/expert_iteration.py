@@ -255,11 +255,17 @@ def fit_policy(
     x = train.features.astype(np.float64)
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    mean[scale == 1.0] = 0.0
+    # A feature constant in the data (the bias; the player counts not played) gets no
+    # weight: its gradient is zero, and a random start would stay in the network as noise
+    # where the feature does vary (another player count).
+    constant = scale < 1e-6
+    scale[constant] = 1.0
+    mean[constant] = 0.0
     features = x.shape[1]
+    w1 = rng.normal(0.0, math.sqrt(2.0 / features), (hidden, features))
+    w1[:, constant] = 0.0
     fit = Fit(
-        w1=rng.normal(0.0, math.sqrt(2.0 / features), (hidden, features)),
+        w1=w1,
         b1=np.zeros(hidden),
         w2=rng.normal(0.0, math.sqrt(1.0 / hidden), hidden),
         b2=0.0,

@@ -8,7 +8,7 @@ use super::rules::config_of;
 use super::types::PyMove;
 use crate::bots::levels::LevelKind;
 use crate::bots::policy::{self, MoveFeatures, Policy, FEATURE_NAMES, PF};
-use crate::bots::search_targets::search_self_play as core_search_self_play;
+use crate::bots::search_targets::SelfPlay;
 use crate::bots::BotSpec;
 use crate::stop::Stop;
 use numpy::{PyArray1, PyArrayMethods};
@@ -51,12 +51,13 @@ fn search_self_play<'py>(
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads} threads: {e}")))?;
     let stop = Arc::new(Stop::new());
     let (out, raised) = interrupt::on_pool(py, &pool, &stop, None, || {
-        core_search_self_play(config, search, seed, first_game, games, extra, &pool, &stop)
+        SelfPlay { config, search, seed, extra }.play(first_game, games, &pool, &stop)
     })?;
     if let Some(e) = raised {
         return Err(e);
     }
-    let t = out.map_err(PyValueError::new_err)?.ok_or_else(|| PyRuntimeError::new_err("search self-play was stopped"))?;
+    let t =
+        out.map_err(PyValueError::new_err)?.ok_or_else(|| PyRuntimeError::new_err("search self-play was stopped"))?;
     let rows = t.decision.len();
     let d = PyDict::new(py);
     d.set_item("features", PyArray1::from_vec(py, t.features).reshape([rows, PF])?)?;

@@ -118,7 +118,14 @@ mod tests {
 
     #[test]
     fn salts_are_distinct() {
-        let all = [salt::SWAP_MIX, salt::RANDOM_GAME, salt::BOT_SEATS, salt::SELF_PLAY_KEEP, salt::ENV_SAMPLER, salt::SEARCH_TARGETS];
+        let all = [
+            salt::SWAP_MIX,
+            salt::RANDOM_GAME,
+            salt::BOT_SEATS,
+            salt::SELF_PLAY_KEEP,
+            salt::ENV_SAMPLER,
+            salt::SEARCH_TARGETS,
+        ];
         for (i, a) in all.iter().enumerate() {
             assert!(all[i + 1..].iter().all(|b| a != b), "salt {a:#x} is used twice");
         }

@@ -384,8 +384,12 @@ impl<E: Evaluator> SearchBot<E> {
         // Root candidates depend only on the public board and the searcher's own rack.
         let mut scored = std::mem::take(&mut self.scored);
         match cfg.prior {
-            Prior::Fitted => Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored),
-            Prior::Policy => Self::rank_by_policy(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored),
+            Prior::Fitted => {
+                Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored)
+            }
+            Prior::Policy => {
+                Self::rank_by_policy(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored)
+            }
         }
         let mut root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
         if cfg.puct > 0.0 && cfg.prior == Prior::Fitted {
@@ -790,6 +794,33 @@ mod tests {
             assert_eq!(SearchBot::new(cfg, 1).analyse(&g, &moves).iterations, want);
         }
         assert!(SearchConfig { iterations_by_players: Some([1, 0, 1]), ..small() }.validate().is_err());
+    }
+
+    #[test]
+    fn the_policy_prior_picks_the_roots_candidates() {
+        let mut g = Game::new(Config::standard(2).unwrap(), 6);
+        let mut moves = Vec::new();
+        let mut rng = Rng::new(3);
+        for _ in 0..6 {
+            g.legal_moves(&mut moves);
+            g.play_unchecked(&moves[rng.below(moves.len() as u32) as usize]);
+        }
+        g.legal_moves(&mut moves);
+        let mut logits = Vec::new();
+        policy::active().logits(&g, &moves, &mut logits);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]));
+        let cutoff = logits[order[2]];
+        for puct in [0.0, 1.5] {
+            let cfg = SearchConfig { iterations: 60, width: 3, prior: Prior::Policy, puct, ..SearchConfig::default() };
+            let a = SearchBot::new(cfg, 1).analyse(&g, &moves);
+            assert_eq!(a.candidates.iter().map(|c| c.visits).sum::<u32>(), 60);
+            for c in &a.candidates {
+                let i = moves.iter().position(|m| *m == c.mv).unwrap();
+                assert!(logits[i] >= cutoff, "{:?} is not among the policy's top 3", c.mv);
+                assert!(c.prior > 0.0 && c.prior <= 1.0);
+            }
+        }
     }
 
     #[test]

@@ -118,7 +118,9 @@ impl AnyBot {
         match self {
             AnyBot::Mcts(_) | AnyBot::Search(_) => true,
             AnyBot::NeverSwap(b) => b.0.searches(),
-            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::Policy(_) | AnyBot::OnePly(_) => false,
+            AnyBot::Random(_) | AnyBot::Greedy(_) | AnyBot::Scarcity(_) | AnyBot::Policy(_) | AnyBot::OnePly(_) => {
+                false
+            }
         }
     }
 }
