@@ -630,6 +630,34 @@ def train_evaluation(
 def eval_weights() -> tuple[list[str], list[list[float]]]:
     """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""
 
+def search_self_play(
+    bot: BuiltinBot,
+    seed: int,
+    first_game: int,
+    games: int,
+    extra: int,
+    threads: int,
+    players: int = 2,
+    variant: str = "standard",
+) -> dict[str, npt.NDArray[Any]]:
+    """Search self-play: per recorded move ``features``, ``decision``, ``visits``; per
+    decision ``value``, ``result``, ``game``, ``legal`` (numpy arrays)."""
+
+def policy_features(state: GameState) -> tuple[list[Move], npt.NDArray[np.float32]]:
+    """The legal moves of the seat to move and their policy features (moves × PF)."""
+
+def policy_logits(state: GameState) -> npt.NDArray[np.float32]:
+    """The active policy's logits of the legal moves of the seat to move."""
+
+def policy_info() -> tuple[list[str], int, int, int]:
+    """``(feature names, version, FNV-1a 64 checksum of the shipped file, hidden units)``."""
+
+def policy_shipped_weights() -> bytes:
+    """The shipped policy weight file."""
+
+def use_policy_weights(data: bytes | None = None) -> None:
+    """Puts a policy weight file in use for this process (``None``: the shipped one)."""
+
 def self_play_positions(
     players: int,
     bots: list[BuiltinBot],
@@ -722,6 +750,11 @@ class VecEnv:
         npt.NDArray[np.int64],
     ]:
         """Plays one action per env: ``(observations, masks, rewards, dones, players)``."""
+    def move_features(
+        self,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal moves of every env's seat to move: ``(features[rows, PF], env[rows],
+        action[rows])``, for a policy that scores moves."""
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per env, from each env's own seeded generator."""
     def state(self, index: int) -> GameState:

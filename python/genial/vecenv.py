@@ -151,6 +151,21 @@ class VecEnv:
         own generator (seeded with the env, so runs repeat)."""
         return self._env.sample_actions()
 
+    def move_features(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The legal moves of every env's seat to move, as rows for a policy that scores
+        moves, the network of the ``policy`` bot (`genial.expert_iteration`):
+        ``(features, env, action)``, one row per move with its features
+        (``POLICY_FEATURES``), its env and the action to `step` with to play it. Envs come in
+        order, each env's rows together. Nothing a seat may not see is read.
+
+        >>> env = VecEnv(2, seed=3, threads=1)
+        >>> _ = env.reset()
+        >>> x, which, actions = env.move_features()
+        >>> x.shape[1], sorted(set(which.tolist())), bool(env.observe().mask[0, actions[0]])
+        (44, [0, 1], True)
+        """
+        return self._env.move_features()
+
     def game(self, index: int) -> Game:
         """A snapshot of the game in env ``index`` (without its move history)."""
         return Game._wrap(self._env.state(index))

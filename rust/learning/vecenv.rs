@@ -5,7 +5,8 @@
 //! `derive_seed(derive_seed(seed, i), k)` for `k = 0, 1, ...`, and samples random actions
 //! from its own generator, so no result depends on how envs are spread over threads.
 
-use crate::actions::{action_to_move, legal_action_mask_with, ACTION_COUNT, PLACEMENTS_PER_SLOT};
+use crate::actions::{action_to_move, legal_action_mask_with, move_actions, ACTION_COUNT, PLACEMENTS_PER_SLOT};
+use crate::bots::policy::{MoveFeatures, PF};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::observation::{observe, OBS_SIZE};
@@ -213,6 +214,28 @@ impl VecEnv {
     /// The game running in env `i`.
     pub fn game(&self, i: usize) -> &Game {
         &self.envs[i].game
+    }
+
+    /// The legal moves of every env's seat to move, as rows for a policy that scores
+    /// moves (`bots::policy`): the move's features (`PF` a row) into `features`, its env
+    /// into `env` and its action (the lowest that stands for it) into `actions`; envs in
+    /// order, each env's moves in `Game::legal_moves` order. Reads what the mover may see.
+    pub fn move_features(&self, features: &mut Vec<f32>, env: &mut Vec<i64>, actions: &mut Vec<i64>) {
+        features.clear();
+        env.clear();
+        actions.clear();
+        let mut moves = Vec::new();
+        let mut x = [0.0f32; PF];
+        for (i, e) in self.envs.iter().enumerate() {
+            e.game.legal_moves(&mut moves);
+            let f = MoveFeatures::new(&e.game);
+            for m in &moves {
+                f.of(m, &mut x);
+                features.extend_from_slice(&x);
+                env.push(i as i64);
+                actions.push(move_actions(&e.game, m)[0] as i64);
+            }
+        }
     }
 
     /// Games finished so far by env `i` since the last reset.

@@ -11,6 +11,7 @@ use crate::actions::{
     legal_actions as core_legal_actions, move_actions, Action, ActionError, ACTION_COUNT, KEEP_ACTION,
     PLACEMENT_ACTIONS, SWAP_ACTION,
 };
+use crate::bots::policy::PF;
 use crate::game::Game;
 use crate::observation::{layout, observe as core_observe, observe_zeroed, OBS_SIZE, VERSION as OBSERVATION_VERSION};
 use crate::record::Record;
@@ -21,6 +22,9 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard, TryLockError};
+
+/// `VecEnv.move_features`: rows of features, their envs and their actions.
+type MoveRows<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 /// An action index from a Python int (numpy integers included, bools and floats not);
 /// `ValueError` out of range, however large.
@@ -499,6 +503,17 @@ impl PyVecEnv {
             run_in_slices(py, &mut env, out)?;
         }
         Ok((obs, mask, rewards, dones, players))
+    }
+
+    /// The legal moves of every env's seat to move for a policy that scores moves:
+    /// `(features[rows, PF] float32, env[rows], action[rows])`, envs in order, each env's
+    /// moves in `legal_moves` order, each move as the lowest action that stands for it.
+    fn move_features<'py>(&self, py: Python<'py>) -> PyResult<MoveRows<'py>> {
+        let env = self.lock()?;
+        let (mut f, mut e, mut a) = (Vec::new(), Vec::new(), Vec::new());
+        py.detach(|| env.move_features(&mut f, &mut e, &mut a));
+        let rows = e.len();
+        Ok((PyArray1::from_vec(py, f).reshape([rows, PF])?, PyArray1::from_vec(py, e), PyArray1::from_vec(py, a)))
     }
 
     /// A uniformly random legal action per env, from each env's own seeded generator.
