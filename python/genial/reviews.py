@@ -55,6 +55,7 @@ from ._core import Move, Rules
 from .analysis import CandidateMove
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
+from .translation import mark, tr
 
 
 def searching_levels() -> list[str]:
@@ -66,6 +67,7 @@ def searching_levels() -> list[str]:
 
 __all__ = [
     "CLASSES",
+    "class_title",
     "LOSS_LIMITS",
     "FORMAT",
     "NOISE_Z",
@@ -93,6 +95,23 @@ NOISE_Z: float = _core.REVIEW_NOISE_Z
 
 #: The classes of a decision, best first.
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+# The classes' names as a player reads them (`class_title`); the names above are data.
+_CLASS_TITLES = {
+    "best": mark("best"),
+    "good": mark("good"),
+    "inaccuracy": mark("inaccuracy"),
+    "mistake": mark("mistake"),
+    "blunder": mark("blunder"),
+    "forced": mark("forced"),
+}
+
+
+def class_title(name: str) -> str:
+    """A decision's class (`CLASSES`, or ``"forced"``: the only legal move) in the language
+    in use (`genial.translation`)."""
+    return tr(_CLASS_TITLES[name]) if name in _CLASS_TITLES else name
+
 
 #: A decision falls in the first class whose limit its loss of win chance beyond the noise
 #: is below (loss = the reference's win chance minus the move played's, 0..1, from

@@ -24,7 +24,7 @@ from ..files import read_json, write_atomic
 from ..game import Game
 from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
-from ..reviews import VERSION, Decision, Review, review, searching_levels
+from ..reviews import VERSION, Decision, Review, class_title, review, searching_levels
 from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
@@ -103,6 +103,7 @@ def _table(r: Review) -> Any:
     for d in r.decisions:
         tag = "forced" if d.forced else d.classification
         style = CLASS_STYLE.get(tag, "dim")
+        title = class_title(tag)
         alt = d.best != d.move
         t.add_row(
             str(d.ply + 1),
@@ -111,7 +112,7 @@ def _table(r: Review) -> Any:
             _points(d.points),
             _pct(d.win_before),
             _pct(d.win_after),
-            f"[{style}]{tag}[/]",
+            f"[{style}]{title}[/]",
             _loss(d) if alt else "",
             str(d.best) if alt else "",
             _pct(d.best_win) if alt else "",
@@ -130,7 +131,7 @@ def _summary(r: Review) -> Any:
     t.add_column("decisions", justify="right")
     t.add_column("avg loss", justify="right")
     for c in CLASSES:
-        t.add_column(c, justify="right")
+        t.add_column(class_title(c), justify="right")
     for s in r.summary:
         t.add_row(str(s.player), str(s.decisions), f"{100 * s.average_loss:.1f}%", *(str(s.counts[c]) for c in CLASSES))
     return t
