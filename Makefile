@@ -64,10 +64,10 @@ test: test-rust test-python test-js
 # until each is translated again. Babel is a development tool: genial reads the .po files.
 LOCALE := python/genial/locale
 catalogues: $(STAMP)
-	$(VENV)/bin/pybabel extract --no-default-keywords -F babel.cfg -k tr -k ntr:1,2 -k mark --no-location --sort-output \
+	$(VENV)/bin/pybabel extract --no-default-keywords -F babel.cfg -k tr -k ntr:1,2 -k mark --no-location --sort-output -w 100 \
 		--project genial --copyright-holder "genial's authors" -o $(LOCALE)/genial.pot .
 	for po in $(LOCALE)/*.po; do \
-		$(VENV)/bin/pybabel update --quiet --no-fuzzy-matching --ignore-obsolete --no-location \
+		$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -w 100 \
 			-i $(LOCALE)/genial.pot -o $$po -l $$(basename $$po .po); \
 	done
 
