@@ -488,3 +488,26 @@ def test_genial_play_follows_the_environment_and_falls_back(
     assert main(["play", "--seed", "3", "--lang", "tlh"]) == 0  # Klingon: English, no error
     out, err = capsys.readouterr()
     assert "game left unfinished" in out and err == ""
+
+
+# ----- the rules in each language -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("fr", ["Génial !", "tour bonus", "piste de score", "symbole", "Les lettres restent celles de l'anglais"]),
+        ("de", ["Einfach genial!", "Bonuszug", "Wertungsleiste", "Die Buchstaben bleiben in allen Sprachen"]),
+        ("pl", ["Geniusz!", "dodatkowy ruch", "Pojedynek", "żeton pojedynku", "Litery są we wszystkich językach"]),
+    ],
+)
+def test_the_rules_in_each_language_are_linked_and_keep_the_notation(code: str, says: list[str]) -> None:
+    page = ROOT / "docs" / f"rules.{code}.md"
+    text = page.read_text(encoding="utf-8")
+    for words in says:
+        assert words in text, f"{page.name} does not say {words!r}"
+    assert text.count("\n## ") >= 6, "the material, the base game, solo, team, duel, the notation"
+    assert f"docs/rules.{code}.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    help_dialog = (ROOT / "python" / "genial" / "web" / "static" / "index.html").read_text(encoding="utf-8")
+    assert f"/rules.{code}/" in help_dialog
+    assert f"rules.{code}.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
