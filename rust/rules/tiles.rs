@@ -20,15 +20,7 @@ pub const COLOR_LETTERS: [char; COLORS] = ['R', 'O', 'Y', 'G', 'B', 'P'];
 /// records and engines.
 pub const COLOR_WORDS: [&[&str]; COLORS] = [
     &["red", "rouge", "rot", "czerwony", "czerwona", "czerwone"],
-    &[
-        "orange",
-        "pomarańczowy",
-        "pomarańczowa",
-        "pomarańczowe",
-        "pomaranczowy",
-        "pomaranczowa",
-        "pomaranczowe",
-    ],
+    &["orange", "pomarańczowy", "pomarańczowa", "pomarańczowe", "pomaranczowy", "pomaranczowa", "pomaranczowe"],
     &["yellow", "jaune", "gelb", "żółty", "żółta", "żółte", "zolty", "zolta", "zolte"],
     &["green", "vert", "grün", "gruen", "grun", "zielony", "zielona", "zielone"],
     &["blue", "bleu", "blau", "niebieski", "niebieska", "niebieskie"],
