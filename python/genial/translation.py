@@ -235,9 +235,9 @@ def language_of(choice: str | None) -> str:
     if not choice:
         return ENGLISH
     text = choice.strip()
-    for name_code in LANGUAGES.items():
-        if text.casefold() == name_code[1].casefold():
-            return name_code[0]
+    for code, name in LANGUAGES.items():
+        if text.casefold() == name.casefold():
+            return code
     code = re.split(r"[_\-.@]", text, maxsplit=1)[0].lower()
     if not _CODE.fullmatch(code):
         return ENGLISH

@@ -25,7 +25,7 @@ from ..game import Game
 from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import VERSION, Decision, Review, class_title, review, searching_levels
-from ..translation import tr
+from ..translation import ntr, tr
 from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
@@ -182,7 +182,10 @@ def _show_candidates(position: Game, played: Any, title: str, args: argparse.Nam
 
     a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     t = Table(
-        title=title + tr("player {seat} to move ({n} iterations)").format(seat=position.current_player, n=a.iterations),
+        title=title
+        + ntr("player {seat} to move ({n} iteration)", "player {seat} to move ({n} iterations)", a.iterations).format(
+            seat=position.current_player, n=a.iterations
+        ),
         title_justify="left",
     )
     for name in (tr("rank"), tr("move"), tr("pts"), tr("win"), tr("visits"), tr("expected line")):
