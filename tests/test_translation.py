@@ -511,3 +511,11 @@ def test_the_rules_in_each_language_are_linked_and_keep_the_notation(code: str, 
     help_dialog = (ROOT / "python" / "genial" / "web" / "static" / "index.html").read_text(encoding="utf-8")
     assert f"/rules.{code}/" in help_dialog
     assert f"rules.{code}.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("code", "text"), [("en", "12.5"), ("fr", "12,5"), ("de", "12,5"), ("pl", "12,5")])
+def test_decimals_are_written_the_language_s_way(code: str, text: str) -> None:
+    with use(code):
+        assert translation.decimal(12.5, 1) == text
+        assert translation.decimal(-0.25, 2) == text.replace("12", "-0").replace("5", "25")
+        assert translation.decimal(3.0, 0) == "3"

@@ -55,7 +55,7 @@ from ._core import Move, Rules
 from .analysis import CandidateMove
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
-from .translation import mark, ntr, tr
+from .translation import decimal, mark, ntr, tr
 
 
 def searching_levels() -> list[str]:
@@ -473,7 +473,7 @@ class Review:
             counts = ", ".join(f"{class_title(c)}: {n}" for c, n in s.counts.items() if n)
             lines.append(
                 tr("player {seat}: average loss {percent}%  ({counts})").format(
-                    seat=s.player, percent=f"{100 * s.average_loss:.1f}", counts=counts or tr("no decision")
+                    seat=s.player, percent=decimal(100 * s.average_loss, 1), counts=counts or tr("no decision")
                 )
             )
         return "\n".join(lines)

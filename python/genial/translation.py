@@ -46,6 +46,7 @@ __all__ = [
     "tr",
     "ntr",
     "mark",
+    "decimal",
 ]
 
 #: The languages there is a catalogue for, by their code, each with its own name. Adding a
@@ -324,3 +325,14 @@ def mark(message: str) -> str:
     """``message`` unchanged: marks a text kept in a table (a colour's name) for the
     catalogues, to be translated where it is shown (``tr(name)``)."""
     return message
+
+
+def decimal(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, written the way of the language in use: ``12.5`` in
+    English, ``12,5`` in French, German and Polish (the catalogue's translation of the
+    pattern ``{integer}.{fraction}``)."""
+    text = f"{x:.{digits}f}"
+    if digits <= 0:
+        return text
+    integer, _, fraction = text.partition(".")
+    return tr("{integer}.{fraction}").format(integer=integer, fraction=fraction)

@@ -25,7 +25,7 @@ from ..game import Game
 from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
 from ..reviews import VERSION, Decision, Review, class_title, review, searching_levels
-from ..translation import ntr, tr
+from ..translation import decimal, ntr, tr
 from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
@@ -136,7 +136,12 @@ def _summary(r: Review) -> Any:
     for c in CLASSES:
         t.add_column(class_title(c), justify="right")
     for s in r.summary:
-        t.add_row(str(s.player), str(s.decisions), f"{100 * s.average_loss:.1f}%", *(str(s.counts[c]) for c in CLASSES))
+        t.add_row(
+            str(s.player),
+            str(s.decisions),
+            tr("{percent}%").format(percent=decimal(100 * s.average_loss, 1)),
+            *(str(s.counts[c]) for c in CLASSES),
+        )
     return t
 
 
