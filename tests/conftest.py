@@ -27,6 +27,12 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # (the command line, engines, servers), for matrix work that no test does. One thread, set
 # here before anything imports numpy, and inherited by every process the tests start.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# The tests read genial's English texts, whatever the locale of the machine that runs them
+# (genial follows LC_ALL, LC_MESSAGES and LANG: genial.translation); those of other
+# languages choose theirs.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 DATA = ROOT / "tests" / "data"
 FIXTURES = DATA / "fixtures"

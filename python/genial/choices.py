@@ -20,6 +20,7 @@ from ._core import Move, Preview, Tile
 from .analysis import analyse
 from .colors import Color
 from .game import Game
+from .translation import tr
 
 __all__ = [
     "Choice",
@@ -48,11 +49,11 @@ class Choice:
     preview: Preview | None = None
 
     def describe(self) -> str:
-        chance = f"  (win {100 * self.win:.0f}%)" if self.win is not None else ""
+        chance = "  " + tr("(win {percent}%)").format(percent=f"{100 * self.win:.0f}") if self.win is not None else ""
         if not self.move.is_placement:
             return f"{self.move}{chance}"
-        pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(self.gains.items())) or "0 points"
-        bonus = "  Ingenious!" if self.bonuses else ""
+        pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(self.gains.items())) or tr("0 points")
+        bonus = "  " + tr("Ingenious!") if self.bonuses else ""
         return f"{self.move!s:<14} {pts}{bonus}{chance}"
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from .translation import mark
+
 __all__ = ["SQRT3", "DIRECTION_NAMES", "Layout", "hex_corners", "pair_outline", "polar", "text_column"]
 
 SQRT3 = math.sqrt(3.0)
@@ -14,7 +16,15 @@ Cell = tuple[int, int]
 
 #: How the six directions of `genial.actions.DIRECTIONS` look in the pictures
 #: (pointy-top hexagons): (+1,0) east, (+1,-1) north-east, and on round.
-DIRECTION_NAMES = ("east", "north-east", "north-west", "west", "south-west", "south-east")
+# Marked for the catalogues: the score explanations name the directions in the player's language.
+DIRECTION_NAMES = (
+    mark("east"),
+    mark("north-east"),
+    mark("north-west"),
+    mark("west"),
+    mark("south-west"),
+    mark("south-east"),
+)
 
 
 def polar(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ._core import Board, Tile
 from .colors import Color
 from .geometry import text_column
+from .translation import mark, ntr, tr
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -24,7 +25,34 @@ __all__ = [
     "explain_ranking",
     "ranking_step_text",
     "ranking_text",
+    "variant_title",
+    "end_title",
 ]
+
+_VARIANTS = {
+    "standard": mark("standard"),
+    "solo": mark("solo"),
+    "team": mark("team"),
+    "duel": mark("duel"),
+}
+_ENDS = {
+    "board_full": mark("board full"),
+    "no_placement": mark("no placement"),
+    "immediate_win": mark("immediate win"),
+}
+
+
+def variant_title(name: str) -> str:
+    """A variant's name (``duel``) in the language in use (*pojedynek*)."""
+    return tr(_VARIANTS[name]) if name in _VARIANTS else name
+
+
+def end_title(end: str | None) -> str:
+    """How a game ended (`Game.end`: ``board_full`` ...) in words, in the language in use."""
+    if end is None:
+        return ""
+    return tr(_ENDS[end]) if end in _ENDS else end.replace("_", " ")
+
 
 # 256-colour codes close to the pieces' colours (orange has no 8-colour equivalent).
 _ANSI_CODE = {
@@ -146,7 +174,7 @@ def tracks_text(game: Game, *, color: bool = False) -> list[str]:
     out = [f"{name:>{width}}: {_scores_line(track, color)}" for name, track in zip(names, game.tracks)]
     if game.rules.shared_track:
         tokens = " ".join(f"{Color(i).letter}:{'-' if s is None else s}" for i, s in enumerate(game.duel_tokens))
-        out.append(f"{'tokens':>{width}}: {tokens}")
+        out.append(f"{tr('tokens'):>{width}}: {tokens}")
     return out
 
 
@@ -163,10 +191,16 @@ def text(game: Game, *, color: bool = False, rack: bool = True, coords: bool = F
     out = [game_board_text(game, color=color, coords=coords), ""]
     out.extend(tracks_text(game, color=color))
     if game.is_over:
-        out.append(f"game over ({(game.end or '').replace('_', ' ')}): {ranking_summary(game)}")
+        out.append(tr("game over ({end}): {ranking}").format(end=end_title(game.end), ranking=ranking_summary(game)))
     else:
-        shown = f"; rack {rack_text(game.rack(), color=color)}" if rack else ""
-        out.append(f"player {game.current_player} to {game.phase.replace('_', ' ')}{shown}; bag {game.bag_size}")
+        phase = {
+            "bonus": tr("player {seat} to place a bonus tile"),
+            "swap_offer": tr("player {seat} may swap"),
+        }.get(game.phase, tr("player {seat} to place a tile"))
+        line = phase.format(seat=game.current_player)
+        if rack:
+            line += "; " + tr("rack {rack}").format(rack=rack_text(game.rack(), color=color))
+        out.append(line + "; " + tr("bag {bag}").format(bag=game.bag_size))
     return "\n".join(out)
 
 
@@ -174,19 +208,20 @@ def ranking_summary(game: Game) -> str:
     """The final ranking in one line: ``"1st player 1, 2nd player 0"``, tied seats together
     (``"1st players 1 and 3"``), or the solo game's result."""
     if game.rules.scored_alone:
-        return f"result {game.lowest_score()} (the lowest colour)"
+        return tr("result {score} (the lowest colour)").format(score=game.lowest_score())
     places = []
     for place, group in zip(_PLACES, game.ranking()):
-        who = (
-            f"player {group[0]}"
-            if len(group) == 1
-            else "players " + ", ".join(map(str, group[:-1])) + f" and {group[-1]}"
-        )
-        places.append(f"{place} {who}")
+        if len(group) == 1:
+            who = tr("{place} player {seat}").format(place=tr(place), seat=group[0])
+        else:
+            who = tr("{place} players {seats} and {last}").format(
+                place=tr(place), seats=", ".join(map(str, group[:-1])), last=group[-1]
+            )
+        places.append(who)
     return ", ".join(places)
 
 
-_PLACES = ("1st", "2nd", "3rd", "4th")
+_PLACES = (mark("1st"), mark("2nd"), mark("3rd"), mark("4th"))
 
 
 def explain_ranking(game: Game) -> list[dict[str, Any]]:
@@ -218,7 +253,7 @@ def ranking_text(game: Game, names: Sequence[str] | None = None) -> list[str]:
     def who(group: Sequence[int]) -> str:
         if rules.sides < rules.players:  # partners rank together: name the side
             return " = ".join(titles[s] for s in sorted({rules.side_of(p) for p in group}))
-        return " = ".join(names[p] if names else f"player {p}" for p in group)
+        return " = ".join(names[p] if names else tr("player {seat}").format(seat=p) for p in group)
 
     lines = [f"  {rank}. {who(group)}" for rank, group in enumerate(game.ranking(), start=1)]
     for step in explain_ranking(game):
@@ -227,13 +262,24 @@ def ranking_text(game: Game, names: Sequence[str] | None = None) -> list[str]:
         if i is None:
             continue
         if step["count"] and i == 0:
-            why = f"{a[0]} markers on their side against {b[0]}"
+            why = tr("{a} markers on their side against {b}").format(a=a[0], b=b[0])
         else:
             k = i - 1 if step["count"] else i
-            what = "distance" if step["count"] else "score"
-            equal = "the lower one" if k == 1 else f"the {k} lower ones"
-            why = f"{_ordinal(k + 1)} lowest {what} {a[i]} against {b[i]}" + (f" ({equal} equal)" if k else "")
-        lines.append(f"  {who(step['above'])} ahead of {who(step['below'])}: {why}")
+            if k == 0:
+                why = (
+                    tr("the lowest distance {a} against {b}")
+                    if step["count"]
+                    else tr("the lowest score {a} against {b}")
+                )
+            else:
+                why = tr("{nth} distance {a} against {b}") if step["count"] else tr("{nth} score {a} against {b}")
+            why = why.format(nth=_nth_lowest(k + 1), a=a[i], b=b[i])
+            if k:
+                why += " " + ntr("(the lower one equal)", "(the {k} lower ones equal)", k).format(k=k)
+        lines.append(
+            "  "
+            + tr("{above} ahead of {below}: {why}").format(above=who(step["above"]), below=who(step["below"]), why=why)
+        )
     return lines
 
 
@@ -243,16 +289,40 @@ def ranking_step_text(step: dict[str, Any], above: str, below: str) -> str:
     a, b = step["rows"]
     i = step["decided_at"]
     if i is None:
-        return "Equal results: the places are shared."
+        return tr("Equal results: the places are shared.")
     if step["count"] and i == 0:
-        return f"More markers on {above}'s side decided: {a[0]} against {b[0]}."
+        return tr("More markers on {side}'s side decided: {a} against {b}.").format(side=above, a=a[0], b=b[0])
     k = i - 1 if step["count"] else i  # equal values before the deciding one
-    what = "distance" if step["count"] else "colour"
     if k == 0:
-        return f"The lowest {what} decided: {a[i]} against {b[i]}."
-    tied = f"The lowest {what} was" if k == 1 else f"The {k} lowest {what}s were"
-    return f"{tied} equal; the {_ordinal(k + 1)} lowest decided: {a[i]} against {b[i]}."
+        if step["count"]:
+            return tr("The lowest distance decided: {a} against {b}.").format(a=a[i], b=b[i])
+        return tr("The lowest colour decided: {a} against {b}.").format(a=a[i], b=b[i])
+    if step["count"]:
+        tied = ntr(
+            "The lowest distance was equal; the {nth} decided: {a} against {b}.",
+            "The {k} lowest distances were equal; the {nth} decided: {a} against {b}.",
+            k,
+        )
+    else:
+        tied = ntr(
+            "The lowest colour was equal; the {nth} decided: {a} against {b}.",
+            "The {k} lowest colours were equal; the {nth} decided: {a} against {b}.",
+            k,
+        )
+    return tied.format(k=k, nth=_nth_lowest(k + 1), a=a[i], b=b[i])
 
 
-def _ordinal(n: int) -> str:
-    return {1: "", 2: "2nd", 3: "3rd"}.get(n, f"{n}th").strip() or "the"
+# The second to sixth lowest value of a ranking key (six colours at most), each its own
+# message: ordinals are made differently in every language.
+_NTH_LOWEST = {
+    2: mark("2nd lowest"),
+    3: mark("3rd lowest"),
+    4: mark("4th lowest"),
+    5: mark("5th lowest"),
+    6: mark("6th lowest"),
+    7: mark("7th lowest"),
+}
+
+
+def _nth_lowest(n: int) -> str:
+    return tr(_NTH_LOWEST[n]) if n in _NTH_LOWEST else f"{n}."

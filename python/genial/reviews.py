@@ -55,6 +55,7 @@ from ._core import Move, Rules
 from .analysis import CandidateMove
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed
+from .translation import decimal, mark, ntr, tr
 
 
 def searching_levels() -> list[str]:
@@ -66,6 +67,7 @@ def searching_levels() -> list[str]:
 
 __all__ = [
     "CLASSES",
+    "class_title",
     "LOSS_LIMITS",
     "FORMAT",
     "NOISE_Z",
@@ -93,6 +95,23 @@ NOISE_Z: float = _core.REVIEW_NOISE_Z
 
 #: The classes of a decision, best first.
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+# The classes' names as a player reads them (`class_title`); the names above are data.
+_CLASS_TITLES = {
+    "best": mark("best"),
+    "good": mark("good"),
+    "inaccuracy": mark("inaccuracy"),
+    "mistake": mark("mistake"),
+    "blunder": mark("blunder"),
+    "forced": mark("forced"),
+}
+
+
+def class_title(name: str) -> str:
+    """A decision's class (`CLASSES`, or ``"forced"``: the only legal move) in the language
+    in use (`genial.translation`)."""
+    return tr(_CLASS_TITLES[name]) if name in _CLASS_TITLES else name
+
 
 #: A decision falls in the first class whose limit its loss of win chance beyond the noise
 #: is below (loss = the reference's win chance minus the move played's, 0..1, from
@@ -427,18 +446,36 @@ class Review:
         return self.to_svg()
 
     def __str__(self) -> str:
-        lines = [f"review at {self.level} level, seed {self.seed}: {len(self.decisions)} decisions"]
+        n = len(self.decisions)
+        lines = [
+            ntr(
+                "review at {level} level, seed {seed}: {n} decision",
+                "review at {level} level, seed {seed}: {n} decisions",
+                n,
+            ).format(level=self.level, seed=self.seed, n=n)
+        ]
         for d in self.decisions:
-            tag = "forced" if d.forced else d.classification
-            alt = "" if d.best == d.move else f"  best {d.best} {100 * d.best_win:.0f}%"
-            noise = f" (loss {100 * d.loss:.0f}% ±{100 * d.noise:.0f})" if d.noise and d.best != d.move else ""
+            tag = class_title("forced" if d.forced else d.classification)
+            alt = ""
+            if d.best != d.move:
+                alt = "  " + tr("best {move} {percent}%").format(move=d.best, percent=f"{100 * d.best_win:.0f}")
+            noise = ""
+            if d.noise and d.best != d.move:
+                noise = " " + tr("(loss {loss}% ±{noise})").format(
+                    loss=f"{100 * d.loss:.0f}", noise=f"{100 * d.noise:.0f}"
+                )
             lines.append(
                 f"{d.ply:3d}. P{d.player} {d.move!s:<14} {100 * d.win_before:3.0f}% → {100 * d.win_after:3.0f}%"
                 f"  {tag}{noise}{alt}"
             )
         for s in self.summary:
-            counts = ", ".join(f"{n} {c}" for c, n in s.counts.items() if n)
-            lines.append(f"player {s.player}: average loss {100 * s.average_loss:.1f}%  ({counts or 'no decision'})")
+            # "class: count", which needs no agreement of the class's name with the number.
+            counts = ", ".join(f"{class_title(c)}: {n}" for c, n in s.counts.items() if n)
+            lines.append(
+                tr("player {seat}: average loss {percent}%  ({counts})").format(
+                    seat=s.player, percent=decimal(100 * s.average_loss, 1), counts=counts or tr("no decision")
+                )
+            )
         return "\n".join(lines)
 
 

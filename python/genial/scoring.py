@@ -31,23 +31,24 @@ from typing import Any
 
 from .colors import Color
 from .geometry import DIRECTION_NAMES
+from .translation import mark, ntr, tr
 
 __all__ = ["RULEBOOK", "HalfScore", "MarkerMove", "ScoreExplanation"]
 
 #: The rulebooks' sentences (French edition, translated) behind each part of a placement's
 #: score, as `ScoreExplanation.rules` quotes them.
 RULEBOOK = {
-    "count": (
+    "count": mark(
         "Look at each of the 5 directions and check the number of symbols identical and adjacent "
         "to yours, in a straight line and without interruption. Score 1 point per identical adjacent symbol."
     ),
-    "halves": (
+    "halves": mark(
         "Count separately the points of each of the symbols of your tile (even if it shows 2 identical "
         "symbols). The 2nd symbol of a tile is not considered adjacent: you score no point in the direction "
         "of the tile's 2nd symbol."
     ),
-    "cap": "The marker stays on 18 until the end of the game, the points in excess being lost.",
-    "bonus": (
+    "cap": mark("The marker stays on 18 until the end of the game, the points in excess being lost."),
+    "bonus": mark(
         'Each time one of your markers reaches column 18 of its track, shout: "Ingenious!" You get a bonus '
         "turn and must immediately place one of your tiles and count its points. This can bring further "
         "bonus turns."
@@ -101,17 +102,19 @@ class MarkerMove:
 
     def describe(self) -> str:
         """The move of the marker in words."""
-        text = f"{self.color} marker {self.start} → {self.end}"
         if self.points == 0:
-            return f"{self.color} marker stays on {self.start} (no point)"
+            return tr("{color} marker stays on {start} (no point)").format(color=self.color.title, start=self.start)
+        text = tr("{color} marker {start} → {end}").format(color=self.color.title, start=self.start, end=self.end)
         if self.lost:
-            text += f" (stops on {self.cap}: {self.lost} point{'s' * (self.lost != 1)} lost)"
+            text += " " + ntr(
+                "(stops on {cap}: {n} point lost)", "(stops on {cap}: {n} points lost)", self.lost
+            ).format(cap=self.cap, n=self.lost)
         if self.bonuses:
-            text += ' — "Ingenious!": a bonus placement' + (f" ×{self.bonuses}" if self.bonuses > 1 else "")
+            text += " — " + tr('"Ingenious!": a bonus placement') + (f" ×{self.bonuses}" if self.bonuses > 1 else "")
         elif self.no_bonus == "token_held":
-            text += ": no bonus, the token already lies in front of you"
+            text += ": " + tr("no bonus, the token already lies in front of you")
         elif self.no_bonus == "no_bonus_in_variant":
-            text += ": no bonus placement in this game"
+            text += ": " + tr("no bonus placement in this game")
         return text
 
 
@@ -176,25 +179,29 @@ class ScoreExplanation:
         """One line of text per half: its counted lines and their points."""
         out = []
         for i, h in enumerate(self.halves):
-            parts = [f"{DIRECTION_NAMES[d]} {n}" for d, n in h.counted() if n]
-            detail = " + ".join(parts) if parts else "no line"
-            out.append(f"half {i + 1}, {h.color} at {h.cell}: {detail} = {h.points}")
+            parts = [f"{tr(DIRECTION_NAMES[d])} {n}" for d, n in h.counted() if n]
+            detail = " + ".join(parts) if parts else tr("no line")
+            out.append(
+                tr("half {half}, {color} at {cell}: {detail} = {points}").format(
+                    half=i + 1, color=h.color.title, cell=h.cell, detail=detail, points=h.points
+                )
+            )
         return out
 
     def rules(self) -> list[str]:
         """The rulebooks' sentences (`RULEBOOK`) this placement's score rests on: the count
         and the halves always; the cap and the bonus when they apply."""
-        out = [RULEBOOK["count"], RULEBOOK["halves"]]
+        out = [tr(RULEBOOK["count"]), tr(RULEBOOK["halves"])]
         if any(s.lost for s in self.steps):
-            out.append(RULEBOOK["cap"])
+            out.append(tr(RULEBOOK["cap"]))
         if self.bonuses:
-            out.append(RULEBOOK["bonus"])
+            out.append(tr(RULEBOOK["bonus"]))
         return out
 
     def __str__(self) -> str:
         lines = self.lines_text() + [s.describe() for s in self.steps]
         if self.wins:
-            lines.append("every marker at its end: an immediate win")
+            lines.append(tr("every marker at its end: an immediate win"))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

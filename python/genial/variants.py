@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from . import _core
 from ._core import Rules
 from .arguments import as_int, type_name
+from .translation import tr
 
 __all__ = ["Rules", "VariantInfo", "variants", "track_titles", "as_rules"]
 
@@ -81,11 +82,11 @@ def track_titles(rules: Rules) -> list[str]:
     for t in range(rules.track_count):
         seats = rules.seats_of_track(t)
         if rules.shared_track:
-            titles.append(f"shared: seat {seats[-1]} \u2190 0 \u2192 seat {seats[0]}")
+            titles.append(tr("shared: seat {a} \u2190 0 \u2192 seat {b}").format(a=seats[-1], b=seats[0]))
         elif rules.scored_alone:
-            titles.append("solo")
+            titles.append(tr("solo"))
         elif len(seats) > 1:
-            titles.append(f"team {'AB'[t]} (seats {' + '.join(map(str, seats))})")
+            titles.append(tr("team {team} (seats {seats})").format(team="AB"[t], seats=" + ".join(map(str, seats))))
         else:
-            titles.append(f"player {seats[0]}")
+            titles.append(tr("player {seat}").format(seat=seats[0]))
     return titles

@@ -185,14 +185,17 @@ impl FromStr for Move {
 
 /// `red 0,-4 blue 1,-4` or `R(0,-4) B(1,-4)`: split where a letter follows a cell.
 fn split_on_space_between_halves(t: &str) -> Vec<&str> {
-    let bytes = t.as_bytes();
-    for i in 1..bytes.len() {
-        if bytes[i].is_ascii_alphabetic() && bytes[i - 1].is_ascii_whitespace() {
+    // By characters, not bytes: a colour's name may start with a letter outside ASCII
+    // (Polish `żółty`).
+    let mut previous = ' ';
+    for (i, ch) in t.char_indices() {
+        if ch.is_alphabetic() && previous.is_whitespace() && i > 0 {
             let before = t[..i].trim_end();
             if before.ends_with(|c: char| c.is_ascii_digit() || c == ')') {
                 return vec![&t[..i], &t[i..]];
             }
         }
+        previous = ch;
     }
     vec![t]
 }
@@ -221,6 +224,11 @@ mod tests {
         assert_eq!("R0,-4+B1,-4".parse::<Move>().unwrap(), m);
         assert_eq!("blue(1,-4) red(0,-4)".parse::<Move>().unwrap(), m);
         assert_eq!("b 1,-4 / r 0,-4".parse::<Move>().unwrap(), m);
+        // The colours' names of the boxes' languages, the letters unchanged.
+        assert_eq!("rouge(0,-4) bleu(1,-4)".parse::<Move>().unwrap(), m);
+        assert_eq!("rot(0,-4) blau(1,-4)".parse::<Move>().unwrap(), m);
+        assert_eq!("czerwony(0,-4) niebieski(1,-4)".parse::<Move>().unwrap(), m);
+        assert_eq!("Niebieska 1,-4 CZERWONA 0,-4".parse::<Move>().unwrap(), m);
         assert_eq!("SWAP".parse::<Move>().unwrap(), Move::Swap);
         assert_eq!("keep".parse::<Move>().unwrap(), Move::Keep);
     }

@@ -12,14 +12,34 @@ pub const ALL_COLORS: u8 = (1 << COLORS) - 1;
 pub const COLOR_NAMES: [&str; COLORS] = ["red", "orange", "yellow", "green", "blue", "purple"];
 pub const COLOR_LETTERS: [char; COLORS] = ['R', 'O', 'Y', 'G', 'B', 'P'];
 
-/// The colour named by a letter (`R`) or a name (`red`), case-insensitive.
+/// The colours' names in the languages of the boxes, for text a player types (moves,
+/// tiles): English, French (IELLO's *Génial*), German (Kosmos's *Einfach genial*) and Polish
+/// (*Geniusz*), each with its common spellings (German `grün` also as `gruen` and `grun`,
+/// Polish without its diacritics, the feminine and neuter forms that agree with *płytka*
+/// and *pole*). The letters `R O Y G B P` stay English in every language: one notation for
+/// records and engines.
+pub const COLOR_WORDS: [&[&str]; COLORS] = [
+    &["red", "rouge", "rot", "czerwony", "czerwona", "czerwone"],
+    &["orange", "pomarańczowy", "pomarańczowa", "pomarańczowe", "pomaranczowy", "pomaranczowa", "pomaranczowe"],
+    &["yellow", "jaune", "gelb", "żółty", "żółta", "żółte", "zolty", "zolta", "zolte"],
+    &["green", "vert", "grün", "gruen", "grun", "zielony", "zielona", "zielone"],
+    &["blue", "bleu", "blau", "niebieski", "niebieska", "niebieskie"],
+    &["purple", "violet", "lila", "violett", "fioletowy", "fioletowa", "fioletowe"],
+];
+
+/// The colour named by a letter (`R`) or a name (`red`, `rouge`, `rot`, `czerwony`: see
+/// [`COLOR_WORDS`]), in any case.
 pub fn parse_color(text: &str) -> Option<Color> {
     let t = text.trim();
     if t.chars().count() == 1 {
         let c = t.chars().next()?.to_ascii_uppercase();
         return COLOR_LETTERS.iter().position(|&l| l == c).map(|i| i as Color);
     }
-    COLOR_NAMES.iter().position(|n| n.eq_ignore_ascii_case(t)).map(|i| i as Color)
+    if t.len() > 24 {
+        return None; // longer than any name: no lowercase copy of a long text
+    }
+    let lower = t.to_lowercase();
+    COLOR_WORDS.iter().position(|words| words.contains(&lower.as_str())).map(|i| i as Color)
 }
 
 /// A two-hex tile. Unordered: stored with `lo <= hi`. The default is the red double.
@@ -255,6 +275,22 @@ impl Bag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_words_name_one_colour_each_in_any_case() {
+        let mut seen = std::collections::HashSet::new();
+        for (c, words) in COLOR_WORDS.iter().enumerate() {
+            assert_eq!(words[0], COLOR_NAMES[c], "the English name comes first");
+            for w in words.iter() {
+                assert!(seen.insert(*w), "{w} names two colours");
+                assert_eq!(w.to_lowercase(), *w);
+                assert_eq!(parse_color(w), Some(c as Color), "{w}");
+                assert_eq!(parse_color(&w.to_uppercase()), Some(c as Color), "{w}");
+            }
+        }
+        assert_eq!(parse_color("rosso"), None);
+        assert_eq!(parse_color(&"ż".repeat(40)), None);
+    }
 
     #[test]
     fn distribution_is_exact() {

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..engine.host import EngineError
+from ..translation import from_environment, use
 from . import analyse, bots, demo, engine, ladder, learning, play, records, serve, simulate
 from .common import Parser, error, examples
 
@@ -109,7 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             previous = signal.signal(signal.SIGTERM, _terminated)
         try:
             args = build_parser().parse_args(argv)
-            return int(args.func(args))
+            # Every command speaks the terminal's language (`genial play --lang` chooses
+            # its own): players read the game, the review and the ranking in it.
+            with use(from_environment()):
+                return int(args.func(args))
         except (ValueError, TypeError, MemoryError, EngineError) as e:
             return error(str(e))
         except KeyboardInterrupt:

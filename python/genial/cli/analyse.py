@@ -24,7 +24,8 @@ from ..files import read_json, write_atomic
 from ..game import Game
 from ..position import PositionError, read_position
 from ..records import RecordError, from_record, read_record, start_record, to_record
-from ..reviews import VERSION, Decision, Review, review, searching_levels
+from ..reviews import VERSION, Decision, Review, class_title, review, searching_levels
+from ..translation import decimal, ntr, tr
 from .common import closed_pipe_safe, error, examples, last_game
 
 __all__ = ["register", "cache_path"]
@@ -85,24 +86,27 @@ def _loss(d: Decision) -> str:
 def _table(r: Review) -> Any:
     from rich.table import Table
 
-    t = Table(title=f"review at the {r.level} level (seed {r.seed})", title_justify="left")
+    t = Table(
+        title=tr("review at the {level} level (seed {seed})").format(level=r.level, seed=r.seed), title_justify="left"
+    )
     for name, justify in (
         ("#", "right"),
-        ("player", "right"),
-        ("move", "left"),
-        ("pts", "right"),
-        ("before", "right"),
-        ("after", "right"),
-        ("class", "left"),
-        ("loss", "right"),
-        ("best", "left"),
-        ("win", "right"),
-        ("pts", "right"),
+        (tr("player"), "right"),
+        (tr("move"), "left"),
+        (tr("pts"), "right"),
+        (tr("before"), "right"),
+        (tr("after"), "right"),
+        (tr("class"), "left"),
+        (tr("loss"), "right"),
+        (tr("best"), "left"),
+        (tr("win"), "right"),
+        (tr("pts"), "right"),
     ):
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     for d in r.decisions:
         tag = "forced" if d.forced else d.classification
         style = CLASS_STYLE.get(tag, "dim")
+        title = class_title(tag)
         alt = d.best != d.move
         t.add_row(
             str(d.ply + 1),
@@ -111,7 +115,7 @@ def _table(r: Review) -> Any:
             _points(d.points),
             _pct(d.win_before),
             _pct(d.win_after),
-            f"[{style}]{tag}[/]",
+            f"[{style}]{title}[/]",
             _loss(d) if alt else "",
             str(d.best) if alt else "",
             _pct(d.best_win) if alt else "",
@@ -125,14 +129,19 @@ def _summary(r: Review) -> Any:
 
     from ..reviews import CLASSES
 
-    t = Table(title="per player", title_justify="left")
-    t.add_column("player", justify="right")
-    t.add_column("decisions", justify="right")
-    t.add_column("avg loss", justify="right")
+    t = Table(title=tr("per player"), title_justify="left")
+    t.add_column(tr("player"), justify="right")
+    t.add_column(tr("decisions"), justify="right")
+    t.add_column(tr("avg loss"), justify="right")
     for c in CLASSES:
-        t.add_column(c, justify="right")
+        t.add_column(class_title(c), justify="right")
     for s in r.summary:
-        t.add_row(str(s.player), str(s.decisions), f"{100 * s.average_loss:.1f}%", *(str(s.counts[c]) for c in CLASSES))
+        t.add_row(
+            str(s.player),
+            str(s.decisions),
+            tr("{percent}%").format(percent=decimal(100 * s.average_loss, 1)),
+            *(str(s.counts[c]) for c in CLASSES),
+        )
     return t
 
 
@@ -143,7 +152,7 @@ def _candidates(game: Game, number: int, args: argparse.Namespace) -> int:
         return error(f"--move must be 1 to {last} for this record, not {number}")
     position = from_record({**start_record(to_record(game)), "moves": [str(m) for m in moves[: number - 1]]})
     played = moves[number - 1] if number <= len(moves) else None
-    return _show_candidates(position, played, f"move {number}: ", args)
+    return _show_candidates(position, played, tr("move {number}: ").format(number=number), args)
 
 
 def _ask_engine(position: Game, title: str, args: argparse.Namespace) -> int:
@@ -178,21 +187,24 @@ def _show_candidates(position: Game, played: Any, title: str, args: argparse.Nam
 
     a = analyse(position, iterations=args.iterations, seed=args.seed, level=args.level)
     t = Table(
-        title=f"{title}player {position.current_player} to move ({a.iterations} iterations)",
+        title=title
+        + ntr("player {seat} to move ({n} iteration)", "player {seat} to move ({n} iterations)", a.iterations).format(
+            seat=position.current_player, n=a.iterations
+        ),
         title_justify="left",
     )
-    for name in ("rank", "move", "pts", "win", "visits", "expected line"):
+    for name in (tr("rank"), tr("move"), tr("pts"), tr("win"), tr("visits"), tr("expected line")):
         t.add_column(name)
     for i, c in enumerate(a.candidates, start=1):
         pts = _points(position.explain(c.move).points) if c.move.is_placement else ""
-        mark = "  (played)" if c.move == played else ""
+        mark = "  " + tr("(played)") if c.move == played else ""
         t.add_row(
             str(i), f"{c.move}{mark}", pts, _pct(c.win_probability), str(c.visits), " ".join(map(str, c.line[:6]))
         )
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
     console.print(t)
     if played is not None and all(c.move != played for c in a.candidates):
-        console.print(f"played: {played} (not among the searched candidates)")
+        console.print(tr("played: {move} (not among the searched candidates)").format(move=played))
     return 0
 
 
@@ -276,8 +288,10 @@ def _run(args: argparse.Namespace) -> int:
     console.print(_table(result))
     console.print(_summary(result))
     console.print(
-        "Each decision was searched from the mover's view only: the other racks and the bag "
-        "were dealt anew in every search iteration, never read.",
+        tr(
+            "Each decision was searched from the mover's view only: the other racks and the bag "
+            "were dealt anew in every search iteration, never read."
+        ),
         soft_wrap=True,
     )
     return 0

@@ -27,7 +27,17 @@ from ..colors import Color
 from ..files import write_atomic
 from ..game import Game, check_seed
 from ..records import RecordError, from_record, read_record, to_record
-from ..render import board_text, game_board_text, rack_text, ranking_text, tracks_text
+from ..refusals import refusal_text
+from ..render import (
+    board_text,
+    end_title,
+    game_board_text,
+    rack_text,
+    ranking_text,
+    tracks_text,
+    variant_title,
+)
+from ..translation import LANGUAGES, from_environment, language_of, ntr, tr, use
 from ..variants import variants
 from .common import (
     add_rule_flags,
@@ -58,7 +68,12 @@ def _is_number(text: str) -> bool:
 _SEED_MASK = (1 << 64) - 1
 _AUTOSAVE_TRIES = 1000  # names tried per folder: genial-autosave-SEED.json, -2, -3, ...
 _TAKEN = "the file exists"
-_HELP = """\
+
+
+def _help() -> str:
+    """The ``help`` command's text, in the language in use."""
+    return tr(
+        """\
 Enter one of:
   3                    play move number 3 of the list
   R0,-4+B1,-4          play a move by its text: colour letter and cell q,r of each half
@@ -74,6 +89,7 @@ Cells are (q, r): each board row is one r (labelled on the left), q grows to the
 (its range is given on the right). Neighbours of (q, r): (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1).
 Moves are listed best first: those the expert level's search looked at, with their win
 chance, then the others by the lowest colours after the move (then points)."""
+    )
 
 
 class _Quit(Exception):
@@ -95,7 +111,9 @@ class Table:
         show: int = 8,
     ) -> None:
         if len(seats) != game.players:
-            raise ValueError(f"{len(seats)} seats given for a {game.players}-player game")
+            raise ValueError(
+                tr("{seats} seats given for a {players}-player game").format(seats=len(seats), players=game.players)
+            )
         self.game = game
         self.seats = list(seats)
         self.bots = {
@@ -122,7 +140,11 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         kind = self.seats[seat]
-        return f"player {seat} ({'you' if kind == HUMAN and self._one_human() else kind})"
+        if kind == HUMAN and self._one_human():
+            return tr("player {seat} (you)").format(seat=seat)
+        if kind == HUMAN:
+            return tr("player {seat} (human)").format(seat=seat)
+        return tr("player {seat} ({bot})").format(seat=seat, bot=kind)
 
     def _one_human(self) -> bool:
         return self.seats.count(HUMAN) == 1
@@ -134,21 +156,24 @@ class Table:
         for line in tracks_text(game, color=self.color):
             self.say(line)
         phase = {
-            "place": "to place a tile",
-            "bonus": "to place a BONUS tile (Ingenious!)",
-            "swap_offer": "may swap",
-        }.get(game.phase, game.phase)
-        self.say(f"{self.seat_name(seat)} {phase}; bag {game.bag_size}")
-        self.say(f"your rack: {rack_text(game.rack(seat), color=self.color)}")
+            "place": tr("{player} to place a tile; bag {bag}"),
+            "bonus": tr("{player} to place a BONUS tile (Ingenious!); bag {bag}"),
+            "swap_offer": tr("{player} may swap; bag {bag}"),
+        }.get(game.phase, tr("{player} to place a tile; bag {bag}"))
+        self.say(phase.format(player=self.seat_name(seat), bag=game.bag_size))
+        self.say(tr("your rack: {rack}").format(rack=rack_text(game.rack(seat), color=self.color)))
         if game.phase in ("place", "bonus") and not game._state.has_placed(seat):
-            self.say("first placement: the tile must touch a printed symbol that no tile touches yet")
+            self.say(tr("first placement: the tile must touch a printed symbol that no tile touches yet"))
         if game.phase == "place" and Move.swap() in game.legal_moves():
-            self.say("you may swap your rack instead of placing: type swap")
+            self.say(tr("you may swap your rack instead of placing: type swap"))
         if game.phase == "swap_offer":
             lowest = self._lowest(seat)
             self.say(
-                f"your rack shows none of your lowest colour{'s' if len(lowest) > 1 else ''} "
-                f"({', '.join(str(c) for c in lowest)}): swap the whole rack, or keep it?"
+                ntr(
+                    "your rack shows none of your lowest colour ({colors}): swap the whole rack, or keep it?",
+                    "your rack shows none of your lowest colours ({colors}): swap the whole rack, or keep it?",
+                    len(lowest),
+                ).format(colors=", ".join(c.title for c in lowest))
             )
 
     def _lowest(self, seat: int) -> list[Color]:
@@ -169,25 +194,33 @@ class Table:
             picked = [(i, c) for i, c in picked if c.move.cells is not None and (q, r) in c.move.cells]
             limit = None
             if not picked:
-                self.say(f"no legal move covers cell {q},{r}")
+                self.say(tr("no legal move covers cell {q},{r}").format(q=q, r=r))
                 return
         elif which:
             try:
                 tile = Tile.parse(which)
             except ValueError as e:
-                self.say(f"cannot list {which!r}: {e}")
+                self.say(tr("cannot list {text}: {reason}").format(text=repr(which), reason=refusal_text(e)))
                 return
             picked = [(i, c) for i, c in picked if c.move.tile == tile]
             limit = None
             if not picked:
-                self.say(f"no legal move uses a {tile} tile")
+                self.say(tr("no legal move uses a {tile} tile").format(tile=tile))
                 return
         shown = picked if limit is None else picked[:limit]
         width = len(str(len(choices)))
         for i, choice in shown:
             self.say(f"  {i:>{width}}. {choice.describe()}")
         if len(shown) < len(picked):
-            self.say(f"  ... {len(picked) - len(shown)} more (list N, list all, list TILE like list RB, list q,r)")
+            more = len(picked) - len(shown)
+            self.say(
+                "  ... "
+                + ntr(
+                    "{n} more (list N, list all, list TILE like list RB, list q,r)",
+                    "{n} more (list N, list all, list TILE like list RB, list q,r)",
+                    more,
+                ).format(n=more)
+            )
 
     # ----- turns -----------------------------------------------------------------------
 
@@ -195,11 +228,23 @@ class Table:
         game = self.game
         try:
             self.say(
-                f"genial: {game.variant} game, {game.players} player{'s' if game.players > 1 else ''} "
-                f"({', '.join(self.seats)}), seed {game.seed}; type help at your turn"
+                ntr(
+                    "genial: {variant} game, {n} player ({seats}), seed {seed}; type help at your turn",
+                    "genial: {variant} game, {n} players ({seats}), seed {seed}; type help at your turn",
+                    game.players,
+                ).format(
+                    variant=variant_title(game.variant),
+                    n=game.players,
+                    seats=", ".join(self.seats),
+                    seed=game.seed,
+                )
             )
             if game.moves:
-                self.say(f"resuming after {len(game.moves)} moves")
+                self.say(
+                    ntr("resuming after {n} move", "resuming after {n} moves", len(game.moves)).format(
+                        n=len(game.moves)
+                    )
+                )
             while not game.is_over:
                 seat = game.current_player
                 if seat in self.bots:
@@ -212,16 +257,17 @@ class Table:
                     self.human_turn(seat)
                 self._keep()
         except bots.Forfeit as e:
-            self.say(f"{self.seat_name(seat)} forfeits: {e.reason}")
+            self.say(tr("{player} forfeits: {reason}").format(player=self.seat_name(seat), reason=e.reason))
             ranks = bots.forfeit_ranks(game, seat)
-            self.say("final places: " + ", ".join(f"{self.seat_name(p)} {r + 1}" for p, r in enumerate(ranks)))
+            places = ", ".join(f"{self.seat_name(p)} {r + 1}" for p, r in enumerate(ranks))
+            self.say(tr("final places: {places}").format(places=places))
             return 0
         except _Quit as e:
             self.say(str(e))
             self.autosave()
             return 0
         except KeyboardInterrupt:
-            self.say("\ninterrupted: game left unfinished")
+            self.say("\n" + tr("interrupted: game left unfinished"))
             self.autosave()
             return 130
         except BrokenPipeError:
@@ -233,7 +279,7 @@ class Table:
             return 1
         except Exception:  # a bug: keep the game, then report it
             traceback.print_exc()
-            self.say("genial play stopped on an internal error (above)")
+            self.say(tr("genial play stopped on an internal error (above)"))
             self.autosave()
             return 1
         finally:
@@ -253,22 +299,22 @@ class Table:
         failed = self._write(self.save_path)
         if failed is not None and not self._keep_failed:
             self._keep_failed = True
-            self.say(f"cannot keep {self.save_path} up to date: {failed}")
+            self.say(tr("cannot keep {path} up to date: {reason}").format(path=self.save_path, reason=failed))
 
     def save_finished(self) -> None:
         """Saves a finished game and says where: in its own file (``save FILE``, the record
         resumed), else in ``genial-game-SEED.json`` in the current directory (or the
         temporary one), ``-2``, ``-3``, ... added when that name holds another game; the
         same game played again finds its own file."""
-        review = "review it with: genial analyse --last"
+        saved = tr("game saved to {path} (review it with: genial analyse --last)")
         if self.save_path is not None and self._write(self.save_path) is None:
-            self.say(f"game saved to {self.save_path} ({review})")
+            self.say(saved.format(path=self.save_path))
             return
         path = self._save_new("genial-game")
         if path is None:
-            self.say("the game could not be saved: no writable place found")
+            self.say(tr("the game could not be saved: no writable place found"))
         else:
-            self.say(f"game saved to {path} ({review})")
+            self.say(saved.format(path=path))
 
     def autosave(self) -> None:
         """Keeps an unfinished game whatever ends the program, and says how to resume it:
@@ -278,17 +324,20 @@ class Table:
         overwritten, even one with the same seed."""
         if self.game.is_over:
             return
+        saved = tr("game saved to {path} (resume with: genial play --resume {path})")
         if self.save_path is not None and self.saved_moves == len(self.game.moves):
-            self.say(f"the game is saved in {self.save_path} (resume with: genial play --resume {self.save_path})")
+            self.say(
+                tr("the game is saved in {path} (resume with: genial play --resume {path})").format(path=self.save_path)
+            )
             return
         if self.save_path is not None and self._write(self.save_path) is None:
-            self.say(f"game saved to {self.save_path} (resume with: genial play --resume {self.save_path})")
+            self.say(saved.format(path=self.save_path))
             return
         path = self._save_new("genial-autosave")
         if path is None:
-            self.say("the game could not be saved: no writable place found")
+            self.say(tr("the game could not be saved: no writable place found"))
         else:
-            self.say(f"game saved to {path} (resume with: genial play --resume {path})")
+            self.say(saved.format(path=path))
 
     def _save_new(self, stem: str) -> str | None:
         """Saves the game in a new file ``STEM-SEED.json`` (``-2``, ``-3``, ... when taken by
@@ -353,22 +402,26 @@ class Table:
         the bots' replies. Only when every other seat is a bot; whether the board changed."""
         game = self.game
         if not self._one_human():
-            self.say("undo works when every other seat is a bot")
+            self.say(tr("undo works when every other seat is a bot"))
             return False
         taken: list[Move] = []
         while game.moves:
             taken.append(game.pop())
             if game.current_player == seat and game.phase == "place":
-                self.say(f"took back {len(taken)} move{'s' if len(taken) > 1 else ''}: your turn again")
+                self.say(
+                    ntr(
+                        "took back {n} move: your turn again", "took back {n} moves: your turn again", len(taken)
+                    ).format(n=len(taken))
+                )
                 return True  # the turn starts over with the board shown anew
         for move in reversed(taken):  # nothing of this seat's to take back: as it was
             game.play(move)
-        self.say("you have not moved yet: nothing to take back")
+        self.say(tr("you have not moved yet: nothing to take back"))
         return False
 
     def _report(self, seat: int, move: Move, gains: dict[Color, int]) -> None:
         pts = " ".join(f"{c.letter}+{v}" for c, v in sorted(gains.items()))
-        self.say(f"{self.seat_name(seat)}: {move}" + (f"  {pts}" if pts else ""))
+        self.say(tr("{player}: {move}").format(player=self.seat_name(seat), move=move) + (f"  {pts}" if pts else ""))
 
     def _read(self, prompt: str) -> str:
         self.out.write(prompt)
@@ -378,7 +431,7 @@ class Table:
         line = self.inp.readline().encode("utf-8", "surrogatepass").decode("utf-8", "replace")
         if not line:
             self.say()
-            raise _Quit("end of input: game left unfinished")
+            raise _Quit(tr("end of input: game left unfinished"))
         if not self.echo:
             return line.strip()
         # Input from a file or a pipe is not echoed by a terminal: echo it so that the
@@ -393,7 +446,7 @@ class Table:
         choices = ordered_choices(game)
         self.list_choices(choices, limit=self.show)
         while True:
-            line = self._read(f"player {seat}> ")
+            line = self._read(tr("player {seat}> ").format(seat=seat))
             if not line:
                 continue
             try:
@@ -402,8 +455,12 @@ class Table:
             except (_Quit, KeyboardInterrupt, BrokenPipeError):
                 raise
             except Exception as e:
-                self.say(f"cannot do {line[:40]!r}: {type(e).__name__}: {e}")
-                self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
+                self.say(
+                    tr("cannot do {text}: {error}: {reason}").format(
+                        text=repr(line[:40]), error=type(e).__name__, reason=e
+                    )
+                )
+                self.say(tr("type a number from the list, a move like R0,-4+B1,-4, or help"))
 
     def _command(self, seat: int, line: str, choices: list[Choice]) -> bool:
         """Carries out one line of input; whether the turn is over."""
@@ -411,9 +468,9 @@ class Table:
         word, _, rest = line.partition(" ")
         command = word.lower()
         if command in ("help", "?", "h"):
-            self.say(_HELP)
+            self.say(_help())
         elif command in ("quit", "exit", "q"):
-            raise _Quit("game left unfinished")
+            raise _Quit(tr("game left unfinished"))
         elif command in ("list", "ls", "l"):
             self.list_choices(choices, rest, limit=30)
         elif command == "board":
@@ -422,7 +479,7 @@ class Table:
             return self._undo(seat)
         elif command == "hint":
             # The list's first entry: the expert level's pick from this seat's view.
-            self.say(f"hint: 1. {choices[0].describe()}")
+            self.say(tr("hint: 1. {move}").format(move=choices[0].describe()))
         elif command == "save":
             self.save(rest.strip())
         elif _is_number(line):
@@ -431,7 +488,11 @@ class Table:
             number = int(line) if len(line) <= _MAX_DIGITS else 0
             if not 1 <= number <= len(choices):
                 shown = line if len(line) <= 12 else line[:8] + "..."
-                self.say(f"no move number {shown}: pick 1 to {len(choices)} (list all shows them)")
+                self.say(
+                    tr("no move number {number}: pick 1 to {last} (list all shows them)").format(
+                        number=shown, last=len(choices)
+                    )
+                )
                 return False
             self._play(seat, choices[number - 1].move)
             return True
@@ -440,8 +501,8 @@ class Table:
                 move = Move.parse(line)
                 game.check(move)
             except (IllegalMoveError, ValueError) as e:
-                self.say(f"not a legal move: {e}")
-                self.say("type a number from the list, a move like R0,-4+B1,-4, or help")
+                self.say(tr("not a legal move: {reason}").format(reason=refusal_text(e)))
+                self.say(tr("type a number from the list, a move like R0,-4+B1,-4, or help"))
                 return False
             self._play(seat, move)
             return True
@@ -451,21 +512,27 @@ class Table:
         result = self.game.play(move)
         self._report(seat, move, result.gains_by_color())
         if result.bonuses_earned:
-            self.say(f"Ingenious! {result.bonuses_earned} bonus placement{'s' if result.bonuses_earned > 1 else ''}")
+            n = result.bonuses_earned
+            self.say(ntr("Ingenious! {n} bonus placement", "Ingenious! {n} bonus placements", n).format(n=n))
         if result.bonuses_lost:
-            self.say(f"{result.bonuses_lost} bonus placement(s) lost: no legal placement")
+            n = result.bonuses_lost
+            self.say(
+                ntr(
+                    "{n} bonus placement lost: no legal placement", "{n} bonus placements lost: no legal placement", n
+                ).format(n=n)
+            )
         if result.swapped:
-            self.say(f"swapped: new rack {rack_text(self.game.rack(seat), color=self.color)}")
+            self.say(tr("swapped: new rack {rack}").format(rack=rack_text(self.game.rack(seat), color=self.color)))
 
     def save(self, path: str) -> None:
         if not path:
-            self.say("save needs a file name: save FILE")
+            self.say(tr("save needs a file name: save FILE"))
             return
         error = self._write(path)
         if error is not None:
-            self.say(f"cannot save to {path}: {error}")
+            self.say(tr("cannot save to {path}: {reason}").format(path=path, reason=error))
             return
-        self.say(f"saved to {path} (resume with: genial play --resume {path})")
+        self.say(tr("saved to {path} (resume with: genial play --resume {path})").format(path=path))
 
     def finish(self) -> None:
         game = self.game
@@ -474,9 +541,13 @@ class Table:
         self.say()
         for line in tracks_text(game, color=self.color):
             self.say(line)
-        self.say(f"game over ({(game.end or '').replace('_', ' ')}) after {len(game.moves)} moves")
+        self.say(
+            ntr("game over ({end}) after {n} move", "game over ({end}) after {n} moves", len(game.moves)).format(
+                end=end_title(game.end), n=len(game.moves)
+            )
+        )
         if game.rules.scored_alone:
-            self.say(f"result: {game.lowest_score()} (your lowest colour)")
+            self.say(tr("result: {score} (your lowest colour)").format(score=game.lowest_score()))
             return
         for line in ranking_text(game, [self.seat_name(p) for p in range(game.players)]):
             self.say(line)
@@ -523,6 +594,14 @@ def _resume(args: argparse.Namespace) -> tuple[Game, list[str]]:
 
 @closed_pipe_safe
 def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
+    """``genial play``: the game in the language of ``--lang``, else of the environment
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``); English for one without a catalogue."""
+    lang = getattr(args, "lang", None)
+    with use(language_of(lang) if lang else from_environment()):
+        return _run_play(args, inp, out)
+
+
+def _run_play(args: argparse.Namespace, inp: IO[str] | None, out: IO[str] | None) -> int:
     if inp is None:
         inp = sys.stdin
         if isinstance(inp, io.TextIOWrapper):
@@ -539,9 +618,9 @@ def run_play(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] 
             game = Game(seed=args.seed, rules=rules)
         _check_seats(seats)
     except RecordError as e:
-        return error(f"bad record {args.resume}: {e}")
+        return error(tr("bad record {path}: {reason}").format(path=args.resume, reason=e))
     except OSError as e:
-        return error(f"cannot read {args.resume}: {e.strerror or e}")
+        return error(tr("cannot read {path}: {reason}").format(path=args.resume, reason=e.strerror or e))
     except (ValueError, TypeError) as e:
         return error(str(e))
     seed = game.seed if game.seed is not None else 0
@@ -593,6 +672,13 @@ def register(subparsers: Any) -> None:
     add_rule_flags(p)
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with save FILE")
     p.add_argument("--show", type=_count, default=8, metavar="N", help="moves listed at each turn (default 8)")
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the game's language: "
+        + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+        + " (default: from LC_ALL, LC_MESSAGES or LANG; English for any other)",
+    )
     p.add_argument(
         "--color",
         action=argparse.BooleanOptionalAction,
