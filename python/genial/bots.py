@@ -486,6 +486,21 @@ def make(name: str, seed: int = 0, **options: Any) -> BuiltinBot:
 _PYTHON_BOT = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
 
 
+def split_bot_specs(text: str) -> list[str]:
+    """``"mcts:iterations=100,width=6,greedy"`` -> ``["mcts:iterations=100,width=6", "greedy"]``:
+    a comma starts a new bot unless what follows is another ``key=value`` option. Every
+    command reads bot lists this way (``--bots``, ``--seats``)."""
+    out: list[str] = []
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and out:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
 def parse_bot(spec: str, seed: int = 0) -> Any:
     """A bot from its text form: a built-in bot (``"greedy"``,
     ``"mcts:iterations=200,time_ms=50"``, values typed by the catalogue: a `BuiltinBot`),

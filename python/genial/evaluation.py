@@ -12,7 +12,7 @@ in BENCHMARKS.md follows.
 - **Wilson intervals**: the agent's share of first places (ties split) with its 95% interval.
 
 >>> from genial.evaluation import evaluate_agent
->>> r = evaluate_agent("greedy", opponents=["random"], games=20, threads=1)
+>>> r = evaluate_agent("greedy", opponents="random", games=20, threads=1)
 >>> r["random"].n, r["random"].value > 0.5
 (20.0, True)
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .arguments import check_threads, int_in
-from .bots import Bot, BuiltinBot, parse_bot
+from .bots import Bot, BuiltinBot, parse_bot, split_bot_specs
 from .simulation import Run
 from .stats import Rate, Summary
 from .variants import as_rules
@@ -32,12 +32,13 @@ __all__ = ["EVALUATION_SEED", "DEFAULT_OPPONENTS", "evaluate_agent"]
 EVALUATION_SEED = 424_242_424_242
 """The seed of the evaluation's deals (game ``g``: ``derive_seed(EVALUATION_SEED, g)``)."""
 
-DEFAULT_OPPONENTS: tuple[str, ...] = ("greedy", "medium", "expert")
+DEFAULT_OPPONENTS = "greedy,medium,expert"
+"""The protocol's opponents, in the text form that ``--bots`` and ``--opponents`` take."""
 
 
 def evaluate_agent(
     agent: str | BuiltinBot | Bot,
-    opponents: Sequence[str] = DEFAULT_OPPONENTS,
+    opponents: str | Sequence[str] = DEFAULT_OPPONENTS,
     games: int = 1000,
     *,
     players: int = 2,
@@ -46,7 +47,8 @@ def evaluate_agent(
     progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Rate]:
     """The agent's share of first places against each opponent, with its 95% Wilson
-    interval, over ``games`` games on the evaluation's deals (see the module). ``agent``: a
+    interval, over ``games`` games on the evaluation's deals (see the module). ``opponents``:
+    bots' text forms, as a list or comma-separated as on the command line. ``agent``: a
     bot's text form (``"policy"``, ``"expert:prior=policy"``, ``"pkg.module:Class"``,
     ``"engine:./my_engine"``), a `BuiltinBot` or any bot with ``choose(view)``.
     ``games`` must be a multiple of the seatings of a deal (2 with two players, 4 with
@@ -57,12 +59,13 @@ def evaluate_agent(
     if games % players:
         raise ValueError(f"games must be a multiple of {players} (every deal from each seat), not {games}")
     check_threads(threads)
-    if isinstance(opponents, str) or not opponents:
-        raise ValueError("opponents is a list of bot names, such as ['greedy', 'medium']")
+    names = split_bot_specs(opponents) if isinstance(opponents, str) else list(opponents)
+    if not names:
+        raise ValueError("no opponent: name at least one, such as 'greedy'")
     rules = as_rules(None, players=players)
     me = parse_bot(agent) if isinstance(agent, str) else agent
     out: dict[str, Rate] = {}
-    for name in opponents:
+    for name in names:
         opponent = parse_bot(name)
         if players == 2:
             lineups: list[list[int]] = [[0, 1], [1, 0]]
@@ -76,4 +79,3 @@ def evaluate_agent(
             summary = summary + Summary.of(part)
         out[name] = summary.bot_rates()["agent"]
     return out
-

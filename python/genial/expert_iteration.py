@@ -358,8 +358,8 @@ def train(
     """Runs the generations of ``plan`` in ``folder`` (resuming what is there) and returns
     the last policy's weight file and the run's manifest: the plan, every generation's
     data, fit curve, strength against ``greedy`` on the monitor deals, and CPU seconds."""
+    from .evaluation import evaluate_agent
     from .progress import ProgressBar
-    from .tournament import tournament
 
     plan.check()
     folder.mkdir(parents=True, exist_ok=True)
@@ -437,16 +437,16 @@ def train(
                 if plan.monitor_games:
                     _core.use_policy_weights(policy)
                     try:
-                        res = tournament(
-                            ["policy", "greedy"],
-                            players=plan.players,
+                        rate = evaluate_agent(
+                            "policy",
+                            opponents="greedy",
                             games=plan.monitor_games,
+                            players=plan.players,
                             seed=MONITOR_SEED,
                             threads=plan.threads,
-                        )
+                        )["greedy"]
                     finally:
                         _core.use_policy_weights(None)
-                    rate = res.summary.bot_rates()["policy"]
                     record["monitor_vs_greedy"] = {
                         "value": rate.value,
                         "low": rate.low,

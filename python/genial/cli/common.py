@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from .._core import Rules
+from ..bots import split_bot_specs
 
 __all__ = [
     "Parser",
@@ -128,21 +129,6 @@ def color_wanted(flag: bool | None, out: IO[str]) -> bool:
     if flag is not None:
         return flag
     return "NO_COLOR" not in os.environ and hasattr(out, "isatty") and out.isatty()
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """``"mcts:iterations=100,width=6,greedy"`` -> ``["mcts:iterations=100,width=6", "greedy"]``:
-    a comma starts a new bot unless what follows is another ``key=value`` option. Every
-    command reads bot lists this way (``--bots``, ``--seats``)."""
-    out: list[str] = []
-    for item in (p.strip() for p in text.split(",")):
-        if not item:
-            continue
-        if "=" in item and ":" not in item and out:
-            out[-1] += "," + item
-        else:
-            out.append(item)
-    return out
 
 
 def bots_help() -> str:

@@ -112,9 +112,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--games",
         default=None,
-        help="searched games per generation, comma-separated (default: "
-        + ",".join(str(g) for g in Plan.games)
-        + ")",
+        help="searched games per generation, comma-separated (default: " + ",".join(str(g) for g in Plan.games) + ")",
     )
     p.add_argument("--holdout", type=int, default=Plan.holdout, help="held-out games that judge every fit")
     p.add_argument("--teacher", default=Plan.teacher, help="the searching level that makes the targets")
