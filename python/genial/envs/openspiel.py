@@ -491,9 +491,17 @@ class GenialBot(pyspiel.Bot):  # type: ignore[misc]
 
 class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
     """OpenSpiel's MCTS with determinization: for each decision, ``worlds`` resampled
-    states (`GenialState.resample_from_infostate`) are each searched by
-    ``open_spiel.python.algorithms.mcts.MCTSBot`` with ``max_simulations`` ÷ ``worlds``
-    simulations; the action most visited over all worlds is played."""
+    states (`GenialState.resample_from_infostate`) are each searched with
+    ``max_simulations`` ÷ ``worlds`` simulations; the action most visited over all worlds
+    is played.
+
+    ``search="python"`` searches with ``open_spiel.python.algorithms.mcts.MCTSBot``
+    (``evaluator`` one of that module's, default one random rollout); ``search="cpp"`` with
+    OpenSpiel's C++ ``pyspiel.MCTSBot`` (``evaluator`` a ``pyspiel.Evaluator``, default
+    ``pyspiel.RandomRolloutEvaluator(1, seed)``), about twice as fast. The C++ bot is called
+    only through ``mcts_search``, which holds the GIL: its ``step`` releases the GIL and then
+    calls back into the Python game, which crashes the interpreter on every Python game
+    (docs/openspiel.md, "OpenSpiel's C++ bots")."""
 
     def __init__(
         self,
@@ -504,16 +512,25 @@ class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
         uct_c: float = 2.0,
         evaluator: Any = None,
         seed: int = 0,
+        search: str = "python",
     ) -> None:
         pyspiel.Bot.__init__(self)
         if worlds < 1 or max_simulations < worlds:
             raise ValueError("need worlds >= 1 and max_simulations >= worlds")
+        if search not in ("python", "cpp"):
+            raise ValueError(f"search must be 'python' or 'cpp', not {search!r}")
         self._rng = np.random.RandomState(seed)
         self._worlds = worlds
-        evaluator = evaluator or mcts.RandomRolloutEvaluator(1, self._rng)
-        self._mcts = mcts.MCTSBot(
-            game, uct_c, max_simulations // worlds, evaluator, solve=False, random_state=self._rng
-        )
+        self._mcts: Any
+        if search == "cpp":
+            evaluator = evaluator or pyspiel.RandomRolloutEvaluator(1, seed)
+            # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
+            self._mcts = pyspiel.MCTSBot(game, evaluator, uct_c, max_simulations // worlds, 1000, False, seed, False)
+        else:
+            evaluator = evaluator or mcts.RandomRolloutEvaluator(1, self._rng)
+            self._mcts = mcts.MCTSBot(
+                game, uct_c, max_simulations // worlds, evaluator, solve=False, random_state=self._rng
+            )
 
     def step(self, state: GenialState) -> int:
         legal = state.legal_actions()
