@@ -344,3 +344,22 @@ def test_check_env_passes_without_the_render_extra() -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 0 and "check_env passed" in out, out
+
+
+def test_grid_observations_in_both_environments(global_rngs_untouched: None) -> None:
+    from genial.observation import from_grid
+
+    env = genial_gym.IngeniousEnv(observation="grid", opponents="greedy")
+    check_env(env)
+    obs, _ = env.reset(seed=5)
+    assert set(obs) == {"observation", "features", "action_mask"} and obs["observation"].shape == (11, 15, 15)
+    assert obs in env.observation_space
+    np.testing.assert_array_equal(
+        from_grid(obs["observation"], obs["features"]), genial.observation.observe(env.game, env.seat)
+    )
+    api_test(genial_pz.env(players=3, observation="grid"), num_cycles=200)
+    seed_test(lambda: genial_pz.env(observation="grid"), num_cycles=100)
+    with pytest.raises(ValueError, match="observation"):
+        genial_gym.IngeniousEnv(observation="image")
+    with pytest.raises(ValueError, match="observation"):
+        genial_pz.env(observation="image")

@@ -46,11 +46,12 @@ from .. import _core
 from ..actions import ACTION_COUNT, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
-from ..observation import VERSION, low_high
+from ..observation import VERSION
 from ..raster import available as _can_rasterise
 from ..raster import svg_to_rgb
 from ..variants import Rules, as_rules
 from .registration import ENV_ID, register_gymnasium_envs
+from .spaces import check_form, observation_space, pack
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 
@@ -66,6 +67,8 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     for every other seat, or a sequence with one per other seat (in seat order, skipping
     the agent). ``seat`` is the agent's seat, or ``None`` for a random seat each episode.
     Named bots are seeded from the environment's ``np_random`` at each reset.
+    ``observation="grid"`` gives the board as `genial.observation.to_grid`'s grid, with the
+    other entries as ``"features"`` (`genial.envs.spaces`).
     """
 
     #: ``rgb_array`` only where the ``render`` extra (resvg-py, Pillow) is installed: Gymnasium's
@@ -90,7 +93,9 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         illegal_action: str = "lose",
         render_mode: str | None = None,
         rules: Rules | None = None,
+        observation: str = "vector",
     ) -> None:
+        self.observation = check_form(observation)
         self.rules = as_rules(
             rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
         )
@@ -117,13 +122,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         self._fixed_seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        low, high = low_high()
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.observation)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self.seat = 0 if seat is None else seat
@@ -240,7 +239,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         obs, mask = _core.observe_with_mask(self.game._state, self.seat)
         if self._over:
             mask[:] = 0
-        return {"observation": obs, "action_mask": mask}
+        return pack(self.observation, obs, mask)
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "phase": self.game.phase}

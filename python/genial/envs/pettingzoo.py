@@ -41,8 +41,9 @@ except ImportError as e:  # pragma: no cover - depends on what is installed
 from .. import _core
 from ..actions import ACTION_COUNT
 from ..game import Game
-from ..observation import VERSION, low_high
+from ..observation import VERSION
 from ..variants import Rules, as_rules
+from .spaces import check_form, observation_space, pack
 
 __all__ = ["env", "raw_env", "IngeniousAEC"]
 
@@ -146,7 +147,9 @@ class IngeniousAEC(_GenialAEC):
     ``variant`` and the edition options ``swap_timing`` and ``require_contact``, as
     `genial.Game` takes them. ``seed`` seeds the first `reset` when that is
     called without one. ``render_mode`` is ``None``, ``"ansi"`` (render returns the text
-    board) or ``"human"`` (prints it after every step).
+    board) or ``"human"`` (prints it after every step). ``observation="grid"`` gives the
+    board as `genial.observation.to_grid`'s grid, with the other entries as ``"features"``
+    (`genial.envs.spaces`).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own attribute)
@@ -168,24 +171,17 @@ class IngeniousAEC(_GenialAEC):
         seed: int | None = None,
         render_mode: str | None = None,
         rules: Rules | None = None,
+        observation: str = "vector",
     ) -> None:
         super().__init__()
+        self.observation = check_form(observation)
         self._take_render_mode(render_mode)
         self._set_up(
             as_rules(rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
             "player",
         )
         self._first_seed = seed
-        low, high = low_high()
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.observation) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -197,7 +193,7 @@ class IngeniousAEC(_GenialAEC):
 
     def observe(self, agent: str) -> Observation:
         obs, mask = _core.observe_with_mask(self.game._state, self._seat[agent])
-        return {"observation": obs, "action_mask": mask}
+        return pack(self.observation, obs, mask)
 
     def step(self, action: Any) -> None:
         # `_mover`'s checks written out: a method call is a sixth of this step's cost.
