@@ -8,8 +8,8 @@ decisions only:
   each game is the learner's (``seat``, or ``None``: a seat drawn for every game); SB3's
   ``num_envs`` is ``games``. A step plays the learner's action in every game, then the
   bots' moves until the learner is to move again everywhere (``random`` draws in Rust, other
-  bots choose in Python from each game's position; the other games wait, stepped with
-  `genial.vecenv.SKIP`). The reward is the learner's seat's return when its game ends, else 0.
+  bots choose in Python from a snapshot of each game's position, without its move history;
+  the other games wait, stepped with `genial.vecenv.SKIP`). The reward is the learner's seat's return when its game ends, else 0.
 * **self-play** (``opponents=None``): every seat of every game is the learner's, as an env
   of its own: ``num_envs`` is ``games × players``, env ``g * players + s`` being seat ``s``
   of game ``g``. At each step one seat per game moves; the other seats' envs have one legal
