@@ -221,3 +221,51 @@ def test_the_drop_in_takes_rules() -> None:
     with pytest.raises(TypeError, match="Rules"):
         drop_in.env(rules="standard")
     assert drop_in.env().rules == genial.Rules("standard", 2)
+
+
+def test_a_parallel_learner_trains_on_momaland_s_linearized_drop_in() -> None:
+    # A learner of the parallel API, as MOMAland's examples are: one linear softmax policy
+    # shared by both agents, trained by REINFORCE on the scalar reward of MOMAland's own
+    # LinearizeReward (every colour weighted alike), numpy only.
+    pytest.importorskip("momaland")
+    from momaland.utils.parallel_wrappers import LinearizeReward
+
+    agents = ["agent_0", "agent_1"]
+    env = LinearizeReward(drop_in.parallel_env(num_agents=2), {a: np.full(6, 1 / 6) for a in agents})
+
+    def features(o: dict[str, Any]) -> np.ndarray:
+        inner = o["observation"]
+        return np.concatenate([inner["board"].ravel() / 6, inner["racks"].ravel() / 6, inner["scores"].ravel() / 18])
+
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    size = features(obs["agent_0"]).size
+    weights = np.zeros((size, env.action_space("agent_0").n))
+    start = weights.copy()
+    returns = []
+    for episode in range(3):
+        obs, _ = env.reset(seed=episode)
+        trace: dict[str, list[tuple[np.ndarray, np.ndarray, int]]] = {a: [] for a in agents}
+        total = dict.fromkeys(agents, 0.0)
+        while env.agents:
+            actions = {}
+            for a in env.agents:
+                mask = obs[a]["action_mask"].astype(bool)
+                x = features(obs[a])
+                logits = np.where(mask, x @ weights, -np.inf)
+                p = np.exp(logits - logits.max())
+                p /= p.sum()
+                actions[a] = int(rng.choice(len(p), p=p))
+                if mask.sum() > 1:  # the mover's decision (the other agent only passes)
+                    trace[a].append((x, p, actions[a]))
+            obs, rewards, _, _, _ = env.step(actions)
+            for a in agents:
+                total[a] += float(rewards[a])
+        for a in agents:
+            for x, p, action in trace[a]:
+                grad = -np.outer(x, p)
+                grad[:, action] += x
+                weights += 0.01 * total[a] * grad
+        returns.append(total)
+    assert len(returns) == 3 and all(r[a] > 0 for r in returns for a in agents)  # points were scored
+    assert not np.array_equal(weights, start)
