@@ -335,6 +335,8 @@ def test_determinized_mcts_searches_with_openspiel_s_cpp_mcts() -> None:
 
 
 CPP_BOT_STEP = """
+import resource
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # the crash leaves no core file behind
 import pyspiel, genial.envs.openspiel
 game = pyspiel.load_game("genial")
 bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 10, 1000, False, 0, False)
