@@ -27,6 +27,15 @@ from genial.stats import Rate
 from open_spiel.python.algorithms import evaluate_bots, mcts
 
 
+def mean_interval(returns: list[float]) -> tuple[float, float, float]:
+    """The mean return and its normal 95% interval, clipped to the returns' range [-1, 1]:
+    at small n (or with few distinct results) the normal interval reaches past what any
+    mean of returns can be."""
+    mean = statistics.fmean(returns)
+    half = 1.959963984540054 * statistics.stdev(returns) / math.sqrt(len(returns)) if len(returns) > 1 else math.inf
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games, an even number (pairs of seats)")
@@ -55,11 +64,10 @@ def main() -> int:
     cpu = time.process_time() - start
 
     n = len(returns)
-    mean = statistics.fmean(returns)
-    half = 1.959963984540054 * statistics.stdev(returns) / math.sqrt(n)
+    mean, low, high = mean_interval(returns)
     wins = sum((r + 1) / 2 for r in returns)
     print(f"ISMCTS ({args.simulations} simulations, uct_c {args.uct_c}) vs {args.opponent}: {n} games")
-    print(f"mean return {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] (95%, normal)")
+    print(f"mean return {mean:+.3f} [{low:+.3f}, {high:+.3f}] (95%, normal, clipped to [-1, +1])")
     print(f"win rate {Rate.wilson(wins, n)} (95% Wilson; a tie counts half)")
     print(
         f"wins {sum(r > 0 for r in returns)}, ties {sum(r == 0 for r in returns)}, losses {sum(r < 0 for r in returns)}"

@@ -1,11 +1,11 @@
-"""Masked PPO from a maintained library (sb3-contrib's `MaskablePPO`) on genial's Gymnasium
-environment, trained on a CPU.
+"""Masked PPO from a maintained library (sb3-contrib's `MaskablePPO`) on genial's
+Stable-Baselines3 ``VecEnv``, trained on a CPU.
 
 The agent plays one seat of a 2-player game against the built-in ``random`` bot
-(`genial.envs.gymnasium.IngeniousEnv`, a random seat each game). It sees only its own
-observation (`genial.observation`, 1911 numbers) and chooses among the legal actions only:
-the environment's ``action_masks()`` (`genial.actions`, 6086 actions) is what
-`MaskablePPO` reads. The reward is the environment's own: +1 for a win, -1 for a loss, 0
+(`genial.envs.sb3.VecEnv`: ``--envs`` games stepped together in Rust, a random seat each
+game). It sees only its own observation (`genial.observation`, 1911 numbers) and chooses
+among the legal actions only: the environment's ``action_masks()`` (`genial.actions`, 6086
+actions) is what `MaskablePPO` reads. The reward is the environment's own: +1 for a win, -1 for a loss, 0
 for a tie, at the end of the game. The network is two hidden layers (256 and 128, ReLU) for
 the policy and the same again for the value.
 
@@ -41,40 +41,16 @@ from pathlib import Path
 from typing import Any
 
 import genial
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from genial import GameView, Move
 from genial.actions import ACTION_COUNT, action_to_move, legal_action_mask
-from genial.envs.gymnasium import IngeniousEnv
 from genial.observation import OBS_SIZE, observe
 from genial.stats import Rate
 
 FloatArray = npt.NDArray[np.float32]
 HIDDEN = (256, 128)
 OPPONENTS = ("random", "greedy", "easy")
-
-
-# ----- the environment as MaskablePPO wants it -------------------------------------------------
-
-
-class AgentObservation(gymnasium.ObservationWrapper[FloatArray, np.int64, dict[str, Any]]):
-    """The observation vector alone: the mask is read through ``action_masks()``, so the
-    network does not spend 6086 inputs on it."""
-
-    def __init__(self, env: IngeniousEnv) -> None:
-        super().__init__(env)
-        self.observation_space = env.observation_space["observation"]  # type: ignore[index]
-
-    def observation(self, observation: dict[str, Any]) -> FloatArray:
-        return observation["observation"]  # type: ignore[no-any-return]
-
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined, no-any-return]
-
-
-def make_env() -> AgentObservation:
-    return AgentObservation(IngeniousEnv(players=2, opponents="random", seat=None))
 
 
 # ----- the learning curve and the CPU budget ---------------------------------------------------
@@ -222,14 +198,17 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     try:
         import torch
+        from genial.envs.sb3 import VecEnv
         from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.env_util import make_vec_env
         from stable_baselines3.common.logger import Logger
+        from stable_baselines3.common.vec_env import VecMonitor
     except ImportError as e:
         raise SystemExit(f'this example needs the learn extra ({e}): pip install ".[learn]"') from e
     args.out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
-    envs = make_vec_env(make_env, n_envs=args.envs, seed=args.seed)
+    # The games step in Rust on one thread (the results do not depend on it); VecMonitor
+    # reports each finished game's result in its info, which the curve reads.
+    envs = VecMonitor(VecEnv(args.envs, players=2, opponents="random", seat=None, seed=args.seed, threads=1))
     model = MaskablePPO(
         "MlpPolicy",
         envs,

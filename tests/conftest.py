@@ -97,6 +97,7 @@ SLOW_MODULES = {
     "test_master",
     "test_packaging",
     "test_review_verdicts",
+    "test_rl_sb3",  # imports PyTorch (when the learn extra is installed)
     "test_web_browser",
     "test_web_connections",
     "test_web_engines",

@@ -275,3 +275,30 @@ def test_argument_types_are_checked() -> None:
 def test_the_docstring_example_runs() -> None:
     result = doctest.testmod(drop_in, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_momaland_s_test_module_on_the_drop_in() -> None:
+    # MOMAland's own test of each environment module, `tests/test_envs.py::test_module` of
+    # its repository (momaland 0.2.0), restated here because it ships in the repository, not
+    # in the package: the steps are its own, on the drop-in as the module. It is named
+    # "ingenious/moingenious_v0" in MOMAland's `all_environments`.
+    momaland_or_skip()
+    import pickle
+
+    from momaland.test.api_test import api_test
+    from pettingzoo.test import parallel_api_test, seed_test
+
+    name, env_module = "ingenious/moingenious_v0", drop_in
+    _env = env_module.env(render_mode=None)
+    assert str(_env) == os.path.basename(name)
+    api_test(_env)
+    if _env.metadata["is_parallelizable"]:
+        parallel_api_test(env_module.parallel_env())
+    seed_test(env_module.env, 50)
+    recreated_env = pickle.loads(pickle.dumps(_env))
+    api_test(recreated_env)
+    # Not parallelizable in PettingZoo's sense (its AEC-to-parallel conversion would be
+    # wrong: a bonus placement is the same agent again), as moingenious_v0 says; the
+    # drop-in's own parallel_env() passes the parallel test (tests/test_rl_parallel.py).
+    assert not _env.metadata["is_parallelizable"]
+    parallel_api_test(env_module.parallel_env())

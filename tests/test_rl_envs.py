@@ -212,7 +212,7 @@ def test_rgb_array_frames_show_the_board() -> None:
         if term:
             break
     frame = env.render()
-    assert frame.shape == first.shape  # a video needs frames of one size
+    assert frame.shape == first.shape  # a video needs frames of one size (all of them: below)
     assert (frame != first).any(), "the picture follows the game"
     assert (frame < 250).any() and (frame == 255).any(), "drawn on white"
     with pytest.raises(ValueError, match="rgb_array"):
@@ -228,3 +228,138 @@ def test_svg_to_rgb_checks_its_input() -> None:
     with pytest.raises(ValueError, match="width"):
         svg_to_rgb(genial.Board(2).to_svg(), width=0)
     assert svg_to_rgb(genial.Board(2).to_svg(), width=200).shape[1] == 200
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 2}, {"players": 4, "opponents": "greedy"}, {"variant": "duel"}, {"variant": "team"}],
+    ids=["2p", "4p", "duel", "team"],
+)
+@pytest.mark.slow
+def test_every_frame_of_an_episode_has_one_size(options: dict) -> None:
+    # RecordVideo stacks every frame of an episode into one clip, which needs one size; the
+    # status line used to grow at the end (the ranking), making the last frames wider.
+    pytest.importorskip("resvg_py", reason='rgb_array needs the render extra: pip install "genial-engine[render]"')
+    env = genial_gym.IngeniousEnv(render_mode="rgb_array", **options)
+    obs, _ = env.reset(seed=4)
+    frames = [env.render()]
+    chooser = np.random.default_rng(4)
+    terminated = False
+    while not terminated:
+        obs, _, terminated, _, _ = env.step(int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
+        frames.append(env.render())
+    assert env.game.is_over and len(frames) > 10
+    assert {f.shape for f in frames} == {frames[0].shape}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"players": 4, "opponents": ["greedy", "random", "easy"], "seat": None}, {"variant": "team"}],
+    ids=["2p", "4p", "team"],
+)
+def test_a_copy_after_reset_continues_as_the_original(options: dict) -> None:
+    # Planners and some RLlib paths snapshot an env with deepcopy or pickle: the bots'
+    # generators live in Rust, so the copy builds its bots again and replays their moves.
+    import copy
+    import pickle
+
+    env = genial_gym.IngeniousEnv(**options)
+    obs, _ = env.reset(seed=3)
+    chooser = np.random.default_rng(0)
+    for _ in range(4):
+        obs, *_ = env.step(int(chooser.choice(np.flatnonzero(obs["action_mask"]))))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    runs = []
+    for e in [env, *copies]:
+        chooser = np.random.default_rng(1)
+        seen, terminated, mask = [], False, obs["action_mask"]
+        while not terminated:
+            o, reward, terminated, _, _ = e.step(int(chooser.choice(np.flatnonzero(mask))))
+            mask = o["action_mask"]
+            seen.append((o["observation"].tobytes(), reward))
+        # ... and the next episode, from the env's own generator, too.
+        seen.append(e.reset()[0]["observation"].tobytes())
+        runs.append((seen, list(e.game.moves)))
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
+def test_an_env_with_a_builtin_bot_object_says_why_it_cannot_be_copied() -> None:
+    import copy
+
+    env = genial_gym.IngeniousEnv(opponents=genial.bots.make("greedy", 1))
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match="by name"):
+        copy.deepcopy(env)
+
+
+# Runs in its own interpreter with resvg-py and Pillow hidden, as on an install of the `rl`
+# extra alone: Gymnasium's check_env renders every mode the env declares.
+RL_ONLY = """
+import sys
+
+class HideRenderExtra:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("resvg_py", "PIL"):
+            raise ModuleNotFoundError(f"No module named {name!r} (hidden by the test)", name=name)
+        return None
+
+sys.meta_path.insert(0, HideRenderExtra())
+import warnings
+warnings.simplefilter("ignore")
+import gymnasium
+import genial
+from gymnasium.utils.env_checker import check_env
+from genial.envs.gymnasium import IngeniousEnv
+check_env(gymnasium.make("genial/Ingenious-v0").unwrapped)
+check_env(IngeniousEnv(players=3, opponents="greedy"))
+assert "rgb_array" not in IngeniousEnv.metadata["render_modes"]
+try:
+    IngeniousEnv(render_mode="rgb_array")
+except ImportError as e:
+    assert "render" in str(e), e
+else:
+    raise AssertionError("rgb_array was accepted without resvg-py and pillow")
+print("check_env passed")
+"""
+
+
+@pytest.mark.slow
+def test_check_env_passes_without_the_render_extra() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", RL_ONLY],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0 and "check_env passed" in out, out
+
+
+def test_grid_observations_in_both_environments(global_rngs_untouched: None) -> None:
+    from genial.observation import from_grid
+
+    env = genial_gym.IngeniousEnv(observation="grid", opponents="greedy")
+    check_env(env)
+    obs, _ = env.reset(seed=5)
+    assert set(obs) == {"observation", "features", "action_mask"} and obs["observation"].shape == (11, 15, 15)
+    assert obs in env.observation_space
+    np.testing.assert_array_equal(
+        from_grid(obs["observation"], obs["features"]), genial.observation.observe(env.game, env.seat)
+    )
+    api_test(genial_pz.env(players=3, observation="grid"), num_cycles=200)
+    seed_test(lambda: genial_pz.env(observation="grid"), num_cycles=100)
+    with pytest.raises(ValueError, match="observation"):
+        genial_gym.IngeniousEnv(observation="image")
+    with pytest.raises(ValueError, match="observation"):
+        genial_pz.env(observation="image")

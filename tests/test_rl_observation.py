@@ -166,3 +166,63 @@ def test_layout_is_documented_and_tiles_the_vector() -> None:
     batch = np.zeros((5, 3, OBS_SIZE), np.float32)
     assert split(batch)["board"].shape == (5, 3, 10, 169)
     assert split(batch)["rack"].base is not None  # views, not copies
+
+
+# ----- the board as a grid (genial.observation.to_grid) ----------------------------------------
+
+
+def _played(rules: genial.Rules, seed: int, moves: int) -> genial.Game:
+    game = genial.Game(seed=seed, rules=rules)
+    bot = genial.bots.make("random", seed)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.play(bot.choose(game))
+    return game
+
+
+@pytest.mark.parametrize("rules", genial.Rules.all(), ids=str)
+def test_to_grid_and_from_grid_round_trip(rules: genial.Rules) -> None:
+    from genial.observation import FEATURES, GRID_PLANES, GRID_SHAPE, from_grid, to_grid
+
+    games = [_played(rules, seed, moves) for seed, moves in ((1, 0), (2, 9), (3, 400))]
+    assert games[-1].is_over
+    batch = np.stack([observe(g, s % rules.players) for s, g in enumerate(games)])
+    grid, features = to_grid(batch)
+    assert grid.shape == (3, *GRID_SHAPE) and features.shape == (3, FEATURES) and grid.dtype == np.float32
+    np.testing.assert_array_equal(from_grid(grid, features), batch)
+    for i, (game, obs) in enumerate(zip(games, batch)):
+        one, rest = to_grid(obs)
+        np.testing.assert_array_equal(one, grid[i])
+        np.testing.assert_array_equal(from_grid(one, rest), obs)
+        # The geometry: cell (q, r) at row r + 7, column q + 7; the zone plane holds the
+        # variant's zone, the outside plane the squares that are no cell.
+        planes = dict(zip(GRID_PLANES, one))
+        for (q, r), color in game.board.occupied().items():
+            assert planes[color.name.lower()][r + 7, q + 7] == 1
+        assert planes["zone"].sum() == len(game.board.cells())
+        assert planes["outside"].sum() == 15 * 15 - 169
+        assert not (planes["outside"] * one[:-1]).any(), "nothing lies outside the board"
+
+
+def test_grid_neighbours_are_in_a_three_by_three_window() -> None:
+    from genial.observation import to_grid
+
+    game = _played(genial.Rules("standard", 2), 5, 12)
+    grid, _ = to_grid(observe(game, 0))
+    for move in game.moves:
+        if move.is_placement:
+            (q1, r1), (q2, r2) = move.cells
+            assert max(abs(q1 - q2), abs(r1 - r2)) == 1  # adjacent on the grid too
+            assert grid[:6, r1 + 7, q1 + 7].any() and grid[:6, r2 + 7, q2 + 7].any()
+
+
+def test_grid_refuses_what_is_no_observation() -> None:
+    from genial.observation import FEATURES, GRID_SHAPE, from_grid, to_grid
+
+    with pytest.raises(ValueError, match="1911"):
+        to_grid(np.zeros(10, np.float32))
+    with pytest.raises(ValueError, match="grid"):
+        from_grid(np.zeros((11, 13, 13), np.float32), np.zeros(FEATURES, np.float32))
+    with pytest.raises(ValueError, match="features"):
+        from_grid(np.zeros(GRID_SHAPE, np.float32), np.zeros(FEATURES + 1, np.float32))

@@ -86,7 +86,7 @@ def test_bad_actions_raise_and_change_nothing() -> None:
     env.reset()
     before = [env.game(i) for i in range(3)]
     good = env.sample_actions()
-    for bad in (-1, ACTION_COUNT):
+    for bad in (-2, ACTION_COUNT):  # -1 is SKIP (test_skip_leaves_an_env_as_it_is)
         actions = good.copy()
         actions[2] = bad
         with pytest.raises(ValueError, match=r"env 2: action .* out of range") as info:
@@ -132,3 +132,25 @@ def test_construction_errors() -> None:
         genial.VecEnv(2).game(2)
     assert "VecEnv standard" in repr(genial.VecEnv(2, threads=1))
     assert genial.Game(players=2, seed=1).returns() == (0.0, 0.0)
+
+
+def test_skip_leaves_an_env_as_it_is() -> None:
+    from genial.vecenv import SKIP
+
+    env = genial.VecEnv(3, players=2, seed=8, threads=1)
+    env.reset()
+    for step in range(60):
+        skipped = step % 3
+        before = [env.game(i) for i in range(3)]
+        shown = env.observe()
+        actions = env.sample_actions()
+        actions[skipped] = SKIP
+        obs, mask, rewards, dones, player = env.step(actions)
+        assert env.game(skipped) == before[skipped]
+        assert not dones[skipped] and not rewards[skipped].any()
+        np.testing.assert_array_equal(obs[skipped], shown.obs[skipped])
+        np.testing.assert_array_equal(mask[skipped], shown.mask[skipped])
+        assert player[skipped] == shown.player[skipped]
+        assert all(env.game(i) != before[i] or dones[i] for i in range(3) if i != skipped)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([SKIP - 1, SKIP, SKIP]))

@@ -47,6 +47,21 @@ options        (2,)      one entry per rule option, in `genial.Rules.options()` 
 (10, 169)
 >>> int(split(obs)["board"][7].sum())     # 91 cells in the two-player zone
 91
+
+For convolutional networks, `to_grid` lays the board block out on the board's own
+geometry: a ``(11, 15, 15)`` stack of planes, the axial embedding of the 169 cells (cell
+``(q, r)`` at row ``r + 7``, column ``q + 7``, so a cell's six neighbours lie in the 3 x 3
+window around it), the ten board planes above and an eleventh, ``outside``, that is 1 on
+the 56 squares that are no cell of the board. The rest of the observation (221 entries,
+the blocks after ``board`` in order) comes back beside it as a vector; `from_grid` puts
+the two together again:
+
+>>> from genial.observation import from_grid, to_grid
+>>> grid, features = to_grid(obs)
+>>> grid.shape, features.shape
+((11, 15, 15), (221,))
+>>> bool((from_grid(grid, features) == obs).all())
+True
 """
 
 from __future__ import annotations
@@ -68,6 +83,12 @@ __all__ = [
     "observe_batch",
     "split",
     "low_high",
+    "GRID_PLANES",
+    "GRID_SHAPE",
+    "FEATURES",
+    "to_grid",
+    "from_grid",
+    "grid_low_high",
 ]
 
 #: The version of the layout and meaning of an observation (the core's): raised whenever
@@ -129,3 +150,70 @@ def low_high() -> tuple[FloatArray, FloatArray]:
     offset, shape = LAYOUT["tracks"]
     low[offset : offset + int(np.prod(shape))] = -1.0
     return low, high
+
+
+# ----- the board as a grid ------------------------------------------------------------------
+
+_BOARD_OFFSET, _BOARD_SHAPE = LAYOUT["board"]
+_BOARD_SIZE = int(np.prod(_BOARD_SHAPE))
+# The features are everything after the board, which the layout puts first.
+assert _BOARD_OFFSET == 0, "the board block is the observation's first"
+_CELLS = _core.board_cells()  # the dense cell order of the board block's columns
+_RADIUS = max(max(abs(q), abs(r), abs(q + r)) for q, r in _CELLS)
+_SIDE = 2 * _RADIUS + 1
+_ROWS = np.array([r + _RADIUS for _, r in _CELLS], dtype=np.intp)
+_COLS = np.array([q + _RADIUS for q, _ in _CELLS], dtype=np.intp)
+
+#: The planes of `to_grid`'s grid: the board block's ten, then ``outside`` (1 on the squares
+#: of the 15 x 15 embedding that are no cell of the board).
+GRID_PLANES = (*BOARD_PLANES, "outside")
+#: ``(planes, rows, columns)`` of one grid.
+GRID_SHAPE = (len(GRID_PLANES), _SIDE, _SIDE)
+#: Entries of the observation after the board block, returned beside the grid.
+FEATURES = OBS_SIZE - _BOARD_SIZE
+_OUTSIDE = np.ones((_SIDE, _SIDE), dtype=np.float32)
+_OUTSIDE[_ROWS, _COLS] = 0.0
+
+
+def to_grid(obs: npt.NDArray[np.floating]) -> tuple[npt.NDArray[np.floating], npt.NDArray[np.floating]]:
+    """An observation (or a batch: leading axes kept) as ``(grid, features)``: the board
+    block on the axial embedding, ``(..., 11, 15, 15)`` (`GRID_PLANES`), and the other
+    blocks, ``(..., FEATURES)``, in the layout's order. Both are new arrays of ``obs``'s
+    dtype. `from_grid` is the inverse."""
+    obs = np.asarray(obs)
+    if obs.ndim < 1 or obs.shape[-1] != OBS_SIZE:
+        raise ValueError(f"an observation has {OBS_SIZE} entries on its last axis, not shape {obs.shape}")
+    lead = obs.shape[:-1]
+    grid = np.zeros((*lead, *GRID_SHAPE), dtype=obs.dtype)
+    board = obs[..., _BOARD_OFFSET : _BOARD_OFFSET + _BOARD_SIZE].reshape(*lead, *_BOARD_SHAPE)
+    grid[..., : _BOARD_SHAPE[0], _ROWS, _COLS] = board
+    grid[..., -1, :, :] = _OUTSIDE
+    return grid, obs[..., _BOARD_OFFSET + _BOARD_SIZE :].copy()
+
+
+def from_grid(grid: npt.NDArray[np.floating], features: npt.NDArray[np.floating]) -> npt.NDArray[np.floating]:
+    """The observation that `to_grid` split into ``grid`` and ``features`` (leading axes
+    kept, the grid's dtype). Only the board's cells are read from the grid."""
+    grid, features = np.asarray(grid), np.asarray(features)
+    if grid.shape[-3:] != GRID_SHAPE:
+        raise ValueError(f"a grid has shape (..., {', '.join(map(str, GRID_SHAPE))}), not {grid.shape}")
+    lead = grid.shape[:-3]
+    if features.shape != (*lead, FEATURES):
+        raise ValueError(
+            f"features for grids of shape {grid.shape} have shape {(*lead, FEATURES)}, not {features.shape}"
+        )
+    board = grid[..., : _BOARD_SHAPE[0], _ROWS, _COLS].reshape(*lead, _BOARD_SIZE)
+    return np.concatenate([board, features.astype(grid.dtype, copy=False)], axis=-1)
+
+
+def grid_low_high() -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Bounds for observation spaces of `to_grid`'s output: the grid's (0..1) and the
+    features' (as `low_high`'s)."""
+    low, high = low_high()
+    start = _BOARD_OFFSET + _BOARD_SIZE
+    return (
+        np.zeros(GRID_SHAPE, dtype=np.float32),
+        np.ones(GRID_SHAPE, dtype=np.float32),
+        low[start:],
+        high[start:],
+    )

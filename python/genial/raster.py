@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["svg_to_rgb"]
+__all__ = ["available", "svg_to_rgb"]
 
 _BACKGROUND = "#ffffff"
 
@@ -26,6 +26,16 @@ def _need(module: str) -> Any:
         raise ImportError(
             f'rasterising pictures needs resvg-py and pillow ({module} is missing): pip install "genial-engine[render]"'
         ) from None
+
+
+def available() -> bool:
+    """Whether pictures can be rasterised here: resvg-py and Pillow both import."""
+    try:
+        importlib.import_module("resvg_py")
+        importlib.import_module("PIL.Image")
+    except ImportError:
+        return False
+    return True
 
 
 def svg_to_rgb(svg: str, *, width: int | None = None) -> npt.NDArray[np.uint8]:

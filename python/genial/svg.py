@@ -269,8 +269,15 @@ class _Panel:
         self.unit = unit  # base length: the height of one track row
         self.width = 0.0
         self.out: list[str] = []
+        # Lines drawn by `text(..., fit=True)`: (index in out, estimated width).
+        self._fitted: list[tuple[int, float]] = []
 
-    def text(self, s: str, *, dx: float = 0.0, bold: bool = False, color: str = _TEXT, size: float = 1.0) -> None:
+    def text(
+        self, s: str, *, dx: float = 0.0, bold: bool = False, color: str = _TEXT, size: float = 1.0, fit: bool = False
+    ) -> None:
+        """A line of text. With ``fit`` the line does not widen the panel: `finish` squeezes
+        it into the panel's width if it is longer, so that text which changes over a game
+        (the status, the ranking) never changes the picture's size."""
         u = self.unit
         self.y += u * 1.25 * size
         weight = ' font-weight="bold"' if bold else ""
@@ -278,7 +285,19 @@ class _Panel:
             f'<text x="{_n(self.x + dx)}" y="{_n(self.y - u * 0.3)}" font-size="{_n(u * 0.95 * size)}"{weight} '
             f'fill="{color}">{_escape(s)}</text>'
         )
-        self.width = max(self.width, dx + len(s) * u * 0.55 * size)
+        width = dx + len(s) * u * 0.55 * size
+        if fit:
+            self._fitted.append((len(self.out) - 1, width))
+        else:
+            self.width = max(self.width, width)
+
+    def finish(self) -> None:
+        """Squeezes each fitted line longer than the panel into its width."""
+        for index, width in self._fitted:
+            if width > self.width:
+                self.out[index] = self.out[index].replace(
+                    "<text ", f'<text textLength="{_n(self.width)}" lengthAdjust="spacingAndGlyphs" ', 1
+                )
 
     def gap(self, k: float = 0.5) -> None:
         self.y += self.unit * k
@@ -370,7 +389,10 @@ class _Panel:
                 )
                 self.out.append(symbol(c, cx, cy, r * 0.55, _INK[c]))
             x += 2 * step + u * 0.6
-        self.width = max(self.width, x - self.x)
+        # Room for a full rack of six, however many tiles are left, so that every picture
+        # of a game has the same width.
+        full = r + max(6, len(tiles)) * (2 * step + u * 0.6)
+        self.width = max(self.width, full)
         self.y += r * 2.3
 
 
@@ -398,6 +420,14 @@ def _status(game: Game) -> str:
         return f"game over ({(game.end or '').replace('_', ' ')}): {ranking_summary(game)}"
     phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "may swap"}.get(game.phase, game.phase)
     return f"player {game.current_player} {phase}; bag {game.bag_size}"
+
+
+def _status_lines(game: Game) -> tuple[str, str]:
+    """The status in two lines, the second the ranking once the game is over (empty until
+    then): always two, so that every picture of a game has the same height."""
+    if game.is_over:
+        return f"game over ({(game.end or '').replace('_', ' ')})", ranking_summary(game)
+    return _status(game), ""
 
 
 def game_svg(
@@ -432,7 +462,9 @@ def game_svg(
     panel = _Panel(layout.width + 2 * margin, margin, max(10.0, size * 0.7))
     body.append('<g class="panel">')
     panel.text(f"Ingenious \u2013 {game.variant}, {game.players} player{'s' if game.players > 1 else ''}", bold=True)
-    panel.text(f"move {len(game.moves)}: {_status(game)}", color=_MUTED, size=0.9)
+    status, ranking = _status_lines(game)
+    panel.text(f"move {len(game.moves)}: {status}", color=_MUTED, size=0.9, fit=True)
+    panel.text(ranking, color=_MUTED, size=0.9, fit=True)
     panel.gap()
     tracks = game.tracks
     rules = game.rules
@@ -440,7 +472,7 @@ def game_svg(
     mover_track = rules.track_of(game.current_player) if rules.track_count > 1 else None
     for index, (title, values) in enumerate(zip(track_titles(rules), tracks)):
         to_move = not game.is_over and index == mover_track
-        panel.text(title + ("  \u25c0 to move" if to_move else ""), bold=True, size=0.9)
+        panel.text(title + ("  \u25c0 to move" if to_move else ""), bold=True, size=0.9, fit=True)
         panel.out.append(f'<g class="track" data-track="{_escape(title)}">')
         if rules.shared_track:
             panel.track(values, rules.track_min, rules.track_max, tokens=game.duel_tokens)
@@ -451,10 +483,11 @@ def game_svg(
     for p in seats:
         panel.gap(0.3)
         label = f"rack of player {p}" + (" (to move)" if p == game.current_player and not game.is_over else "")
-        panel.text(label, bold=True, size=0.9)
+        panel.text(label, bold=True, size=0.9, fit=True)  # "(to move)" comes and goes
         panel.out.append(f'<g class="rack" data-seat="{p}">')
         panel.rack(game.rack(p))
         panel.out.append("</g>")
+    panel.finish()
     body.extend(panel.out)
     body.append("</g>")
     width = panel.x + panel.width + margin

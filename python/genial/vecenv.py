@@ -30,7 +30,12 @@ from .arguments import LIMITS, int_in
 from .game import Game, check_seed
 from .variants import as_rules
 
-__all__ = ["VecEnv", "VecStep", "VecReset"]
+__all__ = ["VecEnv", "VecStep", "VecReset", "SKIP"]
+
+#: The action that leaves an env as it is in `VecEnv.step`: nothing played, a reward of 0,
+#: not done, its observation written again (the core's ``vecenv::SKIP``). A caller that
+#: plays some seats itself, with bots, steps the other envs with it.
+SKIP: int = -1
 
 
 class VecReset(NamedTuple):
@@ -132,11 +137,13 @@ class VecEnv:
         return VecReset(*self._env.observe())
 
     def step(self, actions: npt.ArrayLike) -> VecStep:
-        """Plays ``actions[i]`` (`genial.actions` index) in env ``i`` for every env.
+        """Plays ``actions[i]`` (`genial.actions` index) in env ``i`` for every env;
+        `SKIP` (-1) leaves env ``i`` as it is (reward 0, not done).
 
         All actions are checked before any is played: an action outside
-        ``range(ACTION_COUNT)`` raises `ValueError`, one that is not legal in its env raises
-        `genial.IllegalMoveError`; both name the env and leave every env unchanged."""
+        ``range(ACTION_COUNT)`` (other than `SKIP`) raises `ValueError`, one that is not
+        legal in its env raises `genial.IllegalMoveError`; both name the env and leave every
+        env unchanged."""
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {arr.shape}")

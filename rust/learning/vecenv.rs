@@ -109,7 +109,7 @@ pub struct Outputs<'a> {
 /// Row-aligned pieces of the envs and outputs, split in halves for parallel work.
 struct Rows<'a> {
     envs: &'a mut [Env],
-    moves: &'a [Move],
+    moves: &'a [Option<Move>],
     out: Outputs<'a>,
 }
 
@@ -137,11 +137,18 @@ impl<'a> Rows<'a> {
     }
 }
 
+/// The action that leaves an env as it is in a step: it plays nothing, pays nothing and
+/// writes the env's observation again. A caller that plays some envs' decisions itself
+/// (bots for the seats its agent does not hold) steps the others with it.
+pub const SKIP: i64 = -1;
+
 /// A batch of games of one configuration.
 pub struct VecEnv {
     config: Config,
     envs: Vec<Env>,
-    moves: Vec<Move>,
+    /// The prepared step's moves, one per env (`None`: skipped); empty when the next
+    /// `run_rows` plays nothing (a reset or an observation).
+    moves: Vec<Option<Move>>,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
@@ -259,8 +266,9 @@ impl VecEnv {
         self.run_rows(0..self.envs.len(), out);
     }
 
-    /// Plays `actions[i]` in env `i` for every env, replaces finished games with new ones,
-    /// and writes the results. Every action is checked first: on error nothing is played.
+    /// Plays `actions[i]` in env `i` for every env (`SKIP`: none there), replaces finished
+    /// games with new ones, and writes the results. Every action is checked first: on error
+    /// nothing is played.
     pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), StepError> {
         self.prepare_step(actions)?;
         self.run_rows(0..self.envs.len(), out);
@@ -294,17 +302,24 @@ impl VecEnv {
 
     fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
         for (env, (&a, e)) in actions.iter().zip(&self.envs).enumerate() {
+            if a == SKIP {
+                self.moves.push(None);
+                continue;
+            }
             if !(0..ACTION_COUNT as i64).contains(&a) {
                 return Err(StepError {
                     env,
                     out_of_range: true,
-                    message: format!("action {a} is out of range: actions are 0..{}", ACTION_COUNT - 1),
+                    message: format!(
+                        "action {a} is out of range: actions are 0..{}, or {SKIP} to skip the env",
+                        ACTION_COUNT - 1
+                    ),
                 });
             }
             let illegal = |why: String| StepError { env, out_of_range: false, message: why };
             let mv = action_to_move(&e.game, a as usize).map_err(|e| illegal(e.to_string()))?;
             e.game.check(&mv).map_err(|e| illegal(format!("action {a} ({mv}) is not legal now: {e}")))?;
-            self.moves.push(mv);
+            self.moves.push(Some(mv));
         }
         Ok(())
     }
@@ -342,8 +357,9 @@ impl VecEnv {
             return;
         }
         for i in rows {
+            let Some(mv) = &self.moves[i] else { continue };
             let e = &mut self.envs[i];
-            e.game.play_unchecked(&self.moves[i]);
+            e.game.play_unchecked(mv);
             if e.game.is_over() {
                 e.episode += 1;
                 e.game = Game::new(self.config, derive_seed(e.env_seed, e.episode));
@@ -380,18 +396,26 @@ fn par_rows(rows: Rows<'_>, grain: usize, seats: usize, config: &Config) {
 fn seq_rows(rows: Rows<'_>, seats: usize, config: &Config) {
     let Rows { envs, moves, out } = rows;
     for (i, e) in envs.iter_mut().enumerate() {
-        if let Some(mv) = moves.get(i) {
-            e.game.play_unchecked(mv);
-            let done = e.game.is_over();
-            let reward = e.game.returns();
-            for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
-                *o = r as f32;
+        match moves.get(i) {
+            Some(Some(mv)) => {
+                e.game.play_unchecked(mv);
+                let done = e.game.is_over();
+                let reward = e.game.returns();
+                for (o, r) in out.rewards[i * seats..(i + 1) * seats].iter_mut().zip(reward) {
+                    *o = r as f32;
+                }
+                out.dones[i] = done;
+                if done {
+                    e.episode += 1;
+                    e.game = Game::new(*config, derive_seed(e.env_seed, e.episode));
+                }
             }
-            out.dones[i] = done;
-            if done {
-                e.episode += 1;
-                e.game = Game::new(*config, derive_seed(e.env_seed, e.episode));
+            Some(None) => {
+                // Skipped: nothing played, nothing paid.
+                out.rewards[i * seats..(i + 1) * seats].fill(0.0);
+                out.dones[i] = false;
             }
+            None => {}
         }
         let game = &e.game;
         let player = game.current_player();
@@ -462,6 +486,37 @@ mod tests {
         assert!(one.4 > 0, "some games should finish in 150 steps");
         assert_eq!(one, run(config, 24, 2, 150));
         assert_eq!(one, run(config, 24, 3, 150));
+    }
+
+    #[test]
+    fn a_skipped_env_stays_as_it_is() {
+        let config = Config::standard(2).unwrap();
+        let mut env = VecEnv::new(config, 4, 3, 1).unwrap();
+        let mut b = Buffers::new(4, 2);
+        env.reset(3, b.out());
+        let mut actions = vec![0i64; 4];
+        for step in 0..120 {
+            let before: Vec<Game> = (0..4).map(|i| *env.game(i)).collect();
+            let obs_before = b.obs.clone();
+            env.sample_actions(&mut actions);
+            let skipped = step % 4;
+            actions[skipped] = SKIP;
+            b.rewards.fill(7.0);
+            b.dones.fill(true);
+            env.step(&actions, b.out()).unwrap();
+            assert!(*env.game(skipped) == before[skipped], "a skipped env does not move");
+            assert_eq!(&b.rewards[skipped * 2..skipped * 2 + 2], &[0.0, 0.0]);
+            assert!(!b.dones[skipped]);
+            let row = skipped * OBS_SIZE..(skipped + 1) * OBS_SIZE;
+            assert_eq!(&b.obs[row.clone()], &obs_before[row], "its observation is written again");
+        }
+        // Out of range below SKIP is refused, and nothing moves.
+        let before: Vec<Game> = (0..4).map(|i| *env.game(i)).collect();
+        env.sample_actions(&mut actions);
+        actions[2] = SKIP - 1;
+        let err = env.step(&actions, b.out()).unwrap_err();
+        assert!(err.out_of_range && err.env == 2);
+        assert!((0..4).all(|i| *env.game(i) == before[i]));
     }
 
     #[test]

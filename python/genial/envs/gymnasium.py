@@ -46,10 +46,12 @@ from .. import _core
 from ..actions import ACTION_COUNT, legal_action_mask
 from ..bots import BUILTIN_BOTS, Bot, BuiltinBot, GameView, make
 from ..game import Game
-from ..observation import VERSION, low_high
+from ..observation import VERSION
+from ..raster import available as _can_rasterise
 from ..raster import svg_to_rgb
 from ..variants import Rules, as_rules
 from .registration import ENV_ID, register_gymnasium_envs
+from .spaces import check_form, observation_space, pack
 
 __all__ = ["IngeniousEnv", "ENV_ID"]
 
@@ -65,9 +67,16 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
     for every other seat, or a sequence with one per other seat (in seat order, skipping
     the agent). ``seat`` is the agent's seat, or ``None`` for a random seat each episode.
     Named bots are seeded from the environment's ``np_random`` at each reset.
+    ``observation="grid"`` gives the board as `genial.observation.to_grid`'s grid, with the
+    other entries as ``"features"`` (`genial.envs.spaces`).
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's own attribute)
+    #: ``rgb_array`` only where the ``render`` extra (resvg-py, Pillow) is installed: Gymnasium's
+    #: ``check_env`` renders every mode declared here.
+    metadata = {  # noqa: RUF012 (Gymnasium's own attribute)
+        "render_modes": ["ansi", "human", *(["rgb_array"] if _can_rasterise() else [])],
+        "render_fps": 1,
+    }
     #: The version of what the agent sees (`genial.observation.VERSION`), as pgx's
     #: ``Env.version``: an agent trained on one version is not fit for another.
     version: ClassVar[int] = VERSION
@@ -84,7 +93,9 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         illegal_action: str = "lose",
         render_mode: str | None = None,
         rules: Rules | None = None,
+        observation: str = "vector",
     ) -> None:
+        self.observation = check_form(observation)
         self.rules = as_rules(
             rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact
         )
@@ -103,23 +114,22 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
                 raise TypeError(f"an opponent is a bot name or an object with choose(view), not {type(o).__name__}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode == "rgb_array" and "rgb_array" not in self.metadata["render_modes"]:
+            raise ImportError('render_mode "rgb_array" needs resvg-py and pillow: pip install "genial-engine[render]"')
+        if render_mode is not None and render_mode not in ("ansi", "human", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'ansi', 'human' or 'rgb_array', not {render_mode!r}")
         self._opponents: list[Opponent] = opponents
         self._fixed_seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        low, high = low_high()
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.observation)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self.game = Game(seed=0, rules=self.rules)  # until the first reset
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Bot] = {}
+        # The seeds of the bots this env built by name at the last reset, by seat: with the
+        # game's record they rebuild those bots exactly where they are (`__setstate__`).
+        self._bot_seeds: dict[int, int] = {}
         self._over = True
 
     # ----- gymnasium API ----------------------------------------------------------------
@@ -134,8 +144,13 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = int(rng.integers(n)) if self._fixed_seat is None else self._fixed_seat
         others = [p for p in range(n) if p != self.seat]
         self._bots = {}
+        self._bot_seeds = {}
         for p, o in zip(others, self._opponents):
-            self._bots[p] = make(o, int(rng.integers(0, 2**64, dtype=np.uint64))) if isinstance(o, str) else o
+            if isinstance(o, str):
+                self._bot_seeds[p] = int(rng.integers(0, 2**64, dtype=np.uint64))
+                self._bots[p] = make(o, self._bot_seeds[p])
+            else:
+                self._bots[p] = o
         self._over = False
         self._play_bots()
         self._over = self.game.is_over
@@ -170,6 +185,39 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
             return None
         return str(self.game) if self.render_mode == "ansi" else None
 
+    # ----- copies -------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What `copy.deepcopy` and pickle keep: everything but the bots built by name,
+        which hold a generator in Rust that cannot be copied; `__setstate__` builds them
+        again from their seeds and replays their decisions of this game, so that the copy
+        continues exactly as the original (a copy costs those decisions again)."""
+        state = self.__dict__.copy()
+        state["_bots"] = {p: b for p, b in self._bots.items() if p not in self._bot_seeds}
+        for bot in state["_bots"].values():
+            if isinstance(bot, BuiltinBot):
+                raise TypeError(
+                    "an env whose opponents include a BuiltinBot object cannot be copied or pickled "
+                    "(its generator lives in Rust): give that opponent by name, such as opponents='greedy'"
+                )
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if not self._bot_seeds:
+            return
+        names = dict(zip([p for p in range(self.rules.players) if p != self.seat], self._opponents))
+        bots = {p: make(str(names[p]), seed) for p, seed in self._bot_seeds.items()}
+        # Each bot decides again every decision it took in this game, in order, which
+        # brings its generator to where the original's is.
+        replay = Game(seed=self.game.seed, rules=self.rules)
+        for mover, move in zip(self.game._state.movers, self.game.moves):
+            bot = bots.get(mover)
+            if bot is not None and bot.choose(replay) != move:
+                raise RuntimeError(f"the {names[mover]} bot of seat {mover} did not repeat its move {move}")
+            replay.play(move)
+        self._bots.update(bots)
+
     # ----- helpers ------------------------------------------------------------------------
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -191,7 +239,7 @@ class IngeniousEnv(gymnasium.Env[Observation, np.int64]):
         obs, mask = _core.observe_with_mask(self.game._state, self.seat)
         if self._over:
             mask[:] = 0
-        return {"observation": obs, "action_mask": mask}
+        return pack(self.observation, obs, mask)
 
     def _info(self) -> dict[str, Any]:
         return {"seat": self.seat, "phase": self.game.phase}

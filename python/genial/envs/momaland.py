@@ -50,10 +50,14 @@ from .. import _core
 from .._core import IllegalMoveError, Tile
 from ..actions import CELLS, DIRECTIONS, KEEP_ACTION, SWAP_ACTION, cell_index
 from ..colors import Color
-from ..variants import as_rules
-from .pettingzoo import _GenialAEC
+from ..variants import Rules, as_rules
+from .pettingzoo import IngeniousParallel, _GenialAEC
 
-__all__ = ["env", "raw_env", "MOIngenious", "MOMALAND_COLORS", "BOARD_SIZES"]
+__all__ = ["env", "raw_env", "parallel_env", "MOIngenious", "MOMALAND_COLORS", "BOARD_SIZES", "PASS_ACTION"]
+
+#: The one action of an agent that is not to move, in `parallel_env`: MOMAland's action 0,
+#: which there means "pass" (MOMAland's action space has no action to spare).
+PASS_ACTION = 0
 
 #: MOMAland's colour codes 1..6 (0 is an empty cell): red, green, blue, orange, yellow, purple.
 MOMALAND_COLORS: tuple[Color, ...] = (Color.RED, Color.GREEN, Color.BLUE, Color.ORANGE, Color.YELLOW, Color.PURPLE)
@@ -125,6 +129,14 @@ def env(**kwargs: Any) -> MOIngenious:
     return MOIngenious(**kwargs)
 
 
+def parallel_env(**kwargs: Any) -> IngeniousParallel:
+    """The drop-in for PettingZoo's parallel API (keyword arguments as `MOIngenious`), for
+    MOMAland's and MORL-baselines' learners, which take parallel environments: every agent
+    acts at every step, an agent not to move with its one action, `PASS_ACTION`
+    (`genial.envs.pettingzoo.IngeniousParallel`). ``moingenious_v0`` itself has none."""
+    return IngeniousParallel(MOIngenious(**kwargs), PASS_ACTION)
+
+
 def raw_env(**kwargs: Any) -> MOIngenious:
     """The environment (keyword arguments as `MOIngenious`), as MOMAland's ``raw_env``."""
     return MOIngenious(**kwargs)
@@ -133,14 +145,16 @@ def raw_env(**kwargs: Any) -> MOIngenious:
 class MOIngenious(_GenialAEC):
     """``moingenious_v0`` on genial's core (see the module docstring).
 
-    ``num_agents`` (2..4), ``rack_size`` (6), ``num_colors`` (6), ``board_size`` (``None`` or
-    the books' zone: 6, 7, 8 for 2, 3, 4 players), ``reward_mode`` (``"competitive"``, or
-    ``"two_teams"``: with four agents the books' team game, seats 0 and 2 against 1 and 3 on
-    shared tracks up to 36), ``fully_obs`` (every rack in the observation) and
-    ``render_mode`` (``None``, ``"human"`` prints the board after every step, ``"ansi"``
-    makes `render` return it) are MOMAland's arguments. genial's own, keyword only: ``swap``
-    (take every swap offered, the default, or none), and the edition options
-    ``swap_timing`` and ``require_contact`` as `genial.Game` takes them.
+    ``num_agents`` (2..4; ``None``: 2), ``rack_size`` (6), ``num_colors`` (6), ``board_size``
+    (``None`` or the books' zone: 6, 7, 8 for 2, 3, 4 players), ``reward_mode``
+    (``"competitive"``, the default, or ``"two_teams"``: with four agents the books' team
+    game, seats 0 and 2 against 1 and 3 on shared tracks up to 36), ``fully_obs`` (every
+    rack in the observation) and ``render_mode`` (``None``, ``"human"`` prints the board
+    after every step, ``"ansi"`` makes `render` return it) are MOMAland's arguments.
+    genial's own, keyword only: ``swap`` (take every swap offered, the default, or none), the
+    edition options ``swap_timing`` and ``require_contact`` as `genial.Game` takes them, or
+    instead ``rules``, one `genial.Rules` of the standard or team game (``num_agents`` and
+    ``reward_mode`` then follow it; given as well, they must agree).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own attribute)
@@ -151,19 +165,37 @@ class MOIngenious(_GenialAEC):
 
     def __init__(
         self,
-        num_agents: int = 2,
+        num_agents: int | None = None,
         rack_size: int = 6,
         num_colors: int = 6,
         board_size: int | None = None,
-        reward_mode: str = "competitive",
+        reward_mode: str | None = None,
         fully_obs: bool = False,
         render_mode: str | None = None,
         *,
         swap: bool = True,
         swap_timing: str = "after_placement",
         require_contact: bool = False,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
+        if rules is not None:
+            if not isinstance(rules, Rules):
+                raise TypeError(f"rules must be a genial.Rules, not {type(rules).__name__}")
+            if rules.variant not in ("standard", "team"):
+                raise ValueError(
+                    f"the MOMAland drop-in plays the standard and team games (six scores per agent), not {rules.variant}"
+                )
+            implied = "two_teams" if rules.variant == "team" else "competitive"
+            if num_agents is not None and num_agents != rules.players:
+                raise ValueError(f"num_agents={num_agents!r} disagrees with rules for {rules.players} players")
+            if reward_mode is not None and reward_mode != implied:
+                raise ValueError(f"reward_mode={reward_mode!r} disagrees with rules of the {rules.variant} game")
+            if swap_timing != "after_placement" or require_contact is not False:
+                raise ValueError("give either rules= or swap_timing/require_contact, not both")
+            num_agents, reward_mode = rules.players, implied
+        num_agents = 2 if num_agents is None else num_agents
+        reward_mode = "competitive" if reward_mode is None else reward_mode
         players = _whole("num_agents", num_agents)
         if players not in BOARD_SIZES:
             raise ValueError(
@@ -197,7 +229,9 @@ class MOIngenious(_GenialAEC):
         self._take_render_mode(render_mode)
         variant = "team" if reward_mode == "two_teams" and players == 4 else "standard"
         self._set_up(
-            as_rules(players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
+            rules
+            if rules is not None
+            else as_rules(players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
             "agent",
         )
         self.reward_mode = reward_mode

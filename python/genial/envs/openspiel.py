@@ -89,6 +89,7 @@ __all__ = [
     "GenialGame",
     "GenialState",
     "GenialObserver",
+    "PRIVATE_BLOCKS",
     "GenialBot",
     "DeterminizedMCTSBot",
     "ISMCTSBot",
@@ -182,16 +183,31 @@ class GenialGame(pyspiel.Game):  # type: ignore[misc]
                 state.apply_action(byte)
         return state
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GenialObserver:
-        """The observer OpenSpiel asks for: the information state (perfect recall) or the
-        observation, of one seat with its private information."""
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> GenialObserver | None:
+        """The observer OpenSpiel asks for (``open_spiel.python.observation.make_observation``):
+
+        * public and one seat's private information (the default, and the information
+          state): the seat's `genial.observation` vector; its string the observation, or with
+          ``perfect_recall`` the information state;
+        * public information only: that vector without the seat's own blocks (``rack``,
+          ``unseen``), and the moves and counts every seat sees;
+        * one seat's private information only: those two blocks, and the seat's rack (with
+          ``perfect_recall``, every rack it has held);
+        * anything else (every seat's private information, or none at all): ``None``, which
+          OpenSpiel's tools read as "not provided"."""
         if params:
             raise ValueError(f"the genial observer takes no parameters, not {params}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("the genial observer shows one seat's view: public and that seat's private information")
-        return GenialObserver(perfect_recall=iig_obs_type.perfect_recall)
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        if single and iig_obs_type.public_info:
+            return GenialObserver(perfect_recall=iig_obs_type.perfect_recall)
+        if none and iig_obs_type.public_info:
+            return GenialObserver(perfect_recall=iig_obs_type.perfect_recall, part="public")
+        if single:
+            return GenialObserver(perfect_recall=iig_obs_type.perfect_recall, part="private")
+        return None
 
 
 class GenialState(pyspiel.State):  # type: ignore[misc]
@@ -341,43 +357,113 @@ class GenialState(pyspiel.State):  # type: ignore[misc]
         """What ``player`` sees now: the board, the tracks, its rack, the counts of the rest."""
         if self._game is None:
             return f"seat={player} dealing"
+        seat = self._game._state.check_seat(player)
+        return f"seat={seat} {self.public_observation_text()} rack={_rack_text(self._game, seat)}"
+
+    def public_observation_text(self) -> str:
+        """What every seat sees now: the board, the tracks, the turn and the counts (rack
+        sizes, the bag), and no rack."""
+        if self._game is None:
+            return "dealing"
         g = self._game
-        seat = g._state.check_seat(player)
         board = " ".join(f"{q},{r}={c.letter}" for (q, r), c in sorted(g.board.occupied().items()))
         tokens = "" if all(t is None for t in g.duel_tokens) else " tokens=" + ",".join(map(str, g.duel_tokens))
         return (
-            f"seat={seat} phase={g.phase} to_move={g.current_player if not g.is_over else '-'} "
+            f"phase={g.phase} to_move={g.current_player if not g.is_over else '-'} "
             f"pending={g.pending_bonuses} bag={g.bag_size} "
             f"rack_sizes={','.join(str(g._state.rack_size(p)) for p in range(g.players))} "
-            f"rack={_rack_text(g, seat)} tracks={'/'.join('.'.join(map(str, t)) for t in g.tracks)}{tokens} "
+            f"tracks={'/'.join('.'.join(map(str, t)) for t in g.tracks)}{tokens} "
             f"board={board}"
         )
+
+    def public_history_text(self) -> str:
+        """Every seat's perfect recall of the public past: the rule set and every move in
+        order (a move shows the tile it placed, which every seat sees), then the phase."""
+        if self._game is None:
+            return f"{self.rules.to_text()}\ndealing"
+        g = self._game
+        lines = [g.rules.to_text()]
+        lines.extend(f"{mover}:{move}" for mover, move in zip(g._state.movers, g.moves))
+        lines.append(f"phase={g.phase} to_move={g.current_player if not g.is_over else '-'}")
+        return "\n".join(lines)
+
+    def private_text(self, player: int, perfect_recall: bool) -> str:
+        """What only ``player`` knows: its rack now, or (``perfect_recall``) every rack it
+        has held, each with the number of moves played when it got it."""
+        if self._game is None:
+            return f"seat={self._check_seat(player)}"
+        seat = self._game._state.check_seat(player)
+        if perfect_recall:
+            return f"seat={seat} " + " ".join(f"{moves}:{text}" for moves, text in self.racks_seen[seat])
+        return f"seat={seat} rack={_rack_text(self._game, seat)}"
+
+    def _check_seat(self, player: int) -> int:
+        if not 0 <= player < self.rules.players:
+            raise ValueError(f"a seat is 0..{self.rules.players - 1}, not {player}")
+        return player
 
 
 def _rack_text(game: Game, seat: int) -> str:
     return ",".join(str(t) for t in game.rack(seat)) or "-"
 
 
-class GenialObserver:
-    """OpenSpiel's Python observer: ``tensor`` is a seat's `genial.observation` vector,
-    ``dict`` its named blocks; the string is the information state (``perfect_recall``) or
-    the observation."""
+#: The blocks of `genial.observation` that only the observing seat knows: its rack, and the
+#: tiles it has not seen (the tiles off the board less its own rack). Everything else is public.
+PRIVATE_BLOCKS = ("rack", "unseen")
 
-    def __init__(self, perfect_recall: bool) -> None:
+
+class GenialObserver:
+    """OpenSpiel's Python observer, for one ``part`` of a seat's view:
+
+    * ``"seat"`` (public and the seat's private information): ``tensor`` is the seat's
+      `genial.observation` vector, ``dict`` its named blocks; the string is the information
+      state (``perfect_recall``) or the observation;
+    * ``"public"``: the blocks every seat could know (all but `PRIVATE_BLOCKS`), laid out
+      from ``player``'s seat as the observation is (row ``k`` is seat ``player + k``); the
+      string is the same for every seat: the public position, or with ``perfect_recall``
+      every move in order;
+    * ``"private"``: the `PRIVATE_BLOCKS`; the string is the seat's rack, or with
+      ``perfect_recall`` every rack it has held.
+
+    ``tensor`` is the concatenation of ``dict``'s blocks, in `genial.observation.LAYOUT`'s order."""
+
+    def __init__(self, perfect_recall: bool, part: str = "seat") -> None:
+        if part not in ("seat", "public", "private"):
+            raise ValueError(f"part must be 'seat', 'public' or 'private', not {part!r}")
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(OBS_SIZE, np.float32)
-        self.dict = {
-            name: self.tensor[offset : offset + int(np.prod(shape))].reshape(shape)
-            for name, (offset, shape) in LAYOUT.items()
-        }
+        self.part = part
+        names = [name for name in LAYOUT if part == "seat" or (name in PRIVATE_BLOCKS) == (part == "private")]
+        self.tensor = np.zeros(sum(int(np.prod(LAYOUT[n][1])) for n in names), np.float32)
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        start = 0
+        for name in names:
+            shape = LAYOUT[name][1]
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            start += size
+        # Where each kept block lies in a whole observation (the same for every part).
+        self._slices = [slice(LAYOUT[n][0], LAYOUT[n][0] + int(np.prod(LAYOUT[n][1]))) for n in names]
+        self._whole = self.tensor if part == "seat" else np.zeros(OBS_SIZE, np.float32)
 
     def set_from(self, state: GenialState, player: int) -> None:
-        if state.dealt:
-            observe(state.game, player, out=self.tensor)
-        else:
+        if not state.dealt:
+            state._check_seat(player)
             self.tensor.fill(0.0)  # nothing to see before the deal
+            return
+        observe(state.game, player, out=self._whole)
+        if self.part != "seat":
+            start = 0
+            for where in self._slices:
+                size = where.stop - where.start
+                self.tensor[start : start + size] = self._whole[where]
+                start += size
 
     def string_from(self, state: GenialState, player: int) -> str:
+        if self.part == "public":
+            state._check_seat(player)
+            return state.public_history_text() if self.perfect_recall else state.public_observation_text()
+        if self.part == "private":
+            return state.private_text(player, self.perfect_recall)
         if self.perfect_recall:
             return state.information_state_text(player)
         return state.observation_text(player)
@@ -405,9 +491,17 @@ class GenialBot(pyspiel.Bot):  # type: ignore[misc]
 
 class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
     """OpenSpiel's MCTS with determinization: for each decision, ``worlds`` resampled
-    states (`GenialState.resample_from_infostate`) are each searched by
-    ``open_spiel.python.algorithms.mcts.MCTSBot`` with ``max_simulations`` ÷ ``worlds``
-    simulations; the action most visited over all worlds is played."""
+    states (`GenialState.resample_from_infostate`) are each searched with
+    ``max_simulations`` ÷ ``worlds`` simulations; the action most visited over all worlds
+    is played.
+
+    ``search="python"`` searches with ``open_spiel.python.algorithms.mcts.MCTSBot``
+    (``evaluator`` one of that module's, default one random rollout); ``search="cpp"`` with
+    OpenSpiel's C++ ``pyspiel.MCTSBot`` (``evaluator`` a ``pyspiel.Evaluator``, default
+    ``pyspiel.RandomRolloutEvaluator(1, seed)``), about twice as fast. The C++ bot is called
+    only through ``mcts_search``, which holds the GIL: its ``step`` releases the GIL and then
+    calls back into the Python game, which crashes the interpreter on every Python game
+    (docs/openspiel.md, "OpenSpiel's C++ bots")."""
 
     def __init__(
         self,
@@ -418,16 +512,25 @@ class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
         uct_c: float = 2.0,
         evaluator: Any = None,
         seed: int = 0,
+        search: str = "python",
     ) -> None:
         pyspiel.Bot.__init__(self)
         if worlds < 1 or max_simulations < worlds:
             raise ValueError("need worlds >= 1 and max_simulations >= worlds")
+        if search not in ("python", "cpp"):
+            raise ValueError(f"search must be 'python' or 'cpp', not {search!r}")
         self._rng = np.random.RandomState(seed)
         self._worlds = worlds
-        evaluator = evaluator or mcts.RandomRolloutEvaluator(1, self._rng)
-        self._mcts = mcts.MCTSBot(
-            game, uct_c, max_simulations // worlds, evaluator, solve=False, random_state=self._rng
-        )
+        self._mcts: Any
+        if search == "cpp":
+            evaluator = evaluator or pyspiel.RandomRolloutEvaluator(1, seed)
+            # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
+            self._mcts = pyspiel.MCTSBot(game, evaluator, uct_c, max_simulations // worlds, 1000, False, seed, False)
+        else:
+            evaluator = evaluator or mcts.RandomRolloutEvaluator(1, self._rng)
+            self._mcts = mcts.MCTSBot(
+                game, uct_c, max_simulations // worlds, evaluator, solve=False, random_state=self._rng
+            )
 
     def step(self, state: GenialState) -> int:
         legal = state.legal_actions()

@@ -32,19 +32,24 @@ import numpy.typing as npt
 try:
     from gymnasium import spaces
     from gymnasium.utils import seeding
-    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(
         f'genial.envs.pettingzoo needs pettingzoo and gymnasium ({e}): pip install "genial-engine[rl]"'
     ) from e
 
 from .. import _core
-from ..actions import ACTION_COUNT
+from ..actions import ACTION_COUNT, KEEP_ACTION
 from ..game import Game
-from ..observation import VERSION, low_high
+from ..observation import OBS_SIZE, VERSION, low_high
 from ..variants import Rules, as_rules
+from .spaces import check_form, observation_space, pack
 
-__all__ = ["env", "raw_env", "IngeniousAEC"]
+__all__ = ["env", "raw_env", "parallel_env", "IngeniousAEC", "IngeniousParallel", "PASS_ACTION"]
+
+#: The one action of a seat that is not to move, in `parallel_env` (where every agent acts
+#: at every step): ``keep``, which declines a swap offer, here means "pass".
+PASS_ACTION = KEEP_ACTION
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -119,6 +124,29 @@ class _GenialAEC(AECEnv):  # type: ignore[misc]
             raise TypeError(f"{agent} is to move: give an action, not None")
         return agent
 
+    @property
+    def state_space(self) -> spaces.Box:
+        """The space of `state`: every seat's `genial.observation` vector, one after another."""
+        space: spaces.Box | None = self.__dict__.get("_state_space")
+        if space is None:
+            low, high = low_high()
+            n = self.rules.players
+            space = self.__dict__["_state_space"] = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
+        return space
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole position, for a centralised critic (MAPPO's ``state()``): every seat's
+        `genial.observation` vector in seat order, so every rack, as ``players × OBS_SIZE``
+        floats (the bag's order, which nobody may know, is left out).
+
+        Privileged: it holds the other seats' racks, so it must never be shown to a seat's
+        policy, only to a critic used in training."""
+        n = self.rules.players
+        out = np.empty(n * OBS_SIZE, dtype=np.float32)
+        for seat in range(n):
+            _core.observe(self.game._state, seat, out[seat * OBS_SIZE : (seat + 1) * OBS_SIZE])
+        return out
+
     def render(self) -> str | None:
         """``ansi``: the text board; ``human``: prints it; no render mode: ``None``."""
         if self.render_mode == "human":
@@ -128,6 +156,109 @@ class _GenialAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def parallel_env(**kwargs: Any) -> IngeniousParallel:
+    """The environment for PettingZoo's parallel API (keyword arguments as `IngeniousAEC`):
+    every agent acts at every step, the seat not to move with its one action, `PASS_ACTION`."""
+    return IngeniousParallel(IngeniousAEC(**kwargs), PASS_ACTION)
+
+
+class IngeniousParallel(ParallelEnv):  # type: ignore[misc]
+    """An AEC environment of genial's (`IngeniousAEC`, or `genial.envs.momaland`'s) for
+    PettingZoo's parallel API, for SuperSuit's vectorisation, MOMAland's and MORL-baselines'
+    learners and centralised critics.
+
+    Ingenious is turn-based, so at every step one agent moves: its mask is its legal
+    actions; every other agent's mask holds one action, ``pass_action``, and whatever such
+    an agent gives (or leaves out of ``actions``) is ignored, as in PettingZoo's turn-based
+    adapter. A bonus placement is the same
+    agent moving again. Rewards, terminations and the observations' contents are the AEC
+    environment's; once the game ends every agent leaves `agents`. ``infos[agent]
+    ["active_agent"]`` names the agent to move next, as PettingZoo's turn-based adapter does.
+    `state` is the AEC environment's privileged whole position.
+
+    An action for an agent not in play, or a missing action of the agent to move, raises
+    `ValueError`; an illegal move of the agent to move `genial.IllegalMoveError` (a
+    `ValueError` too); none of them changes the game."""
+
+    def __init__(self, aec: _GenialAEC, pass_action: int) -> None:
+        self.aec = aec
+        self.pass_action = pass_action
+        self.possible_agents = aec.possible_agents
+        self.agents: list[str] = []
+        self.metadata = {**aec.metadata, "is_parallelizable": True}
+        self.render_mode = aec.render_mode
+
+    @property
+    def game(self) -> Game:
+        return self.aec.game
+
+    @property
+    def rules(self) -> Rules:
+        return self.aec.rules
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.action_space(agent)
+
+    @property
+    def state_space(self) -> spaces.Box:
+        return self.aec.state_space
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole position (privileged: never show it to a seat; see `IngeniousAEC.state`)."""
+        return self.aec.state()
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.possible_agents[:]
+        return {a: self._observe(a) for a in self.agents}, self._infos()
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        if not self.agents:
+            raise RuntimeError("the game is over (or not started): call reset() first")
+        mover: str = self.aec.agent_selection
+        for agent in actions:
+            if agent not in self.agents:
+                raise ValueError(f"{agent!r} is not in play: the agents are {', '.join(self.agents)}")
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move: actions has no entry for it")
+        self.aec.step(actions[mover])  # checked before anything changes
+        agents = self.agents
+        over = self.aec.game.is_over
+        observations = {a: self._observe(a) for a in agents}
+        rewards = {a: self.aec.rewards[a] for a in agents}
+        terminations = {a: bool(self.aec.terminations[a]) for a in agents}
+        truncations = {a: bool(self.aec.truncations[a]) for a in agents}
+        infos = self._infos()
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _observe(self, agent: str) -> Any:
+        obs = self.aec.observe(agent)
+        if agent != self.aec.agent_selection and not self.aec.game.is_over:
+            mask = np.zeros_like(obs["action_mask"])
+            mask[self.pass_action] = 1
+            obs["action_mask"] = mask
+        return obs
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        active = None if self.aec.game.is_over else self.aec.agent_selection
+        return {a: {"active_agent": active} for a in self.agents}
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
 
 
 def env(**kwargs: Any) -> IngeniousAEC:
@@ -146,7 +277,9 @@ class IngeniousAEC(_GenialAEC):
     ``variant`` and the edition options ``swap_timing`` and ``require_contact``, as
     `genial.Game` takes them. ``seed`` seeds the first `reset` when that is
     called without one. ``render_mode`` is ``None``, ``"ansi"`` (render returns the text
-    board) or ``"human"`` (prints it after every step).
+    board) or ``"human"`` (prints it after every step). ``observation="grid"`` gives the
+    board as `genial.observation.to_grid`'s grid, with the other entries as ``"features"``
+    (`genial.envs.spaces`).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's own attribute)
@@ -168,24 +301,17 @@ class IngeniousAEC(_GenialAEC):
         seed: int | None = None,
         render_mode: str | None = None,
         rules: Rules | None = None,
+        observation: str = "vector",
     ) -> None:
         super().__init__()
+        self.observation = check_form(observation)
         self._take_render_mode(render_mode)
         self._set_up(
             as_rules(rules, players=players, variant=variant, swap_timing=swap_timing, require_contact=require_contact),
             "player",
         )
         self._first_seed = seed
-        low, high = low_high()
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.observation) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -197,7 +323,7 @@ class IngeniousAEC(_GenialAEC):
 
     def observe(self, agent: str) -> Observation:
         obs, mask = _core.observe_with_mask(self.game._state, self._seat[agent])
-        return {"observation": obs, "action_mask": mask}
+        return pack(self.observation, obs, mask)
 
     def step(self, action: Any) -> None:
         # `_mover`'s checks written out: a method call is a sixth of this step's cost.
