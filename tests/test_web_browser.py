@@ -1315,6 +1315,9 @@ def test_the_game_clock_counts_down_for_the_person_to_move(server: str, browser:
     page.wait_for_selector('.player[data-seat="0"] .clock')
     assert page.inner_text('.player[data-seat="0"] .clock') == "5:00"  # it runs from the first move on
     assert page.locator('.player[data-seat="1"] .clock').count() == 0  # a bot has no clock
+    # The seat's page says the table's away time and clock (N1: the friend never saw them).
+    text = page.inner_text(".players .table-text")
+    assert "after 10 minutes away" in text and "5 minutes each" in text
     headers = {"X-Seat-Token": token}
     s = httpx.get(f"{server}/api/games/{gid}", headers=headers).json()
     for slot in range(6):

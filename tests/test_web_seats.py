@@ -196,17 +196,41 @@ def test_an_open_invite_is_reissued_only_once_it_has_waited(client: TestClient) 
 
 
 def test_the_away_time_is_the_tables_choice(client: TestClient) -> None:
-    for bad in (-1, 1441, "10", True, None):
+    for bad in (-1, 1441, "10", True, None, 7.5):
         r = client.post(
             "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "away_minutes": bad}
         )
         assert r.status_code == 400 and "away_minutes" in r.json()["error"], bad
-    made = create(client, 2, away_minutes=2)
-    assert view(client, made["id"])["away_limit_s"] == 120
+    made = create(client, 2, away_minutes=6)
+    assert view(client, made["id"])["away_limit_s"] == 360
     # The table's choice survives a restart.
     app = client.app.state.hub  # type: ignore[attr-defined]
     app.tables.clear()
-    assert view(client, made["id"])["away_limit_s"] == 120
+    assert view(client, made["id"])["away_limit_s"] == 360
+
+
+def test_a_tiny_away_time_is_refused(client: TestClient) -> None:
+    """N1: a creator who set the away time to 0.001 minutes took the friend's seat 0.2 s
+    after the friend's last request. The away time is 0 (never) or whole minutes from
+    `MIN_AWAY_MINUTES` on, and every seat's page is told it."""
+    from genial.web.tables import MIN_AWAY_MINUTES
+
+    for bad in (0.001, 0.5, 1, MIN_AWAY_MINUTES - 1):
+        r = client.post(
+            "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "away_minutes": bad}
+        )
+        assert r.status_code == 400, (bad, r.text)
+        assert f"0 or {MIN_AWAY_MINUTES}.." in r.json()["error"], bad
+    assert client.get("/api/games").json()["games"] == []  # nothing was made
+    made = create(client, 2, away_minutes=MIN_AWAY_MINUTES)
+    gid = made["id"]
+    t1 = claim(client, gid, made["seats"][1]["invite"])
+    # The friend's page says how long they may be away, and that there is no clock.
+    s = view(client, gid, t1)
+    assert s["away_limit_s"] == MIN_AWAY_MINUTES * 60
+    assert f"after {MIN_AWAY_MINUTES} minutes away" in s["table_text"]
+    assert "no clock" in s["table_text"]
+    assert "never" in view(client, create(client, 2, away_minutes=0)["id"])["table_text"]
 
 
 def test_a_table_may_play_without_hints_or_reviews_until_the_end(client: TestClient) -> None:
@@ -258,6 +282,21 @@ def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
     assert view(client, got["id"], r.json()["token"])["you"] == 0
     again = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
     assert again.status_code == 409
+
+
+def test_a_tiny_clock_is_refused(client: TestClient) -> None:
+    """N1: a 60 ms clock, shown as "0 minutes each", made the second mover forfeit at once.
+    The clock is 0 (none) or whole minutes, and every seat's page says what it is."""
+    for bad in (0.001, 0.5, 1.5):
+        r = client.post(
+            "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": bad}
+        )
+        assert r.status_code == 400, (bad, r.text)
+        assert "clock_minutes must be 0 or 1.." in r.json()["error"], bad
+    made = create(client, 2, clock_minutes=1)
+    t1 = claim(client, made["id"], made["seats"][1]["invite"])
+    s = view(client, made["id"], t1)
+    assert s["clock"]["per_seat_s"] == 60 and "1 minute each" in s["table_text"]
 
 
 def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(client: TestClient) -> None:

@@ -12,9 +12,11 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat.
   The table's choices: ``away_minutes`` (how long a holder must be away before another
-  player may hand the seat on; 0 never; 10 by default), ``hints`` (false: no hints and no
-  review of one's own moves before the end) and ``clock_minutes`` (each person's time for
-  the game, from the first move; 0, the default, no clock; out of time, the game is lost)
+  player may hand the seat on; 0 never, else whole minutes 5..1440; 10 by default),
+  ``hints`` (false: no hints and no review of one's own moves before the end) and
+  ``clock_minutes`` (each person's time for the game, from the first move; 0, the default,
+  no clock, else whole minutes 1..1440; out of time, the game is lost). Every seat's state
+  says both in ``table_text``
 - ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
   token, once
 - ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): hands a seat on:

@@ -63,8 +63,13 @@ FAIR_SEED_HUMANS = 2
 #: How long a held seat's holder must be away before another player may hand it on, unless
 #: the table chose otherwise (``away_minutes``; 0: never).
 DEFAULT_AWAY_S = 600.0
+#: The away time is 0 (never) or whole minutes in MIN_AWAY_MINUTES..MAX_AWAY_MINUTES: a
+#: creator who could set it to a fraction of a second would take a friend's seat between
+#: two of the friend's requests, and read its rack.
+MIN_AWAY_MINUTES = 5
 MAX_AWAY_MINUTES = 24 * 60
-#: The longest game clock a table may choose (minutes per person).
+#: The game clock is 0 (none) or whole minutes per person up to MAX_CLOCK_MINUTES: a clock
+#: of milliseconds would make the second mover forfeit at once.
 MAX_CLOCK_MINUTES = 24 * 60
 #: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
 EVICT_IDLE_S = 600.0
@@ -1193,21 +1198,33 @@ class Hub:
         return record
 
 
+def _whole_minutes(value: Any, low: int, high: int) -> int | None:
+    """``value`` as whole minutes: 0, or ``low..high``; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    minutes = int(value)
+    return minutes if minutes == 0 or low <= minutes <= high else None
+
+
 def table_settings(body: dict[str, Any]) -> dict[str, Any]:
     """The table's choices from a new game's body, checked: how long a player must be away
-    before their seat may be handed on, each person's clock, and whether hints and a
-    seat's own review are on before the end."""
-    away = body.get("away_minutes", DEFAULT_AWAY_S / 60)
-    if isinstance(away, bool) or not isinstance(away, (int, float)) or not 0 <= away <= MAX_AWAY_MINUTES:
+    before their seat may be handed on, each person's clock (both whole minutes, or 0 for
+    never and none), and whether hints and a seat's own review are on before the end."""
+    away = _whole_minutes(body.get("away_minutes", DEFAULT_AWAY_S / 60), MIN_AWAY_MINUTES, MAX_AWAY_MINUTES)
+    if away is None:
         raise ApiError(
             400,
-            f"away_minutes must be 0..{MAX_AWAY_MINUTES}: how long a player must be away before another "
-            "may give their seat to someone else (0: never)",
+            f"away_minutes must be 0 or {MIN_AWAY_MINUTES}..{MAX_AWAY_MINUTES} whole minutes: how long a player "
+            "must be away before another may give their seat to someone else (0: never)",
         )
-    clock = body.get("clock_minutes", 0)
-    if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock <= MAX_CLOCK_MINUTES:
+    clock = _whole_minutes(body.get("clock_minutes", 0), 1, MAX_CLOCK_MINUTES)
+    if clock is None:
         raise ApiError(
-            400, f"clock_minutes must be 0..{MAX_CLOCK_MINUTES}: each person's time for the game (0: no clock)"
+            400,
+            f"clock_minutes must be 0 or 1..{MAX_CLOCK_MINUTES} whole minutes: each person's time for the game "
+            "(0: no clock)",
         )
     hints = body.get("hints", True)
     if not isinstance(hints, bool):

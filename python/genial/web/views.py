@@ -596,6 +596,16 @@ def _swap_why(game: Game, seat: int) -> str:
     return f"none of your tiles shows {lowest} ({_names(colors)})"
 
 
+def _table_text(table: Table) -> str:
+    away = (
+        "a seat is never handed on for being away"
+        if table.away_s <= 0
+        else f"a seat may be handed on after {_plural(round(table.away_s / 60), 'minute')} away"
+    )
+    clock = "no clock" if table.clock_s <= 0 else f"clock: {_plural(round(table.clock_s / 60), 'minute')} each"
+    return f"At this table {away}; {clock}."
+
+
 def _names_of(table: Table) -> list[str]:
     return [s["name"] for s in table.seats]
 
@@ -660,6 +670,9 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "commitment": table.commitment,
         # How long a holder must be away before another player may hand the seat on (0: never).
         "away_limit_s": table.away_s,
+        # The table's away time and clock in words, shown on every seat's page: a seat's
+        # holder must know when their seat may be handed on and what their time is.
+        "table_text": _table_text(table),
         # Whether hints and a seat's review of its own moves are on before the end.
         "hints": table.hints,
         # The game played next at this table, once a player asked for a rematch.
