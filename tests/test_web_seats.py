@@ -330,3 +330,24 @@ def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(clie
     s = view(client, gid, t0)
     assert s["over"] and s["forfeit"]["seat"] == 0 and "ran out of time" in s["ending"]["reason"]
     assert s["ranks"][0] > s["ranks"][1] and s["clock"]["running"] is None
+
+
+def test_an_unused_invite_dies_when_its_game_ends(client: TestClient) -> None:
+    """An invite still open at the end of its game seats nobody afterwards (it would give
+    a stranger a seat's token, and with it the rematch's seat)."""
+    made = create(client, 3, clock_minutes=1)
+    gid, t0 = made["id"], made["token"]
+    claim(client, gid, made["seats"][1]["invite"])
+    first_move(client, gid, t0)
+    # Seat 1 runs out of time (the clock's start moved back instead of waiting): the end.
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    table.turn_since -= 61
+    client.portal.call(client.app.state.hub.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    assert view(client, gid)["over"]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
+    assert r.status_code == 409 and "over" in r.json()["error"], r.text
+    assert view(client, gid)["seats"][2]["joined"] is False
+    # The invite is gone from the database too: after a restart it still seats nobody.
+    client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
+    assert r.status_code == 409 and "over" in r.json()["error"], r.text

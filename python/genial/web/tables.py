@@ -257,7 +257,17 @@ class Table:
                 self.seen_at[seat] = time.time()
                 self.events.append({**self._event("joined", seat), "inherited": self.inherited(seat)})
                 return seat, token
+        if self.over:
+            raise ApiError(409, "the game is over: an invite not used before its end seats nobody")
         raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
+
+    def end_invites(self) -> bool:
+        """The game has ended: the invites still open die with it (a stranger holding one
+        would get a seat's token, and with it the rematch's seat). Whether any was open."""
+        if not self.over or not any(self.invites):
+            return False
+        self.invites = [None] * len(self.invites)
+        return True
 
     # ----- the clock --------------------------------------------------------------------------
 
@@ -911,6 +921,8 @@ class Hub:
             summary=table.summary(),
             forfeit=table.forfeit,
         )
+        if table.end_invites():
+            self._persist_seats(table)
         if table.clock_s > 0:
             self.store.update_settings(table.id, table.settings)
             self._arm_clock(table)
