@@ -268,9 +268,14 @@ def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
     assert (
         client.post(f"/api/games/{on['id']}/rematch", json={}, headers={"X-Seat-Token": on["token"]}).status_code == 409
     )
+    # A table stored with a fraction of a minute (before whole minutes were required) plays
+    # its rematch with none of it: seats never handed on for being away, no clock.
+    old = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    old.away_s, old.clock_s = 0.06, 3.6
     r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t1})
     assert r.status_code == 201, r.text
     got = r.json()
+    assert view(client, got["id"])["away_limit_s"] == 0 and view(client, got["id"])["clock"] is None
     assert set(got) == {"id", "seat", "token"} and got["seat"] == 1  # no invite for anyone else
     new = view(client, got["id"], got["token"])
     assert new["you"] == 1 and [s["name"] for s in new["seats"]] == ["Ann", "Bo"] and new["moves"] == 0

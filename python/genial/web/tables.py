@@ -180,6 +180,9 @@ class Table:
         self.updated = row.updated
         record = json.loads(row.record)
         self.game, self.log, _ = replay_record(record)
+        # The rule set, whole, as the game was made: a new deal and a rematch are made from
+        # it, never from a list of its fields (an option left off such a list is lost).
+        self.rules: Rules = self.game.rules
         self.bag: list[str] = [str(t) for t in record.get("bag", [])]
         self.commitment = (
             commitment(self.salt, self.game.seed, self.bag) if self.salt and self.game.seed is not None else None
@@ -439,14 +442,7 @@ class Table:
     def redeal(self, seat: int) -> None:
         """A new deal from a new bag (a new secret seed) with a new salt and commitment,
         the game started again; every seat sees the new commitment in a ``redealt`` event."""
-        g = self.game
-        self.game = Game(
-            g.players,
-            secrets.randbits(63),
-            variant=g.variant,
-            swap_timing=g.swap_timing,
-            require_contact=g.require_contact,
-        )
+        self.game = Game(seed=secrets.randbits(63), rules=self.rules)
         self.log = []
         self.bag = [str(t) for t in json.loads(self.game.to_json()).get("bag", [])]
         self.salt = new_salt()
@@ -834,13 +830,9 @@ class Hub:
             raise ApiError(409, "a rematch follows a game that is over")
         found = table.settings.get("rematch")
         if found is None:
-            g = table.game
             made = self.create(
                 {
-                    "variant": g.variant,
-                    "players": g.players,
-                    "swap_timing": g.swap_timing,
-                    "require_contact": g.require_contact,
+                    "rules": table.rules.to_text(),
                     "seats": [
                         {"kind": "human", "name": s["name"]}
                         if s["kind"] == "human"
@@ -849,9 +841,11 @@ class Hub:
                         else {"kind": "bot", "bot": s["bot"], "options": s.get("options") or {}, "name": s["name"]}
                         for s in table.seats
                     ],
-                    "away_minutes": table.away_s / 60,
+                    # A table stored before whole minutes were required keeps its
+                    # choice as near as they allow (a fraction of a minute: never, none).
+                    "away_minutes": _kept_minutes(table.away_s, MIN_AWAY_MINUTES, MAX_AWAY_MINUTES),
                     "hints": table.hints,
-                    "clock_minutes": table.clock_s / 60,
+                    "clock_minutes": _kept_minutes(table.clock_s, 1, MAX_CLOCK_MINUTES),
                     "creator_seat": seat,
                 }
             )
@@ -1218,6 +1212,11 @@ def _whole_minutes(value: Any, low: int, high: int) -> int | None:
         return None
     minutes = int(value)
     return minutes if minutes == 0 or low <= minutes <= high else None
+
+
+def _kept_minutes(seconds: float, low: int, high: int) -> int:
+    minutes = round(seconds / 60)
+    return 0 if minutes <= 0 else max(low, min(high, minutes))
 
 
 def table_settings(body: dict[str, Any]) -> dict[str, Any]:

@@ -62,6 +62,14 @@ RULE_OPTION_LABELS: dict[str, dict[str, str]] = {
 }
 
 
+#: The lobby's short tag for an edition option's value away from its default; another
+#: option is tagged with its name and value.
+_RULE_OPTION_TAGS: dict[str, dict[str, str]] = {
+    "swap_timing": {"instead_of_placement": "swap instead"},
+    "require_contact": {"True": "contact"},
+}
+
+
 def _rule_option(option: dict[str, Any]) -> dict[str, Any]:
     """One edition option as the lobby draws it: a switch (``flag``) or a choice of values."""
     words = RULE_OPTION_LABELS.get(option["name"], {})
@@ -729,11 +737,13 @@ def summary(table: Table) -> dict[str, Any]:
     g = table.game
     names = _names_of(table)
     seats = [seat_public(table, i) for i in range(g.players)]
-    tags = []
-    if g.require_contact:
-        tags.append("contact")
-    if g.swap_timing != "after_placement":
-        tags.append("swap instead")
+    # One tag per edition option away from its default, from the core's option table: a
+    # new option is tagged with no edit here.
+    tags = [
+        _RULE_OPTION_TAGS.get(o["name"], {}).get(str(value), f"{o['name']}: {value}".replace("_", " "))
+        for o in Rules.options()
+        if (value := table.rules.option(o["name"])) != o["default"]
+    ]
     if table.over:
         status = f"finished · {ending(table)['summary']}"
     else:
