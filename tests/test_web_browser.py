@@ -969,7 +969,8 @@ def test_a_review_shows_the_board_before_each_decision_with_both_moves(
         assert _laid(page) == before  # the board as it was when the decision was taken
         assert _marked(page, "played") == _cells_of(moves[ply])
         legend = page.inner_text("#review-legend")
-        assert x["class"] in legend and moves[ply] in legend
+        verdict = "forced" if x["forced"] else x["classification"]
+        assert verdict in legend and moves[ply] in legend
         if x["alternative"]:
             assert _marked(page, "best") == _cells_of(x["best"])
             assert x["best"] in legend

@@ -5,6 +5,7 @@ share links, and a 4xx JSON answer for every bad request."""
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from collections.abc import Iterator
@@ -96,9 +97,13 @@ def test_a_finished_game_is_reviewed_in_the_background_and_kept(tmp_path: Path, 
         rv = wait_review(client, started["id"])
     # The same review as the Python API makes with the same level, budget and seed.
     expected = genial.review(record, "expert", iterations=ITERATIONS)
-    assert [d["class"] for d in rv["decisions"]] == [
-        "forced" if d.forced else d.classification for d in expected.decisions
-    ]
+    # One serializer of a decision: the page's fields are `Decision.to_dict`'s, same keys,
+    # same values (its candidates cut to the first five).
+    for shown, d in zip(rv["decisions"], expected.decisions, strict=True):
+        kept = d.to_dict()
+        kept["candidates"] = kept["candidates"][:5]
+        assert {k: shown[k] for k in kept} == json.loads(json.dumps(kept)), d.ply
+        assert "class" not in shown
     assert rv["series"] == [list(row) for row in expected.series]
     assert rv["note"].startswith("Each decision is judged from the mover's information only")
     assert len(rv["summary"]) == 2 and rv["graph"].startswith("<svg")
@@ -279,6 +284,14 @@ def test_reviews_and_analyses_are_paced_per_client(tmp_path: Path, record: dict[
         assert r.status_code == 429 and "too many reviews" in r.json()["error"]
 
 
+def test_a_review_kept_before_one_serializer_reads_as_today(client: TestClient, record: dict[str, Any]) -> None:
+    old = [{"ply": 0, "forced": True, "class": "forced"}, {"ply": 1, "forced": False, "class": "mistake"}]
+    client.app.state.reviews.store.put_review("old", {"payload": {"total": 2, "decisions": old}, "record": record})  # type: ignore[attr-defined]
+    got = client.get("/api/reviews/old").json()["review"]["decisions"]
+    assert [(d["forced"], d["classification"]) for d in got] == [(True, "forced"), (False, "mistake")]
+    assert all("class" not in d for d in got)
+
+
 def test_old_reviews_and_positions_are_pruned_with_the_games(tmp_path: Path, record: dict[str, Any]) -> None:
     from genial.web.store import Store
 
@@ -345,9 +358,7 @@ def test_a_player_reviews_only_their_own_moves_of_a_game_still_on(client: TestCl
     assert len(rv["series"]) == len(mine) and not rv["analysable"]
     assert "decisions only" in rv["note"]
     expected = genial.review(game, "expert", iterations=ITERATIONS, plies=mine)
-    assert [d["class"] for d in rv["decisions"]] == [
-        "forced" if d.forced else d.classification for d in expected.decisions
-    ]
+    assert [d["classification"] for d in rv["decisions"]] == [d.classification for d in expected.decisions]
     r = client.post("/api/analysis", json={"position": {"review": rv["id"], "upto": 1}})
     assert r.status_code == 403 and "stays closed" in r.json()["error"]
     assert client.get(f"/api/games/{game_id}").json()["over"] is False

@@ -95,6 +95,16 @@ def review_key(
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:24]
 
 
+def _current(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored review's payload as the page reads it now: one kept before a decision was
+    written by `Decision.to_dict` names its verdict ``class`` (a forced move's "forced",
+    which the page shows from ``forced`` now) instead of ``classification``."""
+    for d in payload.get("decisions", []):
+        if "class" in d:
+            d.setdefault("classification", d.pop("class"))
+    return payload
+
+
 class Reviews:
     """The server's reviews: finished ones in the store, running ones here."""
 
@@ -140,7 +150,7 @@ class Reviews:
         found = self.store.get_review(key)
         if found is None:
             raise ApiError(404, "no such review on this server: ask for it with POST /api/reviews")
-        payload = found["payload"]
+        payload = _current(found["payload"])
         return {"id": key, "status": "done", "done": payload["total"], "total": payload["total"], "review": payload}
 
     def record_of(self, key: str) -> dict[str, Any]:

@@ -955,32 +955,21 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
         if d is not None:
             played = explained(board, move)
             best = explained(board, d.best) if d.best != move else played
+            # The decision as `Decision.to_dict` writes it (the one serializer of a
+            # decision, as review files hold it), with what the page adds: names, texts,
+            # both moves explained; its candidates cut to the first five.
+            shown = d.to_dict()
+            shown["candidates"] = shown["candidates"][:5]
             decisions.append(
                 {
-                    "ply": ply,
-                    "player": d.player,
+                    **shown,
                     "who": names[d.player],
-                    "phase": d.phase,
-                    "move": str(d.move),
-                    "forced": d.forced,
-                    "win_before": d.win_before,
-                    "win_after": d.win_after,
-                    "loss": d.loss,
-                    "noise": d.noise,
-                    "within_noise": d.within_noise,
-                    "class": "forced" if d.forced else d.classification,
-                    "best": str(d.best),
-                    "best_win": d.best_win,
                     "played": played,
                     "alternative": None if d.best == move else best,
                     "text": (
                         f"{names[d.player]} played {move} ({_pct(d.win_before)} → {_pct(d.win_after)})"
                         + ("" if d.best == move else f"; best was {d.best} ({_pct(d.best_win)})")
                     ),
-                    "candidates": [
-                        {"move": str(c.move), "win": c.win_probability, "line": [str(m) for m in c.line[:6]]}
-                        for c in d.candidates[:5]
-                    ],
                 }
             )
         log.append(entry(ply, seat, board.play(move)))
