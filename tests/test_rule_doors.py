@@ -173,7 +173,7 @@ def test_the_server_keeps_the_rules_on_a_new_deal_and_a_rematch(tmp_path: Path) 
             _first_placement(client, gid, t0)
             table = hub.tables[gid]
             table.turn_since -= 61
-            client.portal.call(hub.check_clock, table)
+            client.portal.call(hub.round.check_clock, table)
             assert table.over
             r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
             assert r.status_code == 201, r.text

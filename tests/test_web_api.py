@@ -1062,6 +1062,6 @@ def test_games_untouched_for_keep_days_are_deleted(db: Path) -> None:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         with hub.store._db:  # a month and a day without a move
             hub.store._db.execute("UPDATE games SET updated = updated - 31 * 86400 WHERE id = ?", (old,))
-        assert hub.prune() == [old]
+        assert hub.lobby.prune() == [old]
         assert c.get(f"/api/games/{old}").status_code == 404
         assert c.get(f"/api/games/{fresh}").status_code == 200

@@ -213,7 +213,7 @@ def test_a_tiny_away_time_is_refused(client: TestClient) -> None:
     """N1: a creator who set the away time to 0.001 minutes took the friend's seat 0.2 s
     after the friend's last request. The away time is 0 (never) or whole minutes from
     `MIN_AWAY_MINUTES` on, and every seat's page is told it."""
-    from genial.web.tables import MIN_AWAY_MINUTES
+    from genial.web.lobby import MIN_AWAY_MINUTES
 
     for bad in (0.001, 0.5, 1, MIN_AWAY_MINUTES - 1):
         r = client.post(
@@ -331,7 +331,7 @@ def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(clie
     # Seat 0 runs out: the game ends by forfeit, seat 0 last, and a late move is refused.
     table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
     table.turn_since -= 301
-    client.portal.call(client.app.state.hub.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    client.portal.call(client.app.state.hub.round.check_clock, table)  # type: ignore[attr-defined,union-attr]
     s = view(client, gid, t0)
     assert s["over"] and s["forfeit"]["seat"] == 0 and "ran out of time" in s["ending"]["reason"]
     assert s["ranks"][0] > s["ranks"][1] and s["clock"]["running"] is None
@@ -347,7 +347,7 @@ def test_an_unused_invite_dies_when_its_game_ends(client: TestClient) -> None:
     # Seat 1 runs out of time (the clock's start moved back instead of waiting): the end.
     table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
     table.turn_since -= 61
-    client.portal.call(client.app.state.hub.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    client.portal.call(client.app.state.hub.round.check_clock, table)  # type: ignore[attr-defined,union-attr]
     assert view(client, gid)["over"]
     r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
     assert r.status_code == 409 and "over" in r.json()["error"], r.text

@@ -42,8 +42,8 @@ from .errors import ApiError
 from .workers import Stopped
 
 if TYPE_CHECKING:
+    from .hub import Hub
     from .reviews import Reviews
-    from .tables import Hub
 
 __all__ = ["MAX_LINE", "MAX_NOTATION", "MAX_SHARED", "SHARES_PER_DAY", "Analyses", "notation_game", "position_key"]
 

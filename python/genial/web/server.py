@@ -80,19 +80,12 @@ from . import views
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
 from .errors import ApiError
+from .hub import Hub
+from .lobby import bot_catalogue
 from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import (
-    DEFAULT_AWAY_S,
-    FAIR_SEED_HUMANS,
-    Hub,
-    Listener,
-    bot_catalogue,
-    posted_record,
-    record_names,
-    replay_frames,
-)
+from .tables import DEFAULT_AWAY_S, FAIR_SEED_HUMANS, Listener, posted_record, record_names, replay_frames
 
 __all__ = ["STATIC", "create_app"]
 
@@ -199,54 +192,54 @@ def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
     """The live games: the lobby, new games, seats, a seat's actions and a game's record."""
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": hub.lobby()})
+        return JSONResponse({"games": hub.lobby.listing()})
 
     async def create_game(request: Request) -> Response:
         body = await _body(request)
         paces.games.take(_client(request))
-        return JSONResponse(hub.create(body), status_code=201)
+        return JSONResponse(hub.lobby.create(body), status_code=201)
 
     async def claim(request: Request) -> Response:
-        return JSONResponse(hub.claim(request.path_params["game_id"], await _body(request, 10_000)))
+        return JSONResponse(hub.lobby.claim(request.path_params["game_id"], await _body(request, 10_000)))
 
     async def replace(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(hub.lobby.hand_on(request.path_params["game_id"], _token(request), body))
 
     async def rematch(request: Request) -> Response:
         await _body(request, 10_000)
         table = hub.table(request.path_params["game_id"])
         if table.settings.get("rematch") is None:
             paces.games.take(_client(request))  # a new game: paced as one
-        return JSONResponse(hub.rematch(table.id, _token(request)), status_code=201)
+        return JSONResponse(hub.lobby.rematch(table.id, _token(request)), status_code=201)
 
     async def leave(request: Request) -> Response:
-        return JSONResponse(hub.leave(request.path_params["game_id"], _token(request)))
+        return JSONResponse(hub.lobby.leave(request.path_params["game_id"], _token(request)))
 
     async def get_game(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
         return JSONResponse(table.view(table.seat_of(_token(request))))
 
     async def options(request: Request) -> Response:
-        table = hub.table(request.path_params["game_id"])
         query = request.query_params
-        body = table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot"))
+        game_id = request.path_params["game_id"]
+        body = hub.round.placements(game_id, _token(request), query.get("tile"), query.get("slot"))
         return Response(body, media_type="application/json")
 
     async def hint(request: Request) -> Response:
-        return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))
+        return JSONResponse(await hub.round.hint(request.path_params["game_id"], _token(request)))
 
     async def move(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(await hub.round.act(request.path_params["game_id"], _token(request), body))
 
     async def undo(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(await hub.undo(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(await hub.round.undo(request.path_params["game_id"], _token(request), body))
 
     async def record(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = hub.record(game_id, _token(request))
+        data = hub.round.record(game_id, _token(request))
         return Response(
             json.dumps(data, indent=1),
             media_type="application/json",
@@ -448,7 +441,7 @@ def create_app(
     meta = {
         **views.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
-        "engines": [{"name": name} for name in sorted(hub.engines)],
+        "engines": [{"name": name} for name in sorted(hub.engines.engines)],
         "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
         # What the lobby offers for a table's away_minutes (0: never), and its default.
         "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
