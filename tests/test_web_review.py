@@ -329,7 +329,7 @@ def test_a_review_under_way_stops_at_shutdown_and_starts_again(tmp_path: Path, r
 
 
 def test_a_swap_or_keep_is_named_where_a_placement_is_explained() -> None:
-    from genial.web import views
+    from genial.web import study as views
 
     game = genial.Game(players=2, seed=3)
     keep = views.explained(game, genial.Move.keep())

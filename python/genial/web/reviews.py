@@ -36,7 +36,7 @@ from typing import Any
 from ..game import Game, core_state
 from ..records import start_record, to_record
 from ..reviews import Decision, Review, review
-from . import views
+from . import study
 from .errors import ApiError
 from .store import Store
 from .workers import BotWorkers, Stopped
@@ -141,7 +141,7 @@ class Reviews:
 
     def status(self, key: str) -> dict[str, Any]:
         """``{"id", "status": "running" | "done" | "failed", "done", "total"}``, with the
-        review's payload (`views.review`) once done."""
+        review's payload (`study.review`) once done."""
         job = self.jobs.get(key)
         if job is not None:
             if job.error is not None:
@@ -188,7 +188,7 @@ class Reviews:
             else:
                 # No row for the position now: it would be estimated from the next mover's view.
                 full = Review.partial(game, level, its, 0, job.decisions)
-            payload = await asyncio.to_thread(views.review, game, full, job.names, job.source)
+            payload = await asyncio.to_thread(study.review, game, full, job.names, job.source)
             payload["id"] = job.key
             payload["total"] = job.total
             payload["analysable"] = job.seat is None

@@ -76,7 +76,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import views
+from . import facts
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
 from .errors import ApiError
@@ -439,10 +439,10 @@ def create_app(
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
     analyses = Analyses(hub, reviews, iterations=review_iterations)
     meta = {
-        **views.meta(bot_catalogue()),
+        **facts.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
         "engines": [{"name": name} for name in sorted(hub.engines.engines)],
-        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+        "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
         # What the lobby offers for a table's away_minutes (0: never), and its default.
         "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
         # What the lobby offers for a table's game clock (minutes each; 0: none).

@@ -25,7 +25,7 @@ from ..bots import forfeit_ranks
 from ..game import Game
 from ..records import RecordError, from_record, start_record
 from ..variants import Rules
-from . import views
+from . import study, views
 from .commitment import commitment
 from .errors import ApiError
 from .seats import clean_name
@@ -348,7 +348,7 @@ def replay_frames(record: Any) -> dict[str, Any]:
     """A replay of a record: every move with who played it and what it scored, and the
     tracks after each move (all from the engine). No rack is included."""
     game, entries = posted_record(record, "replayed")
-    return views.replay(from_record(start_record(record)), game, entries, record.get("names"))
+    return study.replay(from_record(start_record(record)), game, entries, record.get("names"))
 
 
 def save_seats(store: Store, table: Table) -> None:
