@@ -78,6 +78,35 @@ def test_live_connections_per_address_are_capped(client: TestClient, monkeypatch
         assert watch(stack, client, gid).receive_json()["type"] == "state"
 
 
+def test_sockets_without_a_hello_count_against_their_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """N3: an address held thousands of descriptors by opening sockets and never sending
+    the hello, since a socket was counted only after it. It is counted from the upgrade on."""
+    monkeypatch.setattr(server_module, "MAX_LIVE_PER_ADDRESS", 3)
+    gid, t0, _ = two_people(client)
+    with contextlib.ExitStack() as stack:
+        for _ in range(3):  # upgraded, no hello
+            stack.enter_context(client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws"))
+        got = watch(stack, client, gid, t0).receive_json()
+        assert got["type"] == "error" and got["status"] == 429 and "your address" in got["error"], got
+    # They have gone: the seat's page gets in.
+    with contextlib.ExitStack() as stack:
+        assert watch(stack, client, gid, t0).receive_json()["you"] == 0
+
+
+def test_a_socket_without_a_hello_is_closed(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    assert server_module.HELLO_TIMEOUT_S <= 5
+    monkeypatch.setattr(server_module, "HELLO_TIMEOUT_S", 0.2)
+    gid, _, _ = two_people(client)
+    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as conn:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            conn.receive_json()  # nothing comes before the close
+    assert closed.value.code == 4408
+
+
 def test_spectators_across_the_server_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # Many addresses (cheap with IPv6) watching many games are bounded by one server-wide cap
     # on spectators; a seat still gets in.
@@ -149,6 +178,62 @@ def test_a_connection_that_sends_nothing_is_closed(tmp_path: Path) -> None:
             ok.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             ok.settimeout(30)
             assert ok.recv(12).startswith(b"HTTP/1.1 200")
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"GET /api/meta HTTP/1.1\r\nHost: 127.0",
+        b"POST /api/games HTTP/1.1\r\n"
+        b'Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"var',
+    ],
+)
+@pytest.mark.parametrize("h11", [False, True], ids=["httptools", "h11"])
+def test_a_half_sent_request_is_closed(tmp_path: Path, sent: bytes, h11: bool) -> None:
+    """Half-sent requests (headers or body) stayed open for over 60 s without a proxy: the
+    server closes a request not received whole within its request timeout (10 s; 1 s here)."""
+    from genial.web.transport import REQUEST_TIMEOUT_S, http_protocol
+
+    assert REQUEST_TIMEOUT_S <= 10
+    with _serving(tmp_path, http_protocol(request_timeout=1.0, h11=h11)) as port:
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.settimeout(30)  # a bound for the test, not a measurement: the server closes at 1 s
+        try:
+            slow.sendall(sent)
+            got = b""
+            while chunk := slow.recv(65536):  # until the server closes (a timeout: it never did)
+                got += chunk
+            assert not got.startswith(b"HTTP/1.1 2"), got[:80]  # closed, never served
+        finally:
+            slow.close()
+        # A whole request is served as before.
+        with socket.create_connection(("127.0.0.1", port)) as ok:
+            ok.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            ok.settimeout(30)
+            assert ok.recv(12).startswith(b"HTTP/1.1 200")
+
+
+@contextlib.contextmanager
+def _serving(tmp_path: Path, protocol: Any) -> Iterator[int]:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(tmp_path / "g.sqlite3"), log_level="warning", lifespan="on", http=protocol)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        yield port
     finally:
         srv.should_exit = True
         thread.join(10)

@@ -96,6 +96,10 @@ MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
 _PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
 #: Live connections (WebSockets) one client address may hold open at once.
 MAX_LIVE_PER_ADDRESS = 32
+#: How long a live connection may take to send its hello (its seat's token, or null to
+#: watch) before it is closed (code 4408): a socket that never says who it is holds a
+#: descriptor for no longer than this.
+HELLO_TIMEOUT_S = 5.0
 #: Spectators (live connections without a seat) of one game at once; seats are never refused.
 MAX_SPECTATORS = 100
 #: Spectators of all games together: many addresses (cheap with IPv6) are bounded by this,
@@ -147,6 +151,15 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return _error(exc.status_code, str(exc.detail))
+
+
+async def _refuse(ws: WebSocket, status: int, message: str) -> None:
+    """A live connection refused before its hello: accepted only to be told why and closed
+    (code 4000 + status), so the page can tell a refusal from a network failure."""
+    await ws.accept()
+    with contextlib.suppress(Exception):
+        await ws.send_json({"type": "error", "status": status, "error": message})
+        await ws.close(code=4000 + status)
 
 
 def _client(request: Request) -> str:
@@ -335,11 +348,26 @@ def _live_route(hub: Hub) -> WebSocketRoute:
     watching = 0  # spectators' connections open, across every game
 
     async def live(ws: WebSocket) -> None:
+        # A socket counts against its address from the upgrade on, hello or not: counted
+        # only after its hello, an address held thousands of descriptors open.
+        address = ws.client.host if ws.client else ""
+        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
+            await _refuse(ws, 429, f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first")
+            return
+        live_by_address[address] = live_by_address.get(address, 0) + 1
+        try:
+            await _live(ws)
+        finally:
+            live_by_address[address] -= 1
+            if not live_by_address[address]:
+                del live_by_address[address]
+
+    async def _live(ws: WebSocket) -> None:
         nonlocal watching
         await ws.accept()
         try:
             table = hub.table(ws.path_params["game_id"])
-            text = await asyncio.wait_for(ws.receive_text(), timeout=30)
+            text = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_TIMEOUT_S)
             if len(text) > 10_000:
                 raise ApiError(413, "the first message is a token, not a book")
             try:
@@ -356,15 +384,16 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})
             await ws.close(code=4000 + e.status)
             return
-        except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+        except TimeoutError:  # no hello in time: the descriptor goes back
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+            return
+        except (ValueError, KeyError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
-        address = ws.client.host if ws.client else ""
         refused = None
-        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
-            refused = f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first"
-        elif seat is None and table.spectators() >= MAX_SPECTATORS:
+        if seat is None and table.spectators() >= MAX_SPECTATORS:
             refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
         elif seat is None and watching >= MAX_SPECTATORS_TOTAL:
             refused = f"this server has {MAX_SPECTATORS_TOTAL} spectators already: watch later"
@@ -372,7 +401,6 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             await ws.send_json({"type": "error", "status": 429, "error": refused})
             await ws.close(code=4429)
             return
-        live_by_address[address] = live_by_address.get(address, 0) + 1
         spectator = seat is None
         watching += spectator
         was_present = seat is not None and table.present(seat)
@@ -399,10 +427,7 @@ def _live_route(hub: Hub) -> WebSocketRoute:
         finally:
             reader.cancel()
             table.listeners.discard(listener)
-            live_by_address[address] -= 1
             watching -= spectator
-            if not live_by_address[address]:
-                del live_by_address[address]
             if listener.seat is not None:
                 table.seen_at[listener.seat] = time.time()  # away from now on
                 if not table.present(listener.seat):
