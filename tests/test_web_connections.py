@@ -101,9 +101,11 @@ def test_a_socket_without_a_hello_is_closed(client: TestClient, monkeypatch: pyt
     assert server_module.HELLO_TIMEOUT_S <= 5
     monkeypatch.setattr(server_module, "HELLO_TIMEOUT_S", 0.2)
     gid, _, _ = two_people(client)
-    with client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as conn:
-        with pytest.raises(WebSocketDisconnect) as closed:
-            conn.receive_json()  # nothing comes before the close
+    with (
+        client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as conn,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        conn.receive_json()  # nothing comes before the close
     assert closed.value.code == 4408
 
 
