@@ -109,6 +109,94 @@ def test_a_socket_without_a_hello_is_closed(client: TestClient, monkeypatch: pyt
     assert closed.value.code == 4408
 
 
+def _move(client: TestClient, gid: str, token: str) -> int:
+    s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+    for slot in range(6):
+        moves = client.get(f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}).json()
+        if moves["moves"]:
+            break
+    r = client.post(
+        f"/api/games/{gid}/move",
+        json={"version": s["version"], "move": moves["moves"][0]},
+        headers={"X-Seat-Token": token},
+    )
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
+
+
+def _until(conn: Any, cond: Any) -> dict[str, Any]:
+    while True:
+        got = conn.receive_json()
+        if cond(got):
+            return dict(got)
+
+
+def test_each_change_is_serialized_once_per_audience(client: TestClient) -> None:
+    """N2: every state was serialized per listener (with a clock, each send): 2,000
+    spectators of 20 games made the bots' answers 14 times slower. A change is serialized
+    once for each seat and once for all the spectators, clock or not."""
+    made = client.post(
+        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": 5}
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        conns = [watch(stack, client, gid, t0), watch(stack, client, gid, t1)]
+        conns += [watch(stack, client, gid) for _ in range(5)]
+        both = [c for c in conns]
+        for c in both:  # every page has seen both seats' pages open (the presence update)
+            _until(c, lambda s: all(x["online"] for x in s["seats"]))
+        before = table.encoded
+        version = _move(client, gid, t0)
+        for c in conns:
+            assert _until(c, lambda s: s["version"] >= version)["version"] == version
+        assert table.encoded - before <= 3, table.encoded - before  # seat 0, seat 1, the spectators
+
+
+def test_a_page_opened_late_in_a_turn_is_shown_the_time_left_now(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from genial.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "CLOCK_FRESH_S", 0.0)  # instead of waiting for the state to age
+    made = client.post(
+        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": 5}
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    _move(client, gid, t0)
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        assert watch(stack, client, gid, t1).receive_json()["clock"]["left"][1] > 290
+        table.turn_since -= 100  # seat 1 has thought for 100 s
+        assert watch(stack, client, gid).receive_json()["clock"]["left"][1] <= 200
+
+
+def test_spectators_are_sent_the_latest_state_once_a_tick(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spectators' updates are coalesced: however many changes come between two ticks
+    (`SPECTATOR_INTERVAL`), a spectator is sent one state, the latest. The server holds for
+    a spectator no queue of states, only whether it is due one (a slow one grows nothing)."""
+    from genial.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "SPECTATOR_INTERVAL", 3600.0)  # no tick unless the test makes one
+    gid, t0, t1 = two_people(client)
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        seat = watch(stack, client, gid, t0)
+        spectator = watch(stack, client, gid)
+        first = spectator.receive_json()
+        _move(client, gid, t0)
+        version = _move(client, gid, t1)
+        # The seat's page has seen both moves; the spectators have been sent nothing since.
+        assert _until(seat, lambda s: s["version"] == version)["version"] == version
+        spectators = [lis for lis in table.listeners if lis.seat is None]
+        assert [lis.sent for lis in spectators] == [1]
+        client.portal.call(table.tick_spectators)  # type: ignore[union-attr]
+        got = spectator.receive_json()
+        assert got["version"] == version > first["version"] + 1 and spectators[0].sent == 2
+
+
 def test_spectators_across_the_server_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # Many addresses (cheap with IPv6) watching many games are bounded by one server-wide cap
     # on spectators; a seat still gets in.

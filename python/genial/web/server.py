@@ -418,7 +418,9 @@ def _live_route(hub: Hub) -> WebSocketRoute:
         try:
             while not reader.done() and not hub.closing:
                 listener.wake.clear()
-                await ws.send_text(table.view_text(listener.seat))  # None once the seat is replaced
+                # None once the seat is replaced; a page's first state shows the clock as of now.
+                await ws.send_text(table.view_text(listener.seat, first=listener.sent == 0))
+                listener.sent += 1
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
                 await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()

@@ -53,6 +53,12 @@ FAIR_SEED_HUMANS = 2
 DEFAULT_AWAY_S = 600.0
 #: A seat's page opened or closed is told to the others at most this often (s).
 PRESENCE_DELAY = 0.25
+#: Spectators are sent the latest state at most this often (s): however many changes come
+#: meanwhile, one state, so a crowd of spectators costs one serialization and one send each
+#: per tick, and a slow one is due the latest state only, never a queue of them.
+SPECTATOR_INTERVAL = 0.5
+#: A state with a running clock is made anew for a page's first state once it is older.
+CLOCK_FRESH_S = 1.0
 
 
 def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], list[dict[str, Any]]]:
@@ -103,6 +109,7 @@ class Listener:
 
     seat: int | None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: int = 0  # states sent to it
 
 
 class Table:
@@ -154,12 +161,16 @@ class Table:
         self.seen_at = [now] * len(self.seats)
         self.invited_at = [now] * len(self.seats)  # when each open invite was made
         self.touched = time.monotonic()  # when it was last asked for (`Lobby.evict`)
-        # Live updates: every change bumps the epoch and wakes the listeners; each state is
-        # encoded once per epoch and seat (spectators share one), and presence alone (a page
-        # opened or closed) is told at most once per PRESENCE_DELAY.
+        # Live updates: every change bumps the epoch and wakes the seats' pages at once and
+        # the spectators at the next tick (`SPECTATOR_INTERVAL`); each state is encoded once
+        # per epoch and audience (each seat, and the spectators together: `encoded` counts
+        # them), and presence alone (a page opened or closed) is told at most once per
+        # PRESENCE_DELAY.
         self.epoch = 0
-        self._texts: dict[int | None, str] = {}
+        self.encoded = 0
+        self._texts: dict[int | None, tuple[str, float]] = {}  # audience -> (text, when made)
         self._texts_epoch = -1
+        self._tick: asyncio.TimerHandle | None = None
         self._presence: asyncio.TimerHandle | None = None
 
     @property
@@ -224,14 +235,26 @@ class Table:
     # ----- live updates ------------------------------------------------------------------------
 
     def notify(self) -> None:
-        """The game changed: every live page is sent its state (once, however many changes
-        came meanwhile)."""
+        """The game changed: every seat's live page is sent its state now, and the
+        spectators theirs at the next tick (once, however many changes came meanwhile)."""
         self.epoch += 1
         if self._presence is not None:
             self._presence.cancel()
             self._presence = None
         for lis in self.listeners:
-            lis.wake.set()
+            if lis.seat is not None:
+                lis.wake.set()
+        if self._tick is None and any(lis.seat is None for lis in self.listeners):
+            self._tick = asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, self.tick_spectators)
+
+    def tick_spectators(self) -> None:
+        """The spectators are sent the latest state (`notify` arms this)."""
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        for lis in self.listeners:
+            if lis.seat is None:
+                lis.wake.set()
 
     def presence_changed(self) -> None:
         """A seat's page opened or closed: told to every page within `PRESENCE_DELAY`, in one
@@ -240,18 +263,22 @@ class Table:
         if self._presence is None:
             self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
 
-    def view_text(self, seat: int | None) -> str:
-        """`view` as the JSON text sent, made once per change and seat (each time while a
-        clock runs: it shows the time left as of now)."""
-        if self.clock_s > 0:
-            return json.dumps(self.view(seat), separators=(",", ":"))
+    def view_text(self, seat: int | None, first: bool = False) -> str:
+        """`view` as the JSON text sent, made once per change and audience (a seat, or the
+        spectators). With a clock, the time left is as of when the text was made (the page
+        counts down from there; the server keeps the time): a page's ``first`` state is made
+        anew if that was over `CLOCK_FRESH_S` ago, so a page opened late in a turn shows
+        the time left now."""
         if self._texts_epoch != self.epoch:
             self._texts.clear()
             self._texts_epoch = self.epoch
-        text = self._texts.get(seat)
-        if text is None:
-            text = self._texts[seat] = json.dumps(self.view(seat), separators=(",", ":"))
-        return text
+        now = time.monotonic()
+        made = self._texts.get(seat)
+        stale = made is not None and first and self.clock_running() is not None and now - made[1] > CLOCK_FRESH_S
+        if made is None or stale:
+            self.encoded += 1
+            made = self._texts[seat] = (json.dumps(self.view(seat), separators=(",", ":")), now)
+        return made[0]
 
     def spectators(self) -> int:
         return sum(lis.seat is None for lis in self.listeners)
