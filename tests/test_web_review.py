@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 
 import genial
 from genial.web.server import create_app
+from genial.web.errors import ApiError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -422,3 +423,55 @@ def test_a_bad_notation_is_refused_naming_its_first_bad_character(client: TestCl
 def test_a_notation_that_is_not_text_is_refused(client: TestClient, value: Any) -> None:
     r = client.post("/api/analysis", json={"position": {"notation": value}})
     assert r.status_code == 400 and "notation" in r.json()["error"], r.text
+
+
+def test_reviews_wait_their_turn_with_a_fair_share_per_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 addresses with 4 reviews each filled the 64 review slots and everyone else got
+    503. A review beyond the slots waits (``queued``), and a freed slot goes to the
+    address with the fewest reviews running: here B's, before A's third."""
+    import asyncio
+
+    from genial.web import reviews as reviews_module
+    from genial.web.reviews import Reviews
+    from genial.web.store import Store
+
+    monkeypatch.setattr(reviews_module, "MAX_RUNNING", 2)
+    monkeypatch.setattr(reviews_module, "PER_CLIENT", 3)
+    games = [genial.play_game(["greedy", "greedy"], seed=s) for s in range(5)]
+    gates: dict[str, asyncio.Event] = {}
+    started: list[str] = []
+
+    async def held(self: Reviews, job: Any) -> None:  # a review that ends when the test says
+        started.append(job.client)
+        gates[job.key] = asyncio.Event()
+        await gates[job.key].wait()
+        del self.jobs[job.key]
+
+    monkeypatch.setattr(Reviews, "_run", held)
+
+    async def main() -> None:
+        reviews = Reviews(Store(tmp_path / "g.sqlite3"), None)  # type: ignore[arg-type]
+        names = ["Ann", "Bo"]
+        a = [reviews.start(g, names, {}, client="A") for g in games[:3]]
+        b = reviews.start(games[3], names, {}, client="B")
+        assert [x["status"] for x in a] == ["running", "running", "queued"] and b["status"] == "queued"
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert started == ["A", "A"]
+        # A fourth for A is over its share of the queue; another address is not refused.
+        with pytest.raises(ApiError) as refused:
+            reviews.start(games[4], names, {}, client="A")
+        assert refused.value.status == 429
+        gates[a[0]["id"]].set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == ["A", "A", "B"]
+        assert reviews.status(b["id"])["status"] == "running" and reviews.status(a[2]["id"])["status"] == "queued"
+        for gate in list(gates.values()):
+            gate.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == ["A", "A", "B", "A"]
+        await reviews.close()
+
+    asyncio.run(main())

@@ -17,8 +17,11 @@ so that it can use every worker the fair queue gives it. The reviews asked from 
 address share one place in that fair queue: an address with four reviews under way gets
 the same share of the pool as one with a single review, so another address's review starts
 after at most the decisions already running (not after whole reviews). An address may have
-`PER_CLIENT` reviews under way, the server `MAX_RUNNING`; beyond, a 429 or a 503 says to
-ask again later. A review is identified by the hash of what it is made from (the game's
+`PER_CLIENT` reviews under way or waiting (beyond, a 429 says to ask again later); the
+server runs `MAX_RUNNING` at once, and a review beyond them waits (``queued``) until a
+slot frees, which goes to the waiting review of the address with the fewest running (the
+oldest first among equals): a few busy addresses cannot shut the others out. Only when
+`MAX_WAITING` reviews wait is one refused (503). A review is identified by the hash of what it is made from (the game's
 start and moves, the level and the budget): asking twice gives the same review, finished or
 under way.
 """
@@ -41,13 +44,15 @@ from .errors import ApiError
 from .store import Store
 from .workers import BotWorkers, Stopped
 
-__all__ = ["MAX_RUNNING", "PER_CLIENT", "Reviews"]
+__all__ = ["MAX_RUNNING", "MAX_WAITING", "PER_CLIENT", "Reviews"]
 
 log = logging.getLogger("genial.web")
 
-#: Reviews under way on the server at once; more are refused (503) until one ends.
+#: Reviews computed on the server at once; more wait their turn.
 MAX_RUNNING = 64
-#: Reviews under way for one client address at once; more are refused (429).
+#: Reviews waiting for a slot, across the server; more are refused (503).
+MAX_WAITING = 1024
+#: Reviews under way or waiting for one client address at once; more are refused (429).
 PER_CLIENT = 4
 
 
@@ -114,6 +119,8 @@ class Reviews:
         self.level = level
         self.iterations = iterations
         self.jobs: dict[str, _Job] = {}
+        self._waiting: list[_Job] = []  # in the order asked
+        self._closing = False
 
     def start(
         self, game: Game, names: list[str], source: dict[str, Any], seat: int | None = None, client: str = ""
@@ -126,26 +133,46 @@ class Reviews:
         key = review_key(record, self.level, self.iterations, seat, names, source)
         if key in self.jobs or self.store.get_review(key) is not None:
             return self.status(key)
-        running = [j for j in self.jobs.values() if j.task is not None and not j.task.done()]
-        if sum(j.client == client for j in running) >= PER_CLIENT:
+        under_way = [j for j in self.jobs.values() if j.error is None]
+        if sum(j.client == client for j in under_way) >= PER_CLIENT:
             raise ApiError(
-                429, f"your address has {PER_CLIENT} reviews being computed: ask again when one of them is done"
+                429,
+                f"your address has {PER_CLIENT} reviews being computed or waiting: ask again when one of them is done",
             )
-        if len(running) >= MAX_RUNNING:
-            raise ApiError(503, f"{MAX_RUNNING} reviews are being computed: ask again in a minute")
+        if len(self._waiting) >= MAX_WAITING:
+            raise ApiError(503, f"{MAX_WAITING} reviews are waiting for their turn: ask again in a minute")
         plies = [i for i, p in enumerate(core_state(game).movers) if seat is None or p == seat]
         job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies), client=client)
         self.jobs[key] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        self._waiting.append(job)
+        self._dispatch()
         return self.status(key)
 
+    def _dispatch(self) -> None:
+        """Starts waiting reviews while slots are free: each freed slot to the address with
+        the fewest reviews running, the oldest of its waiting reviews first."""
+        running = [j for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        while self._waiting and len(running) < MAX_RUNNING and not self._closing:
+            counts = {j.client: 0 for j in self._waiting}
+            for j in running:
+                if j.client in counts:
+                    counts[j.client] += 1
+            job = min(self._waiting, key=lambda j: counts[j.client])  # the oldest among equals
+            self._waiting.remove(job)
+            job.task = asyncio.get_running_loop().create_task(self._run(job))
+            job.task.add_done_callback(lambda _: self._dispatch())
+            running.append(job)
+
     def status(self, key: str) -> dict[str, Any]:
-        """``{"id", "status": "running" | "done" | "failed", "done", "total"}``, with the
-        review's payload (`study.review`) once done."""
+        """``{"id", "status": "queued" | "running" | "done" | "failed", "done", "total"}``
+        (``queued``: waiting for a slot), with the review's payload (`study.review`) once
+        done."""
         job = self.jobs.get(key)
         if job is not None:
             if job.error is not None:
                 return {"id": key, "status": "failed", "error": job.error, "done": job.done, "total": job.total}
+            if job.task is None:
+                return {"id": key, "status": "queued", "done": 0, "total": job.total}
             return {"id": key, "status": "running", "done": job.done, "total": job.total}
         found = self.store.get_review(key)
         if found is None:
@@ -236,6 +263,11 @@ class Reviews:
                     t.exception()
 
     async def close(self) -> None:
+        """Stops every review at once (the waiting ones never start)."""
+        self._closing = True
+        for job in self._waiting:
+            self.jobs.pop(job.key, None)
+        self._waiting.clear()
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
         for t in tasks:
             t.cancel()
