@@ -22,8 +22,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import genial
-from genial.web.server import create_app
 from genial.web.errors import ApiError
+from genial.web.server import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
