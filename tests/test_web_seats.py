@@ -356,3 +356,31 @@ def test_an_unused_invite_dies_when_its_game_ends(client: TestClient) -> None:
     client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
     r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
     assert r.status_code == 409 and "over" in r.json()["error"], r.text
+
+
+def test_the_lobby_lists_joinable_games_first_and_caps_open_ones_per_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby could be filled with junk games and listed the 200 newest. Games waiting
+    for a player (an invite open) come first, and one address may have only so many open."""
+    from genial.web import lobby
+
+    monkeypatch.setattr(lobby, "MAX_OPEN_PER_ADDRESS", 2)
+    bot = {"kind": "bot", "bot": "greedy"}
+    first = create(client, 2)
+    client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, bot]})
+    second = create(client, 2)
+    listed = client.get("/api/games").json()["games"]
+    assert [g["joinable"] for g in listed] == [True, True, False]
+    assert {g["id"] for g in listed[:2]} == {first["id"], second["id"]}
+    # A third open game from this address is refused, and makes nothing; a game against a
+    # bot (nobody to wait for) is not counted.
+    r = client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN]})
+    assert r.status_code == 429 and "open games" in r.json()["error"], r.text
+    assert len(client.get("/api/games").json()["games"]) == 3
+    assert (
+        client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, bot]}).status_code == 201
+    )
+    # Once a friend has taken the seat, the game is no longer open: another may be made.
+    claim(client, first["id"], first["seats"][1]["invite"])
+    assert create(client, 2)["id"]

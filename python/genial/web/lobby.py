@@ -59,6 +59,15 @@ MAX_CLOCK_MINUTES = 24 * 60
 #: A game nobody has asked for this long (no page open, no bot thinking) leaves memory.
 EVICT_IDLE_S = 600.0
 MAX_GAMES_LISTED = 200
+#: Games waiting for a player (an invite open) that one client address may have at once: the
+#: lobby lists them first, so an address could otherwise fill it with junk.
+MAX_OPEN_PER_ADDRESS = 10
+
+
+def joinable(summary: dict[str, Any]) -> bool:
+    """Whether a game (its lobby summary) waits for a player: not over, a person's seat
+    not taken yet."""
+    return not summary["over"] and any(s["kind"] == "human" and not s.get("joined") for s in summary["seats"])
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
@@ -191,6 +200,25 @@ def new_game(body: dict[str, Any], limits: BotLimits, engines: Collection[str]) 
     return game, seats
 
 
+def _check_open(mine: list[str], tables: dict[str, Table], store: Store) -> None:
+    """Keeps in ``mine`` (an address's games) those still waiting for players, and refuses
+    (429) another once they are `MAX_OPEN_PER_ADDRESS`."""
+    still = []
+    for game_id in mine:
+        live = tables.get(game_id)
+        row = None if live is not None else store.get(game_id)
+        summary = live.summary() if live is not None else row.summary if row is not None else None
+        if summary is not None and joinable(summary):
+            still.append(game_id)
+    mine[:] = still
+    if len(mine) >= MAX_OPEN_PER_ADDRESS:
+        raise ApiError(
+            429,
+            f"your address has {MAX_OPEN_PER_ADDRESS} open games waiting for players: "
+            "play them, or wait until they are taken, before making more",
+        )
+
+
 class Lobby:
     """Every table of the server: the store, the tables in memory, new games and seats."""
 
@@ -212,6 +240,9 @@ class Lobby:
         self.keep_days = keep_days
         self.tables: dict[str, Table] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        # The games each client address made that may still wait for players (in memory:
+        # a restart forgets them, which only lets an address make more).
+        self._open: dict[str, list[str]] = {}
 
     def start(self) -> None:
         """Starts evicting idle tables and, with ``keep_days``, pruning old games (call
@@ -270,11 +301,14 @@ class Lobby:
             self.evict()
 
     def listing(self) -> list[dict[str, Any]]:
-        """The lobby's list: the public summary of the newest games."""
+        """The lobby's list: the public summary of the newest games, those waiting for a
+        player first (``joinable``)."""
         out = []
         for row in self.store.recent(MAX_GAMES_LISTED):
             live = self.tables.get(row.id)
-            out.append(live.summary() if live is not None else row.summary)
+            summary = live.summary() if live is not None else row.summary
+            out.append({**summary, "joinable": joinable(summary)})
+        out.sort(key=lambda g: not g["joinable"])  # stable: the newest first within each
         return out
 
     def prune(self) -> list[str]:
@@ -299,13 +333,14 @@ class Lobby:
 
     # ----- making games -------------------------------------------------------------------------
 
-    def create(self, body: Any) -> dict[str, Any]:
+    def create(self, body: Any, client: str | None = None) -> dict[str, Any]:
         """A new game from the lobby's form, or from a record (``record``) to play on.
 
         Returns the game id, the creator's seat (``creator_seat``, by default the first
         human seat; null to only watch) with its secret token, and a one-time invite code
         for every other human seat. A game between two or more people draws its seed from
-        the operating system's secure source and refuses one chosen by the client."""
+        the operating system's secure source and refuses one chosen by the client. From a
+        ``client`` address, a game that waits for players counts against its open games."""
         if not isinstance(body, dict):
             raise ApiError(400, "a new game is described by a JSON object")
         if body.get("record") is not None:
@@ -323,6 +358,9 @@ class Lobby:
             game_id = secrets.token_urlsafe(6)
         token = new_token() if creator is not None else None
         invites = {i: new_invite() for i in humans if i != creator}
+        waits = client is not None and bool(invites) and not game.is_over  # for players to join
+        if waits:
+            _check_open(self._open.setdefault(client or "", []), self.tables, self.store)
         now = time.time()
         row = GameRow(
             id=game_id,
@@ -342,6 +380,8 @@ class Lobby:
         row.summary = table.summary()
         self.store.insert(row)
         self.tables[game_id] = table
+        if waits:
+            self._open.setdefault(client or "", []).append(game_id)
         self.begin(table)
         out_seats = []
         for i, s in enumerate(seats):

@@ -8,7 +8,8 @@ header, never in the URL, so tokens stay out of access logs):
   what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
   NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
   from how many people the server draws the seed (``fair_seed``)
-- ``GET  /api/games``                  the lobby: every game's public summary (no rack)
+- ``GET  /api/games``                  the lobby: the newest games' public summaries (no
+  rack), those waiting for a player (``joinable``) first
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat.
   The table's choices: ``away_minutes`` (how long a holder must be away before another
@@ -210,7 +211,7 @@ def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
     async def create_game(request: Request) -> Response:
         body = await _body(request)
         paces.games.take(_client(request))
-        return JSONResponse(hub.lobby.create(body), status_code=201)
+        return JSONResponse(hub.lobby.create(body, client=_client(request)), status_code=201)
 
     async def claim(request: Request) -> Response:
         return JSONResponse(hub.lobby.claim(request.path_params["game_id"], await _body(request, 10_000)))
