@@ -41,6 +41,20 @@ test("an honest deal checks out, draws in order and after the mix", () => {
   assert.match(got.text, /3 racks this browser was shown/);
 });
 
+test("after a swap the check says exactly what it did not check", () => {
+  // A server that reorders the undrawn bag at a swap passes the tile-by-tile check: the
+  // headline must not claim the order of those draws was checked.
+  const got = checkDeal(reveal(honestSteps()), annSaw(), LETTERS, NAMES);
+  assert.equal(got.partial, true);
+  assert.match(got.text, /^⚠ /);
+  assert.doesNotMatch(got.text, /✓/);
+  assert.match(got.text, /order of the 1 draw after a swap is not checked here/);
+  const noSwap = honestSteps().slice(0, 4);
+  const whole = checkDeal(reveal(noSwap), { racks: {}, plays: {} }, LETTERS, NAMES);
+  assert.equal(whole.partial, false);
+  assert.match(whole.text, /^✓ /);
+});
+
 test("racks dealt from another bag than the one revealed are caught", () => {
   // The server showed Ann RY RG at the deal (bag B) but claims draws that fit bag A.
   const saw = annSaw();
