@@ -374,3 +374,26 @@ def test_a_bot_with_the_largest_budget_does_not_stall_another_game(
             assert c.get(f"/api/games/{made['id']}").json()["version"] == 0
         finally:
             release.set()
+
+
+def test_a_bot_move_cut_short_by_the_cap_says_so(tmp_path: Path) -> None:
+    """On a loaded host a search may reach the server's thinking-time cap and play with
+    fewer iterations than offline: the move's log entry says so, in words, on every page."""
+    from genial.web.seats import BotLimits
+
+    limits = BotLimits(options=True, max_think_ms=50)
+    with TestClient(create_app(tmp_path / "g.sqlite3", limits=limits), base_url=BASE) as c:
+        long = {"kind": "bot", "bot": "mcts", "options": {"iterations": limits.max_iterations}}
+        made = c.post("/api/games", json={"players": 2, "seed": 3, "seats": [long, HUMAN]}).json()
+        deadline = time.monotonic() + 60  # a bound for the test, not a measurement
+        while not (s := c.get(f"/api/games/{made['id']}").json())["log"]:
+            assert time.monotonic() < deadline, "the bot never moved"
+            time.sleep(0.02)
+        entry = s["log"][0]
+        assert entry["cut_short"] is True
+        assert any("time cap" in n for n in entry["notes"]), entry["notes"]
+        quick = c.post("/api/games", json={"players": 2, "seed": 3, "seats": [GREEDY, HUMAN]}).json()
+        while not (s := c.get(f"/api/games/{quick['id']}").json())["log"]:
+            assert time.monotonic() < deadline, "the bot never moved"
+            time.sleep(0.02)
+        assert "cut_short" not in s["log"][0]

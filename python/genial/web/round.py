@@ -271,11 +271,14 @@ class Rounds:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             try:
+                capped = False
                 if "engine" in cfg:
                     move = await self.engines.move(table, seat, cfg["engine"])
                 else:
                     # The built-in bots release the GIL while they think.
-                    move = await self.workers.choose(table.id, _make_bot(cfg, g, seat), GameView(g, seat))
+                    move, capped = await self.workers.choose_capped(
+                        table.id, _make_bot(cfg, g, seat), GameView(g, seat)
+                    )
             except Stopped:
                 return  # the server is stopping: the bot thinks again after a restart
             except Forfeit as e:
@@ -292,7 +295,10 @@ class Rounds:
                 except IllegalMoveError:
                     log.exception("game %s: bot in seat %d chose an illegal move %s", table.id, seat, move)
                     return
-                table.log.append(views.entry(len(table.log), seat, result))
+                entry = views.entry(len(table.log), seat, result)
+                if capped:  # the search was stopped at the server's cap: the page says so
+                    entry["cut_short"] = True
+                table.log.append(entry)
                 table.version += 1
                 self.persist(table)
 

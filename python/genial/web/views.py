@@ -100,6 +100,8 @@ def log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         notes.append("(bonus)")
     if e.get("lost"):
         notes.append(f"{_plural(e['lost'], 'bonus placement')} lost: no legal placement")
+    if e.get("cut_short"):
+        notes.append("(stopped at the server's time cap: played with less search than its level)")
     return {**e, "who": names[e["seat"]], "notes": notes}
 
 
