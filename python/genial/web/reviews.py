@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game import Game, core_state
-from ..records import start_record, to_record
+from ..records import RecordError, from_record, start_record, to_record
 from ..reviews import Decision, Review, review
 from . import study
 from .errors import ApiError
@@ -100,6 +100,11 @@ def review_key(
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:24]
 
 
+def _finished(stored: dict[str, Any] | None) -> bool:
+    """Whether a stored review is finished (not one kept as pending while it runs)."""
+    return stored is not None and "payload" in stored
+
+
 def _current(payload: dict[str, Any]) -> dict[str, Any]:
     """A stored review's payload as the page reads it now: one kept before a decision was
     written by `Decision.to_dict` names its verdict ``class`` (a forced move's "forced",
@@ -131,7 +136,7 @@ class Reviews:
         ``{}``); ``client``: the asker's address (its reviews share one place in the queue)."""
         record = to_record(game)
         key = review_key(record, self.level, self.iterations, seat, names, source)
-        if key in self.jobs or self.store.get_review(key) is not None:
+        if key in self.jobs or _finished(self.store.get_review(key)):
             return self.status(key)
         under_way = [j for j in self.jobs.values() if j.error is None]
         if sum(j.client == client for j in under_way) >= PER_CLIENT:
@@ -141,12 +146,32 @@ class Reviews:
             )
         if len(self._waiting) >= MAX_WAITING:
             raise ApiError(503, f"{MAX_WAITING} reviews are waiting for their turn: ask again in a minute")
+        # Kept as pending until it is done: a server stopped meanwhile resumes it (`resume`).
+        pending = {"record": record, "names": names, "source": source, "seat": seat, "client": client}
+        self.store.put_review(key, {"pending": pending})
+        self._enqueue(key, game, names, source, seat, client)
+        return self.status(key)
+
+    def _enqueue(
+        self, key: str, game: Game, names: list[str], source: dict[str, Any], seat: int | None, client: str
+    ) -> None:
         plies = [i for i, p in enumerate(core_state(game).movers) if seat is None or p == seat]
         job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies), client=client)
         self.jobs[key] = job
         self._waiting.append(job)
         self._dispatch()
-        return self.status(key)
+
+    def resume(self) -> None:
+        """Queues again the reviews that a stop of the server interrupted (call inside the
+        event loop, at start): a page polling one sees it go on."""
+        for key, data in self.store.pending_reviews():
+            p = data["pending"]
+            try:
+                game = from_record(p["record"])
+            except (RecordError, ValueError, KeyError) as e:
+                log.error("review %s cannot be resumed: %s", key, e)
+                continue
+            self._enqueue(key, game, list(p["names"]), dict(p["source"]), p["seat"], str(p["client"]))
 
     def _dispatch(self) -> None:
         """Starts waiting reviews while slots are free: each freed slot to the address with
@@ -175,7 +200,7 @@ class Reviews:
                 return {"id": key, "status": "queued", "done": 0, "total": job.total}
             return {"id": key, "status": "running", "done": job.done, "total": job.total}
         found = self.store.get_review(key)
-        if found is None:
+        if found is None or not _finished(found):  # (pending and not in memory: never, once resumed)
             raise ApiError(404, "no such review on this server: ask for it with POST /api/reviews")
         payload = _current(found["payload"])
         return {"id": key, "status": "done", "done": payload["total"], "total": payload["total"], "review": payload}
@@ -184,7 +209,7 @@ class Reviews:
         """The record a finished review was made of, with its seats' names (for the
         analysis board)."""
         found = self.store.get_review(key)
-        if found is None:
+        if found is None or not _finished(found):
             raise ApiError(404, "no finished review with this id on this server")
         if found.get("seat") is not None:
             raise ApiError(

@@ -480,6 +480,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
+        reviews.resume()
         try:
             yield
         finally:
