@@ -11,7 +11,8 @@ searched from the mover's information set only (`genial.review`), so a review sa
 about tiles the mover could not see.
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
-decision per job, so a review never holds the pool for long and stops at once on shutdown.
+decision per job, so a review never holds the pool for long and stops at once on shutdown;
+it is kept as pending in the store until done, so the next start resumes it (`resume`).
 A review queues all its decisions at once (and the search for the win chances at the end),
 so that it can use every worker the fair queue gives it. The reviews asked from one client
 address share one place in that fair queue: an address with four reviews under way gets
@@ -253,7 +254,7 @@ class Reviews:
             self.store.put_review(job.key, {"payload": payload, "record": record, "seat": job.seat})
             del self.jobs[job.key]
         except Stopped:
-            self.jobs.pop(job.key, None)  # the server is stopping: asked again, it starts anew
+            self.jobs.pop(job.key, None)  # the server is stopping: the next start resumes it
         except Exception as e:  # a review that cannot be made says why, once
             log.exception("review %s failed", job.key)
             job.error = f"the review could not be made: {type(e).__name__}: {e}"
