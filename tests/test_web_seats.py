@@ -281,6 +281,9 @@ def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
     assert new["you"] == 1 and [s["name"] for s in new["seats"]] == ["Ann", "Bo"] and new["moves"] == 0
     assert new["commitment"] and new["seats"][0]["joined"] is False
     assert view(client, gid)["rematch"] == got["id"]  # every seat of the old game sees it
+    # Its seats wait for their old holders: the lobby does not offer it to others.
+    listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert listed[got["id"]]["joinable"] is False
     # Ann takes her own seat with her old token; nobody takes a seat twice.
     r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
     assert r.status_code == 201 and r.json()["id"] == got["id"] and r.json()["seat"] == 0

@@ -64,10 +64,13 @@ MAX_GAMES_LISTED = 200
 MAX_OPEN_PER_ADDRESS = 10
 
 
-def joinable(summary: dict[str, Any]) -> bool:
-    """Whether a game (its lobby summary) waits for a player: not over, a person's seat
-    not taken yet."""
-    return not summary["over"] and any(s["kind"] == "human" and not s.get("joined") for s in summary["seats"])
+def joinable(summary: dict[str, Any], settings: dict[str, Any]) -> bool:
+    """Whether a game (its lobby summary and the table's settings) waits for a player: not
+    over, a person's seat not taken yet, and not a rematch, whose seats wait for their old
+    holders (no invite link exists for them)."""
+    if summary["over"] or settings.get("rematch_of"):
+        return False
+    return any(s["kind"] == "human" and not s.get("joined") for s in summary["seats"])
 
 
 def bot_catalogue() -> list[dict[str, Any]]:
@@ -207,8 +210,8 @@ def _check_open(mine: list[str], tables: dict[str, Table], store: Store) -> None
     for game_id in mine:
         live = tables.get(game_id)
         row = None if live is not None else store.get(game_id)
-        summary = live.summary() if live is not None else row.summary if row is not None else None
-        if summary is not None and joinable(summary):
+        found = (live.summary(), live.settings) if live is not None else (row.summary, row.settings) if row else None
+        if found is not None and joinable(*found):
             still.append(game_id)
     mine[:] = still
     if len(mine) >= MAX_OPEN_PER_ADDRESS:
@@ -306,8 +309,8 @@ class Lobby:
         out = []
         for row in self.store.recent(MAX_GAMES_LISTED):
             live = self.tables.get(row.id)
-            summary = live.summary() if live is not None else row.summary
-            out.append({**summary, "joinable": joinable(summary)})
+            summary, settings = (live.summary(), live.settings) if live is not None else (row.summary, row.settings)
+            out.append({**summary, "joinable": joinable(summary, settings)})
         out.sort(key=lambda g: not g["joinable"])  # stable: the newest first within each
         return out
 
@@ -435,6 +438,9 @@ class Lobby:
             # old holders, who take them with their old tokens.
             table.settings["rematch"] = made["id"]
             self.store.update_settings(table.id, table.settings)
+            new = self.tables[made["id"]]
+            new.settings["rematch_of"] = table.id  # its seats wait for their old holders
+            self.store.update_settings(new.id, new.settings)
             table.notify()
             return {"id": made["id"], "seat": seat, "token": made["token"]}
         new = self.table(found)
