@@ -50,7 +50,10 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/positions``              the same body: kept under an id for a share link
 - ``GET  /api/positions/{id}``         a shared position and its variation
 - ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}`` (or null to
-  watch); then the server sends the seat's state on every change
+  watch) within `HELLO_TIMEOUT_S` (else close 4408); then the server sends the seat's state
+  on every change, and a spectator the latest state at most every
+  `tables.SPECTATOR_INTERVAL`. Counted against its address from the upgrade on (beyond
+  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays)
 
 Errors are ``{"error": message}`` with a 4xx status, and nothing changes. Before any of
 this, `genial.web.edge` checks the Host, the Origin, the body and the pace of new games.
