@@ -2,7 +2,7 @@
 // its progress), then every decision with the mover's win chance before and after, its
 // class, the best alternative, the win-chance graph, the per-player summary, and the board
 // as it was before any decision with the move played and the best move marked on it. Every
-// text, number, verdict and move comes from the server (genial.web.views.review).
+// text, number, verdict and move comes from the server (genial.web.study.review).
 import { api } from "./api.js";
 import { BoardView, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
