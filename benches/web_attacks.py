@@ -13,6 +13,9 @@ asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. P
 - ``amplification``: ``--spectators`` spectators on one game between two people (or spread
   over ``--watched-games`` games), and one client opening and closing spectator connections
   to the first as fast as it can;
+- ``fanout`` (issue 44): ``--spectators`` spectators, each its own address, spread over
+  ``--watched-games`` live games (a person moving at once against ``greedy`` in each, a new
+  game when one ends), so that every move is sent to every spectator of its game;
 - ``descriptors``: ``--sockets`` TCP connections opened to the server that never send a
   request (held until the server closes them); ``--server-files 1024`` gives the server
   systemd's default open-file limit, as the issue's hosting did;
@@ -207,6 +210,90 @@ async def amplification(
     seen["spectators refused"] = refused
 
 
+async def fanout(
+    host: str, port: int, spectators: int, games: int, think: float, stop: asyncio.Event, seen: dict[str, Any]
+) -> None:
+    """Live games watched by many (each person thinks ``think`` s a move; the watchers follow
+    their table's next game): the states spectators receive, and the moves made."""
+    urls: list[str] = [""] * games
+    ready = [asyncio.Event() for _ in range(games)]
+    moves = 0
+    received = 0
+    refused = 0
+
+    async def play(g: int) -> None:
+        nonlocal moves
+        seed = 7000 + 1000 * g
+        http = Http(host, port)
+        while not stop.is_set():
+            body = {"players": 2, "seed": seed, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+            status, raw = await http.request("POST", "/api/games", body, headers={"X-Forwarded-For": f"10.3.0.{g + 1}"})
+            if status != 201:
+                await asyncio.sleep(0.2)
+                continue
+            made = json.loads(raw)
+            gid, token = made["id"], made["token"]
+            urls[g] = f"ws://{host}:{port}/api/games/{gid}/ws"
+            ready[g].set()
+            headers = {"X-Forwarded-For": f"10.3.0.{g + 1}"}
+            async with websockets.connect(urls[g], additional_headers=headers, max_size=2**22) as ws:
+                await ws.send(json.dumps({"token": token}))
+                answered = -1
+                while not stop.is_set():
+                    try:
+                        state = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except TimeoutError:
+                        continue
+                    if state.get("type") != "state" or state.get("over"):
+                        break
+                    if state["current"] != 0 or "others" not in state or state["version"] <= answered:
+                        continue
+                    answered = state["version"]
+                    move = await first_placement(http, gid, token, state) or state["others"][0]
+                    await asyncio.sleep(think)  # a person's pace: the game stays live
+                    await http.request(
+                        "POST", f"/api/games/{gid}/move", {"version": state["version"], "move": move}, token
+                    )
+                    moves += 1
+            seed += 1
+
+    async def watch(i: int) -> None:
+        nonlocal received, refused
+        g = i % games
+        await ready[g].wait()
+        headers = {"X-Forwarded-For": f"10.4.{i // 250}.{i % 250 + 1}"}
+        while not stop.is_set():  # each game of the table in turn, as a watcher follows it
+            url = urls[g]
+            try:
+                async with websockets.connect(url, additional_headers=headers, max_size=2**22) as ws:
+                    await ws.send(json.dumps({"token": None}))
+                    while not stop.is_set():
+                        try:
+                            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        except TimeoutError:
+                            if urls[g] != url:
+                                break  # a new game at the table
+                            continue
+                        if msg.get("type") == "error":
+                            refused += 1
+                            return
+                        received += 1
+                        if msg.get("over"):
+                            break
+            except (OSError, websockets.WebSocketException):
+                refused += 1
+                return
+            while urls[g] == url and not stop.is_set():
+                await asyncio.sleep(0.1)
+
+    tasks = [asyncio.ensure_future(play(g)) for g in range(games)]
+    tasks += [asyncio.ensure_future(watch(i)) for i in range(spectators)]
+    await asyncio.gather(*tasks)
+    seen["moves in the watched games"] = moves
+    seen["states received by spectators"] = received
+    seen["spectators refused"] = refused
+
+
 async def descriptors(host: str, port: int, count: int, stop: asyncio.Event, seen: dict[str, Any]) -> None:
     held: list[socket.socket] = []
     for _ in range(count):
@@ -308,6 +395,7 @@ def main() -> int:
         default=1,
         help="the spectators spread over this many games (the cycler on the first)",
     )
+    ap.add_argument("--think", type=float, default=0.5, help="fanout: seconds a watched game's person takes a move")
     ap.add_argument("--bot-threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--phases", default="idle,amplification,descriptors,review", help="which phases, in order")
@@ -316,6 +404,7 @@ def main() -> int:
     attacks = {
         "idle": None,
         "amplification": lambda h, p, stop, seen: amplification(h, p, args.spectators, args.watched_games, stop, seen),
+        "fanout": lambda h, p, stop, seen: fanout(h, p, args.spectators, args.watched_games, args.think, stop, seen),
         "descriptors": lambda h, p, stop, seen: descriptors(h, p, args.sockets, stop, seen),
         "review": review_flood,
     }

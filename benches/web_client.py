@@ -24,8 +24,9 @@ class Http:
     """A minimal HTTP/1.1 keep-alive connection: each request leaves in one write (no Nagle
     wait between headers and body), so the timing measures the server, not the client."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
         self.host, self.port = host, port
+        self.local = local  # the loopback address to connect from (None: the system's choice)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.last_used = 0.0
@@ -37,7 +38,8 @@ class Http:
             self.writer.close()  # the server drops idle keep-alive connections after 5 s
             self.writer = None
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            local_addr = None if self.local is None else (self.local, 0)
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=local_addr)
             sock = self.writer.get_extra_info("socket")
             if sock is not None:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -66,6 +68,14 @@ class Http:
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+
+
+def loopback(i: int) -> str:
+    """The ``i``-th client address of 127.0.0.0/8 after 127.0.0.1 (Linux routes the whole
+    block to the loopback interface), so that each simulated player has an address of its
+    own, as players do, and the server's per-address caps apply to each alone."""
+    n = i + 2
+    return f"127.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
 
 
 async def first_placement(http: Http, gid: str, token: str, state: dict[str, Any]) -> str | None:

@@ -11,7 +11,10 @@ stress test without pauses), then asks for the placements of its first rack tile
 is picked) and posts the first one. The time from sending the POST
 to receiving its answer is recorded; the bots think in the server's worker threads and
 their thinking is not part of it. Stops after ``--actions`` timed actions or ``--seconds``,
-whichever comes first, prints median / p95 / p99, and stops the server. Loopback only.
+whichever comes first, prints median / p95 / p99, and stops the server. Loopback only:
+each game's client connects from an address of its own in 127.0.0.0/8 (`web_client.loopback`),
+as players do, so the server's per-address caps (32 live connections, the pace of new games)
+apply to each game alone and ``--games 200`` is not refused at the 33rd WebSocket.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import time
 from pathlib import Path
 
 import websockets
-from web_client import Http, first_placement, local_server, percentiles_ms
+from web_client import Http, first_placement, local_server, loopback, percentiles_ms
 
 
 class Run:
@@ -46,9 +49,9 @@ class Run:
     def stop_now(self) -> bool:
         return len(self.latencies) >= self.limit or time.monotonic() >= self.deadline
 
-    async def game(self, seed: int, bot: str) -> None:
+    async def game(self, i: int, seed: int, bot: str) -> None:
         host, port = self.base.removeprefix("http://").split(":")
-        http = Http(host, int(port))
+        http = Http(host, int(port), local=loopback(i))
         try:
             await self._game(http, seed, bot)
         finally:
@@ -72,7 +75,7 @@ class Run:
         gid, token = made["id"], made["token"]
         ws_url = self.base.replace("http://", "ws://") + f"/api/games/{gid}/ws"
         rng = random.Random(seed)  # this game's own thinking times
-        async with websockets.connect(ws_url, max_size=2**22) as ws:
+        async with websockets.connect(ws_url, max_size=2**22, local_addr=(http.local, 0)) as ws:
             await ws.send(json.dumps({"token": token}))
             self.connected += 1
             if self.connected == self.games:
@@ -113,7 +116,7 @@ class Run:
 async def main_async(args: argparse.Namespace, base: str) -> Run:
     run = Run(base, args.actions, time.monotonic() + args.seconds, (args.think_min, args.think_max))
     run.games = args.games
-    await asyncio.gather(*(run.game(args.seed + i, args.bot) for i in range(args.games)))
+    await asyncio.gather(*(run.game(i, args.seed + i, args.bot) for i in range(args.games)))
     return run
 
 

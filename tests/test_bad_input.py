@@ -151,6 +151,15 @@ CASES = [
     Case("players 5", "start", lambda g: Game(5), ValueError, "players must be 1 to 4, not 5"),
     Case("players -1", "start", lambda g: Game(-1), ValueError, "players must be 1 to 4"),
     Case("players 2**70", "start", lambda g: Game(2**70), ValueError, "players must be 1 to 4"),
+    # A rule set's dict (the web API's body, a results file): an int past 64 bits is refused
+    # for its value, not as "must be an int, not int".
+    Case(
+        "rules dict players 2**64",
+        "start",
+        lambda g: _core.Rules.from_dict({"players": 2**64}),
+        ValueError,
+        'players must be 1 to 4, not "18446744073709551616"',
+    ),
     Case("standard solo", "start", lambda g: Game(1), ValueError, "standard variant is played by 2 or 3 or 4"),
     Case("duel for 3", "start", lambda g: Game(3, variant="duel"), ValueError, "duel variant is played by 2"),
     Case("team for 2", "start", lambda g: Game(2, variant="team"), ValueError, "team variant is played by 4"),

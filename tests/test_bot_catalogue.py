@@ -26,7 +26,7 @@ from genial.bots import (
     parse_bot,
 )
 from genial.cli.common import bots_catalogue_text, bots_help
-from genial.web.tables import bot_catalogue
+from genial.web.lobby import bot_catalogue
 
 NAMES = names()
 

@@ -141,6 +141,50 @@ def test_the_server_keeps_the_rules(tmp_path: Path) -> None:
             assert "cannot set up this game" in r.json()["error"]
 
 
+def _first_placement(client: Any, gid: str, token: str) -> None:
+    s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+    for slot in range(len(s["rack"])):
+        got = client.get(f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token})
+        if got.json()["moves"]:
+            move = {"version": s["version"], "move": got.json()["moves"][0]}
+            r = client.post(f"/api/games/{gid}/move", json=move, headers={"X-Seat-Token": token})
+            assert r.status_code == 200, r.text
+            return
+    raise AssertionError("no placement")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_server_keeps_the_rules_on_a_new_deal_and_a_rematch(tmp_path: Path) -> None:
+    """A table keeps its rule set when it is dealt anew (a seat left before the first move)
+    and when it is played again (a rematch): every option's every value comes back."""
+    with _web_client(tmp_path) as client:
+        hub = client.app.state.hub
+        for rules in ALL:
+            body = {"rules": rules.to_text(), "seats": [{"kind": "human"}] * rules.players, "clock_minutes": 1}
+            made = client.post("/api/games", json=body).json()
+            gid, t0 = made["id"], made["token"]
+            if rules.players >= 2:
+                t1 = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+                r = client.post(f"/api/games/{gid}/leave", json={}, headers={"X-Seat-Token": t1})
+                assert r.json()["redealt"] is True, r.text
+                assert hub.tables[gid].game.rules == rules, "new deal"
+                assert Rules.from_text(client.get(f"/api/games/{gid}").json()["rules"]) == rules
+            # The game ends: the person to move after the first placement runs out of time.
+            _first_placement(client, gid, t0)
+            table = hub.tables[gid]
+            table.turn_since -= 61
+            client.portal.call(hub.round.check_clock, table)
+            assert table.over
+            r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
+            assert r.status_code == 201, r.text
+            assert hub.tables[r.json()["id"]].game.rules == rules, "rematch"
+            # The lobby tags every option away from its default.
+            summary = client.get(f"/api/games/{r.json()['id']}").json()
+            lobby = {g["id"]: g for g in client.get("/api/games").json()["games"]}[r.json()["id"]]
+            changed = [o for o in Rules.options() if rules.option(o["name"]) != o["default"]]
+            assert len(lobby["tags"]) == len(changed), (lobby["tags"], summary["rules"])
+
+
 @pytest.mark.parametrize("rules", ALL, ids=_id)
 def test_a_review_keeps_the_rules(rules: Rules) -> None:
     game = _finished(rules)

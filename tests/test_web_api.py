@@ -280,6 +280,8 @@ def test_bad_new_games_are_refused(client: TestClient) -> None:
         ({"variant": "standard", "players": 2, "seats": [HUMAN, {"kind": "alien"}]}, "kind must be"),
         ({"variant": "standard", "players": 2, "swap_timing": "never", "seats": [HUMAN, HUMAN]}, "cannot set up"),
         ({"record": {"format": "genial.game"}, "seats": [HUMAN, HUMAN]}, "record cannot be loaded"),
+        # An int past 64 bits is refused for its value, not as "an int, not int".
+        ({"variant": "standard", "players": 2**64, "seats": [HUMAN, HUMAN]}, "players must be 1 to 4, not"),
     ]:
         r = client.post("/api/games", json=body)
         assert r.status_code == 400, (body, r.text)
@@ -1060,6 +1062,6 @@ def test_games_untouched_for_keep_days_are_deleted(db: Path) -> None:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         with hub.store._db:  # a month and a day without a move
             hub.store._db.execute("UPDATE games SET updated = updated - 31 * 86400 WHERE id = ?", (old,))
-        assert hub.prune() == [old]
+        assert hub.lobby.prune() == [old]
         assert c.get(f"/api/games/{old}").status_code == 404
         assert c.get(f"/api/games/{fresh}").status_code == 200

@@ -78,6 +78,125 @@ def test_live_connections_per_address_are_capped(client: TestClient, monkeypatch
         assert watch(stack, client, gid).receive_json()["type"] == "state"
 
 
+def test_sockets_without_a_hello_count_against_their_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """N3: an address held thousands of descriptors by opening sockets and never sending
+    the hello, since a socket was counted only after it. It is counted from the upgrade on."""
+    monkeypatch.setattr(server_module, "MAX_LIVE_PER_ADDRESS", 3)
+    gid, t0, _ = two_people(client)
+    with contextlib.ExitStack() as stack:
+        for _ in range(3):  # upgraded, no hello
+            stack.enter_context(client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws"))
+        got = watch(stack, client, gid, t0).receive_json()
+        assert got["type"] == "error" and got["status"] == 429 and "your address" in got["error"], got
+    # They have gone: the seat's page gets in.
+    with contextlib.ExitStack() as stack:
+        assert watch(stack, client, gid, t0).receive_json()["you"] == 0
+
+
+def test_a_socket_without_a_hello_is_closed(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    assert server_module.HELLO_TIMEOUT_S <= 5
+    monkeypatch.setattr(server_module, "HELLO_TIMEOUT_S", 0.2)
+    gid, _, _ = two_people(client)
+    with (
+        client.websocket_connect(f"ws://127.0.0.1/api/games/{gid}/ws") as conn,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        conn.receive_json()  # nothing comes before the close
+    assert closed.value.code == 4408
+
+
+def _move(client: TestClient, gid: str, token: str) -> int:
+    s = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+    for slot in range(6):
+        moves = client.get(f"/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}).json()
+        if moves["moves"]:
+            break
+    r = client.post(
+        f"/api/games/{gid}/move",
+        json={"version": s["version"], "move": moves["moves"][0]},
+        headers={"X-Seat-Token": token},
+    )
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
+
+
+def _until(conn: Any, cond: Any) -> dict[str, Any]:
+    while True:
+        got = conn.receive_json()
+        if cond(got):
+            return dict(got)
+
+
+def test_each_change_is_serialized_once_per_audience(client: TestClient) -> None:
+    """N2: every state was serialized per listener (with a clock, each send): 2,000
+    spectators of 20 games made the bots' answers 14 times slower. A change is serialized
+    once for each seat and once for all the spectators, clock or not."""
+    made = client.post(
+        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": 5}
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        conns = [watch(stack, client, gid, t0), watch(stack, client, gid, t1)]
+        conns += [watch(stack, client, gid) for _ in range(5)]
+        both = [c for c in conns]
+        for c in both:  # every page has seen both seats' pages open (the presence update)
+            _until(c, lambda s: all(x["online"] for x in s["seats"]))
+        before = table.encoded
+        version = _move(client, gid, t0)
+        for c in conns:
+            assert _until(c, lambda s: s["version"] >= version)["version"] == version
+        assert table.encoded - before <= 3, table.encoded - before  # seat 0, seat 1, the spectators
+
+
+def test_a_page_opened_late_in_a_turn_is_shown_the_time_left_now(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from genial.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "CLOCK_FRESH_S", 0.0)  # instead of waiting for the state to age
+    made = client.post(
+        "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": 5}
+    ).json()
+    gid, t0 = made["id"], made["token"]
+    t1 = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+    _move(client, gid, t0)
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        assert watch(stack, client, gid, t1).receive_json()["clock"]["left"][1] > 290
+        table.turn_since -= 100  # seat 1 has thought for 100 s
+        assert watch(stack, client, gid).receive_json()["clock"]["left"][1] <= 200
+
+
+def test_spectators_are_sent_the_latest_state_once_a_tick(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spectators' updates are coalesced: however many changes come between two ticks
+    (`SPECTATOR_INTERVAL`), a spectator is sent one state, the latest. The server holds for
+    a spectator no queue of states, only whether it is due one (a slow one grows nothing)."""
+    from genial.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "SPECTATOR_INTERVAL", 3600.0)  # no tick unless the test makes one
+    gid, t0, t1 = two_people(client)
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        seat = watch(stack, client, gid, t0)
+        spectator = watch(stack, client, gid)
+        first = spectator.receive_json()
+        _move(client, gid, t0)
+        version = _move(client, gid, t1)
+        # The seat's page has seen both moves; the spectators have been sent nothing since.
+        assert _until(seat, lambda s: s["version"] == version)["version"] == version
+        spectators = [lis for lis in table.listeners if lis.seat is None]
+        assert [lis.sent for lis in spectators] == [1]
+        client.portal.call(table.tick_spectators)  # type: ignore[union-attr]
+        got = spectator.receive_json()
+        assert got["version"] == version > first["version"] + 1 and spectators[0].sent == 2
+
+
 def test_spectators_across_the_server_are_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # Many addresses (cheap with IPv6) watching many games are bounded by one server-wide cap
     # on spectators; a seat still gets in.
@@ -149,6 +268,62 @@ def test_a_connection_that_sends_nothing_is_closed(tmp_path: Path) -> None:
             ok.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             ok.settimeout(30)
             assert ok.recv(12).startswith(b"HTTP/1.1 200")
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"GET /api/meta HTTP/1.1\r\nHost: 127.0",
+        b"POST /api/games HTTP/1.1\r\n"
+        b'Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"var',
+    ],
+)
+@pytest.mark.parametrize("h11", [False, True], ids=["httptools", "h11"])
+def test_a_half_sent_request_is_closed(tmp_path: Path, sent: bytes, h11: bool) -> None:
+    """Half-sent requests (headers or body) stayed open for over 60 s without a proxy: the
+    server closes a request not received whole within its request timeout (10 s; 1 s here)."""
+    from genial.web.transport import REQUEST_TIMEOUT_S, http_protocol
+
+    assert REQUEST_TIMEOUT_S <= 10
+    with _serving(tmp_path, http_protocol(request_timeout=1.0, h11=h11)) as port:
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.settimeout(30)  # a bound for the test, not a measurement: the server closes at 1 s
+        try:
+            slow.sendall(sent)
+            got = b""
+            while chunk := slow.recv(65536):  # until the server closes (a timeout: it never did)
+                got += chunk
+            assert not got.startswith(b"HTTP/1.1 2"), got[:80]  # closed, never served
+        finally:
+            slow.close()
+        # A whole request is served as before.
+        with socket.create_connection(("127.0.0.1", port)) as ok:
+            ok.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            ok.settimeout(30)
+            assert ok.recv(12).startswith(b"HTTP/1.1 200")
+
+
+@contextlib.contextmanager
+def _serving(tmp_path: Path, protocol: Any) -> Iterator[int]:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(tmp_path / "g.sqlite3"), log_level="warning", lifespan="on", http=protocol)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.02)
+        yield port
     finally:
         srv.should_exit = True
         thread.join(10)

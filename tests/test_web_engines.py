@@ -227,7 +227,7 @@ def test_serve_checks_its_engines_before_it_starts(capsys: pytest.CaptureFixture
 sys.path.insert(0, str(ROOT / "tests" / "engines"))
 from hostile import TABLE, write
 
-# On the server every decision starts the engine afresh (`genial.web.tables`): a kind that
+# On the server every decision starts the engine afresh (`genial.web.engines`): a kind that
 # misbehaves only at a later decision of one process, or after a good first start, plays its
 # first decision there; those failing on a restart forfeit their second.
 PLAYS_FIRST = {h.name for h in TABLE if h.host is None} | {
@@ -303,12 +303,12 @@ def test_every_hostile_engine_costs_only_its_own_web_game(
     plays, as expected of it; meanwhile and afterwards a game against a built-in bot is
     answered; no process of an engine outlives its decision, no descriptor leaks, and the
     server's memory grows by less than 50 MB."""
-    from genial.web import tables
-    from genial.web.tables import ENGINE_GRACE_S
+    from genial.web import engines as engine_seats
+    from genial.web.engines import ENGINE_GRACE_S
 
     # At the tests' own priority: a lower one starves the engines that play on a busy
     # machine, and what is tested is the host, not the scheduler.
-    monkeypatch.setattr(tables, "ENGINE_NICE", 0)
+    monkeypatch.setattr(engine_seats, "ENGINE_NICE", 0)
     kinds = TABLE[batch * BATCH : (batch + 1) * BATCH]
     engines = {f"h{i}": write(h, tmp_path) for i, h in enumerate(kinds)}
     fds = hostcheck.fds()

@@ -248,8 +248,8 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
     with client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws") as ws:
         ws.send_json({"token": made["token"]})
         assert ws.receive_json()["you"] == 0
-        assert hub.evict(idle_s=0) == []  # a page is open: it stays
-    assert hub.evict(idle_s=0) == [made["id"]]
+        assert hub.lobby.evict(idle_s=0) == []  # a page is open: it stays
+    assert hub.lobby.evict(idle_s=0) == [made["id"]]
     assert made["id"] not in hub.tables
     s = client.get(f"/api/games/{made['id']}", headers={"X-Seat-Token": made["token"]}).json()
     assert s["you"] == 0 and s["commitment"] == made["commitment"]
@@ -308,7 +308,7 @@ def test_a_game_whose_clock_runs_stays_in_memory(client: TestClient) -> None:
             break
     move = {"version": s["version"], "move": moves["moves"][0]}
     assert client.post(f"/api/games/{gid}/move", json=move, headers={"X-Seat-Token": t0}).status_code == 200
-    assert gid not in hub.evict(idle_s=0)  # seat 1's time runs: the timer must find this table
+    assert gid not in hub.lobby.evict(idle_s=0)  # seat 1's time runs: the timer must find this table
 
 
 class _HeldBot:
@@ -336,17 +336,17 @@ def test_a_bot_with_the_largest_budget_does_not_stall_another_game(
     budget holds a worker, and a fresh game's greedy bot answers meanwhile. The long search
     is held until that answer has come, so the order is a fact, not a race: a pool without
     its quick lane leaves the fresh game waiting behind it, and the bound below fails."""
-    from genial.web import tables as tables_module
+    from genial.web import round as round_module
     from genial.web.seats import BotLimits
 
     started, release = threading.Event(), threading.Event()
-    real = tables_module._make_bot
+    real = round_module._make_bot
 
     def make_bot(cfg: dict[str, Any], game: Any, seat: int) -> Any:
         bot = real(cfg, game, seat)
         return _HeldBot(bot, started, release) if cfg["bot"] == "mcts" else bot
 
-    monkeypatch.setattr(tables_module, "_make_bot", make_bot)
+    monkeypatch.setattr(round_module, "_make_bot", make_bot)
     limits = BotLimits(options=True)
     app = create_app(tmp_path / "g.sqlite3", bot_threads=1, bot_delay=0.0, limits=limits)
     with TestClient(app, base_url=BASE) as c:
@@ -374,3 +374,26 @@ def test_a_bot_with_the_largest_budget_does_not_stall_another_game(
             assert c.get(f"/api/games/{made['id']}").json()["version"] == 0
         finally:
             release.set()
+
+
+def test_a_bot_move_cut_short_by_the_cap_says_so(tmp_path: Path) -> None:
+    """On a loaded host a search may reach the server's thinking-time cap and play with
+    fewer iterations than offline: the move's log entry says so, in words, on every page."""
+    from genial.web.seats import BotLimits
+
+    limits = BotLimits(options=True, max_think_ms=50)
+    with TestClient(create_app(tmp_path / "g.sqlite3", limits=limits), base_url=BASE) as c:
+        long = {"kind": "bot", "bot": "mcts", "options": {"iterations": limits.max_iterations}}
+        made = c.post("/api/games", json={"players": 2, "seed": 3, "seats": [long, HUMAN]}).json()
+        deadline = time.monotonic() + 60  # a bound for the test, not a measurement
+        while not (s := c.get(f"/api/games/{made['id']}").json())["log"]:
+            assert time.monotonic() < deadline, "the bot never moved"
+            time.sleep(0.02)
+        entry = s["log"][0]
+        assert entry["cut_short"] is True
+        assert any("time cap" in n for n in entry["notes"]), entry["notes"]
+        quick = c.post("/api/games", json={"players": 2, "seed": 3, "seats": [GREEDY, HUMAN]}).json()
+        while not (s := c.get(f"/api/games/{quick['id']}").json())["log"]:
+            assert time.monotonic() < deadline, "the bot never moved"
+            time.sleep(0.02)
+        assert "cut_short" not in s["log"][0]

@@ -5,6 +5,7 @@ share links, and a 4xx JSON answer for every bad request."""
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import genial
+from genial.web.errors import ApiError
 from genial.web.server import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -96,9 +98,13 @@ def test_a_finished_game_is_reviewed_in_the_background_and_kept(tmp_path: Path, 
         rv = wait_review(client, started["id"])
     # The same review as the Python API makes with the same level, budget and seed.
     expected = genial.review(record, "expert", iterations=ITERATIONS)
-    assert [d["class"] for d in rv["decisions"]] == [
-        "forced" if d.forced else d.classification for d in expected.decisions
-    ]
+    # One serializer of a decision: the page's fields are `Decision.to_dict`'s, same keys,
+    # same values (its candidates cut to the first five).
+    for shown, d in zip(rv["decisions"], expected.decisions, strict=True):
+        kept = d.to_dict()
+        kept["candidates"] = kept["candidates"][:5]
+        assert {k: shown[k] for k in kept} == json.loads(json.dumps(kept)), d.ply
+        assert "class" not in shown
     assert rv["series"] == [list(row) for row in expected.series]
     assert rv["note"].startswith("Each decision is judged from the mover's information only")
     assert len(rv["summary"]) == 2 and rv["graph"].startswith("<svg")
@@ -279,6 +285,14 @@ def test_reviews_and_analyses_are_paced_per_client(tmp_path: Path, record: dict[
         assert r.status_code == 429 and "too many reviews" in r.json()["error"]
 
 
+def test_a_review_kept_before_one_serializer_reads_as_today(client: TestClient, record: dict[str, Any]) -> None:
+    old = [{"ply": 0, "forced": True, "class": "forced"}, {"ply": 1, "forced": False, "class": "mistake"}]
+    client.app.state.reviews.store.put_review("old", {"payload": {"total": 2, "decisions": old}, "record": record})  # type: ignore[attr-defined]
+    got = client.get("/api/reviews/old").json()["review"]["decisions"]
+    assert [(d["forced"], d["classification"]) for d in got] == [(True, "forced"), (False, "mistake")]
+    assert all("class" not in d for d in got)
+
+
 def test_old_reviews_and_positions_are_pruned_with_the_games(tmp_path: Path, record: dict[str, Any]) -> None:
     from genial.web.store import Store
 
@@ -310,13 +324,19 @@ def test_a_review_under_way_stops_at_shutdown_and_starts_again(tmp_path: Path, r
     # Shutting down did not wait for the review (dozens of decisions at 3000 iterations).
     assert time.monotonic() - start < 30
     with TestClient(create_app(db, review_iterations=3000), base_url=BASE) as client:
-        assert client.get(f"/api/reviews/{rid}").status_code == 404  # nothing half-made was kept
+        # It resumes on its own after the restart (a page polling it sees it go on), and
+        # asking again finds it.
+        st = client.get(f"/api/reviews/{rid}").json()
+        assert st["status"] in ("running", "queued") and st["total"] == len(record["moves"])
         st = client.post("/api/reviews", json={"record": record}).json()
         assert st["id"] == rid and st["status"] == "running"
+        # Nothing half-made is shown as a review: the analysis board cannot open it yet.
+        r = client.post("/api/analysis", json={"position": {"review": rid, "upto": 1}})
+        assert r.status_code == 404, r.text
 
 
 def test_a_swap_or_keep_is_named_where_a_placement_is_explained() -> None:
-    from genial.web import views
+    from genial.web import study as views
 
     game = genial.Game(players=2, seed=3)
     keep = views.explained(game, genial.Move.keep())
@@ -345,9 +365,7 @@ def test_a_player_reviews_only_their_own_moves_of_a_game_still_on(client: TestCl
     assert len(rv["series"]) == len(mine) and not rv["analysable"]
     assert "decisions only" in rv["note"]
     expected = genial.review(game, "expert", iterations=ITERATIONS, plies=mine)
-    assert [d["class"] for d in rv["decisions"]] == [
-        "forced" if d.forced else d.classification for d in expected.decisions
-    ]
+    assert [d["classification"] for d in rv["decisions"]] == [d.classification for d in expected.decisions]
     r = client.post("/api/analysis", json={"position": {"review": rv["id"], "upto": 1}})
     assert r.status_code == 403 and "stays closed" in r.json()["error"]
     assert client.get(f"/api/games/{game_id}").json()["over"] is False
@@ -411,3 +429,55 @@ def test_a_bad_notation_is_refused_naming_its_first_bad_character(client: TestCl
 def test_a_notation_that_is_not_text_is_refused(client: TestClient, value: Any) -> None:
     r = client.post("/api/analysis", json={"position": {"notation": value}})
     assert r.status_code == 400 and "notation" in r.json()["error"], r.text
+
+
+def test_reviews_wait_their_turn_with_a_fair_share_per_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 addresses with 4 reviews each filled the 64 review slots and everyone else got
+    503. A review beyond the slots waits (``queued``), and a freed slot goes to the
+    address with the fewest reviews running: here B's, before A's third."""
+    import asyncio
+
+    from genial.web import reviews as reviews_module
+    from genial.web.reviews import Reviews
+    from genial.web.store import Store
+
+    monkeypatch.setattr(reviews_module, "MAX_RUNNING", 2)
+    monkeypatch.setattr(reviews_module, "PER_CLIENT", 3)
+    games = [genial.play_game(["greedy", "greedy"], seed=s) for s in range(5)]
+    gates: dict[str, asyncio.Event] = {}
+    started: list[str] = []
+
+    async def held(self: Reviews, job: Any) -> None:  # a review that ends when the test says
+        started.append(job.client)
+        gates[job.key] = asyncio.Event()
+        await gates[job.key].wait()
+        del self.jobs[job.key]
+
+    monkeypatch.setattr(Reviews, "_run", held)
+
+    async def main() -> None:
+        reviews = Reviews(Store(tmp_path / "g.sqlite3"), None)  # type: ignore[arg-type]
+        names = ["Ann", "Bo"]
+        a = [reviews.start(g, names, {}, client="A") for g in games[:3]]
+        b = reviews.start(games[3], names, {}, client="B")
+        assert [x["status"] for x in a] == ["running", "running", "queued"] and b["status"] == "queued"
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert started == ["A", "A"]
+        # A fourth for A is over its share of the queue; another address is not refused.
+        with pytest.raises(ApiError) as refused:
+            reviews.start(games[4], names, {}, client="A")
+        assert refused.value.status == 429
+        gates[a[0]["id"]].set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == ["A", "A", "B"]
+        assert reviews.status(b["id"])["status"] == "running" and reviews.status(a[2]["id"])["status"] == "queued"
+        for gate in list(gates.values()):
+            gate.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == ["A", "A", "B", "A"]
+        await reviews.close()
+
+    asyncio.run(main())

@@ -196,17 +196,41 @@ def test_an_open_invite_is_reissued_only_once_it_has_waited(client: TestClient) 
 
 
 def test_the_away_time_is_the_tables_choice(client: TestClient) -> None:
-    for bad in (-1, 1441, "10", True, None):
+    for bad in (-1, 1441, "10", True, None, 7.5):
         r = client.post(
             "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "away_minutes": bad}
         )
         assert r.status_code == 400 and "away_minutes" in r.json()["error"], bad
-    made = create(client, 2, away_minutes=2)
-    assert view(client, made["id"])["away_limit_s"] == 120
+    made = create(client, 2, away_minutes=6)
+    assert view(client, made["id"])["away_limit_s"] == 360
     # The table's choice survives a restart.
     app = client.app.state.hub  # type: ignore[attr-defined]
     app.tables.clear()
-    assert view(client, made["id"])["away_limit_s"] == 120
+    assert view(client, made["id"])["away_limit_s"] == 360
+
+
+def test_a_tiny_away_time_is_refused(client: TestClient) -> None:
+    """N1: a creator who set the away time to 0.001 minutes took the friend's seat 0.2 s
+    after the friend's last request. The away time is 0 (never) or whole minutes from
+    `MIN_AWAY_MINUTES` on, and every seat's page is told it."""
+    from genial.web.lobby import MIN_AWAY_MINUTES
+
+    for bad in (0.001, 0.5, 1, MIN_AWAY_MINUTES - 1):
+        r = client.post(
+            "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "away_minutes": bad}
+        )
+        assert r.status_code == 400, (bad, r.text)
+        assert f"0 or {MIN_AWAY_MINUTES}.." in r.json()["error"], bad
+    assert client.get("/api/games").json()["games"] == []  # nothing was made
+    made = create(client, 2, away_minutes=MIN_AWAY_MINUTES)
+    gid = made["id"]
+    t1 = claim(client, gid, made["seats"][1]["invite"])
+    # The friend's page says how long they may be away, and that there is no clock.
+    s = view(client, gid, t1)
+    assert s["away_limit_s"] == MIN_AWAY_MINUTES * 60
+    assert f"after {MIN_AWAY_MINUTES} minutes away" in s["table_text"]
+    assert "no clock" in s["table_text"]
+    assert "never" in view(client, create(client, 2, away_minutes=0)["id"])["table_text"]
 
 
 def test_a_table_may_play_without_hints_or_reviews_until_the_end(client: TestClient) -> None:
@@ -244,20 +268,43 @@ def test_a_rematch_keeps_each_seat_for_its_player(client: TestClient) -> None:
     assert (
         client.post(f"/api/games/{on['id']}/rematch", json={}, headers={"X-Seat-Token": on["token"]}).status_code == 409
     )
+    # A table stored with a fraction of a minute (before whole minutes were required) plays
+    # its rematch with none of it: seats never handed on for being away, no clock.
+    old = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    old.away_s, old.clock_s = 0.06, 3.6
     r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t1})
     assert r.status_code == 201, r.text
     got = r.json()
+    assert view(client, got["id"])["away_limit_s"] == 0 and view(client, got["id"])["clock"] is None
     assert set(got) == {"id", "seat", "token"} and got["seat"] == 1  # no invite for anyone else
     new = view(client, got["id"], got["token"])
     assert new["you"] == 1 and [s["name"] for s in new["seats"]] == ["Ann", "Bo"] and new["moves"] == 0
     assert new["commitment"] and new["seats"][0]["joined"] is False
     assert view(client, gid)["rematch"] == got["id"]  # every seat of the old game sees it
+    # Its seats wait for their old holders: the lobby does not offer it to others.
+    listed = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert listed[got["id"]]["joinable"] is False
     # Ann takes her own seat with her old token; nobody takes a seat twice.
     r = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
     assert r.status_code == 201 and r.json()["id"] == got["id"] and r.json()["seat"] == 0
     assert view(client, got["id"], r.json()["token"])["you"] == 0
     again = client.post(f"/api/games/{gid}/rematch", json={}, headers={"X-Seat-Token": t0})
     assert again.status_code == 409
+
+
+def test_a_tiny_clock_is_refused(client: TestClient) -> None:
+    """N1: a 60 ms clock, shown as "0 minutes each", made the second mover forfeit at once.
+    The clock is 0 (none) or whole minutes, and every seat's page says what it is."""
+    for bad in (0.001, 0.5, 1.5):
+        r = client.post(
+            "/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN], "clock_minutes": bad}
+        )
+        assert r.status_code == 400, (bad, r.text)
+        assert "clock_minutes must be 0 or 1.." in r.json()["error"], bad
+    made = create(client, 2, clock_minutes=1)
+    t1 = claim(client, made["id"], made["seats"][1]["invite"])
+    s = view(client, made["id"], t1)
+    assert s["clock"]["per_seat_s"] == 60 and "1 minute each" in s["table_text"]
 
 
 def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(client: TestClient) -> None:
@@ -287,7 +334,56 @@ def test_a_game_clock_runs_for_the_person_to_move_and_ends_the_game_at_zero(clie
     # Seat 0 runs out: the game ends by forfeit, seat 0 last, and a late move is refused.
     table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
     table.turn_since -= 301
-    client.portal.call(client.app.state.hub.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    client.portal.call(client.app.state.hub.round.check_clock, table)  # type: ignore[attr-defined,union-attr]
     s = view(client, gid, t0)
     assert s["over"] and s["forfeit"]["seat"] == 0 and "ran out of time" in s["ending"]["reason"]
     assert s["ranks"][0] > s["ranks"][1] and s["clock"]["running"] is None
+
+
+def test_an_unused_invite_dies_when_its_game_ends(client: TestClient) -> None:
+    """An invite still open at the end of its game seats nobody afterwards (it would give
+    a stranger a seat's token, and with it the rematch's seat)."""
+    made = create(client, 3, clock_minutes=1)
+    gid, t0 = made["id"], made["token"]
+    claim(client, gid, made["seats"][1]["invite"])
+    first_move(client, gid, t0)
+    # Seat 1 runs out of time (the clock's start moved back instead of waiting): the end.
+    table = client.app.state.hub.tables[gid]  # type: ignore[attr-defined]
+    table.turn_since -= 61
+    client.portal.call(client.app.state.hub.round.check_clock, table)  # type: ignore[attr-defined,union-attr]
+    assert view(client, gid)["over"]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
+    assert r.status_code == 409 and "over" in r.json()["error"], r.text
+    assert view(client, gid)["seats"][2]["joined"] is False
+    # The invite is gone from the database too: after a restart it still seats nobody.
+    client.app.state.hub.tables.clear()  # type: ignore[attr-defined]
+    r = client.post(f"/api/games/{gid}/claim", json={"invite": made["seats"][2]["invite"]})
+    assert r.status_code == 409 and "over" in r.json()["error"], r.text
+
+
+def test_the_lobby_lists_joinable_games_first_and_caps_open_ones_per_address(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby could be filled with junk games and listed the 200 newest. Games waiting
+    for a player (an invite open) come first, and one address may have only so many open."""
+    from genial.web import lobby
+
+    monkeypatch.setattr(lobby, "MAX_OPEN_PER_ADDRESS", 2)
+    bot = {"kind": "bot", "bot": "greedy"}
+    first = create(client, 2)
+    client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, bot]})
+    second = create(client, 2)
+    listed = client.get("/api/games").json()["games"]
+    assert [g["joinable"] for g in listed] == [True, True, False]
+    assert {g["id"] for g in listed[:2]} == {first["id"], second["id"]}
+    # A third open game from this address is refused, and makes nothing; a game against a
+    # bot (nobody to wait for) is not counted.
+    r = client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, HUMAN]})
+    assert r.status_code == 429 and "open games" in r.json()["error"], r.text
+    assert len(client.get("/api/games").json()["games"]) == 3
+    assert (
+        client.post("/api/games", json={"variant": "standard", "players": 2, "seats": [HUMAN, bot]}).status_code == 201
+    )
+    # Once a friend has taken the seat, the game is no longer open: another may be made.
+    claim(client, first["id"], first["seats"][1]["invite"])
+    assert create(client, 2)["id"]

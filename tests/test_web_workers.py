@@ -107,6 +107,20 @@ def test_a_search_past_the_thinking_cap_is_stopped_and_plays_its_best_move() -> 
     assert move in genial.Game(2, 1).legal_moves()
 
 
+def test_a_decision_says_whether_the_cap_cut_it_short() -> None:
+    async def main() -> list[bool]:
+        workers = BotWorkers(1, max_think=0.2, quick_lane=False)
+        workers.start()
+        try:
+            _, long = await workers.choose_capped("g", endless(), view())
+            _, quick = await workers.choose_capped("g", make("greedy", 1), view())
+            return [long, quick]
+        finally:
+            workers.close()
+
+    assert asyncio.run(main()) == [True, False]
+
+
 def test_closing_stops_every_search_and_drops_its_move() -> None:
     outcome: list[BaseException] = []
 

@@ -7,7 +7,7 @@ use crate::hex::{Cell, BOARD_CELLS, DIRECTIONS};
 use crate::variants::{Config, ConfigError, RuleOption, Variant, RULE_OPTIONS};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 
 /// `variant` for `players` with every option at its default, from the loose arguments of a
 /// call that takes no options (the self-play of training).
@@ -138,7 +138,13 @@ impl PyRules {
                     if value.is_instance_of::<PyBool>() {
                         return Err(wrong("an int"));
                     }
-                    value.extract::<i64>().map_err(|_| wrong("an int"))?.to_string()
+                    match value.extract::<i64>() {
+                        Ok(v) => v.to_string(),
+                        // An int past 64 bits is still an int: the core refuses its value
+                        // in its own words ("players must be 1 to 4, not ...").
+                        Err(_) if value.is_instance_of::<PyInt>() => value.str()?.to_string(),
+                        Err(_) => return Err(wrong("an int")),
+                    }
                 }
                 "variant" => value.cast::<PyString>().map_err(|_| wrong("a str"))?.to_string_lossy().into_owned(),
                 _ => match find_option(&key) {

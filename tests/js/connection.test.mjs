@@ -75,6 +75,33 @@ test("a refusal by the server is final, with its status", () => {
   assert.equal(timers.length, 0);
 });
 
+test("a page refused for its address's cap (4429) retries with backoff", () => {
+  const { sockets, timers, seen } = setup();
+  for (let i = 0; i < 6; i++) {
+    sockets[i].fire("open"); // the server accepts, says why, and closes
+    sockets[i].fire("message", { data: JSON.stringify({ type: "error", status: 429, error: "busy" }) });
+    sockets[i].fire("close", { code: 4429 });
+    timers[i][0]();
+  }
+  assert.deepEqual(seen.fatal, []);
+  assert.equal(sockets.length, 7);
+  const waits = timers.map(([, ms]) => ms);
+  assert.ok(waits[0] >= 2000, `first retry after ${waits[0]} ms`);
+  for (let i = 1; i < waits.length; i++) assert.ok(waits[i] >= waits[i - 1], `${waits}`);
+  assert.ok(waits.at(-1) > waits[0] && waits.at(-1) <= 30000, `${waits}`);
+  // In, at last: the state comes and the delays start again from the beginning.
+  sockets[6].fire("open");
+  sockets[6].fire("message", { data: JSON.stringify({ type: "state", version: 1 }) });
+  assert.deepEqual(seen.states, [{ type: "state", version: 1 }]);
+});
+
+test("a socket closed for a late hello (4408) reconnects", () => {
+  const { sockets, timers, seen } = setup();
+  sockets[0].fire("close", { code: 4408 });
+  assert.equal(timers.length, 1);
+  assert.deepEqual(seen.fatal, []);
+});
+
 test("the live address follows the page's scheme", () => {
   assert.equal(liveUrl({ protocol: "https:", host: "h:1" }, "a b"), "wss://h:1/api/games/a%20b/ws");
   assert.equal(liveUrl({ protocol: "http:", host: "h" }, "g"), "ws://h/api/games/g/ws");

@@ -3,7 +3,7 @@
 // deal is named by the draw or rack that differs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkDeal, recordSeen, remember, seenOf } from "../../python/genial/web/static/fairness.js";
+import { checkDeal, recordSeen, remember, SwapRng, seenOf } from "../../python/genial/web/static/fairness.js";
 
 // Letters as the server's meta gives them (the page itself knows none).
 const LETTERS = { R: 0, O: 1, Y: 2, G: 3, B: 4, P: 5 };
@@ -18,7 +18,7 @@ function honestSteps() {
     { move: 0, seat: 0, played: "RR", drew: "RB" },
     { move: 1, seat: 1, played: "RY", drew: "RP" },
     { move: 2, seat: 0, returned: "RORB", drew: "OOOY" }, // a swap: drawn in order, then mixed
-    { move: 3, seat: 1, played: "RG", drew: "RO" }, // from the mixed bag
+    { move: 3, seat: 1, played: "RG", drew: "YY" }, // the next tile of the bag as seed 1 mixes it
   ];
 }
 
@@ -36,9 +36,24 @@ test("an honest deal checks out, draws in order and after the mix", () => {
   const got = checkDeal(reveal(honestSteps()), annSaw(), LETTERS, NAMES);
   assert.equal(got.ok, true, got.text);
   assert.equal(got.draws, 9);
-  assert.match(got.text, /8 draws came in the revealed bag's order/);
-  assert.match(got.text, /1 drawn after a swap/);
+  assert.match(got.text, /9 draws came in the revealed bag's order/);
+  assert.match(got.text, /1 of them after a swap, its mix replayed from the revealed seed/);
   assert.match(got.text, /3 racks this browser was shown/);
+});
+
+test("a server that reorders the bag at a swap is caught (N5)", () => {
+  // OB is in the bag after the swap, but the seeded mix puts YY next: a dishonest server
+  // choosing the draws after a swap passed a check of tiles only.
+  const steps = honestSteps();
+  steps[5] = { move: 3, seat: 1, played: "RG", drew: "OB" };
+  const got = checkDeal(reveal(steps), annSaw(), LETTERS, NAMES);
+  assert.equal(got.ok, false);
+  assert.match(
+    got.text,
+    /Draw 9 \(Bo, move 4\) is not the revealed bag's next tile \(the bag as the swaps' seeded mix/,
+  );
+  // Another seed mixes otherwise: the honest list of seed 1 fails under it.
+  assert.equal(checkDeal({ ...reveal(honestSteps()), seed: "2" }, annSaw(), LETTERS, NAMES).ok, false);
 });
 
 test("racks dealt from another bag than the one revealed are caught", () => {
@@ -59,7 +74,7 @@ test("draws listed out of the revealed bag's order are caught", () => {
   steps[3] = { move: 1, seat: 1, played: "RY", drew: "YY" };
   const got = checkDeal(reveal(steps), annSaw(), LETTERS, NAMES);
   assert.equal(got.ok, false);
-  assert.match(got.text, /Draw 6 \(Bo, move 2\) is not the revealed bag's tile 6/);
+  assert.match(got.text, /Draw 6 \(Bo, move 2\) is not the revealed bag's next tile/);
 });
 
 test("a tile laid that the bag never dealt, or drawn from outside the mixed bag, is caught", () => {
@@ -71,7 +86,10 @@ test("a tile laid that the bag never dealt, or drawn from outside the mixed bag,
   );
   const drawn = honestSteps();
   drawn[5] = { move: 3, seat: 1, played: "RG", drew: "PP" };
-  assert.match(checkDeal(reveal(drawn), {}, LETTERS, NAMES).text, /move 4 Bo drew a tile that was not in the bag/);
+  assert.match(
+    checkDeal(reveal(drawn), {}, LETTERS, NAMES).text,
+    /Draw 9 \(Bo, move 4\) is not the revealed bag's next/,
+  );
 });
 
 test("a move listed otherwise than this browser saw it is caught", () => {
@@ -125,4 +143,9 @@ test("what was seen after moves taken back is forgotten", () => {
   recordSeen("g", st(2, [[0, 1]]), s); // an undo back to two moves
   assert.deepEqual(seenOf("g", s).racks[0], { 2: ["0,1"] });
   assert.deepEqual(Object.keys(seenOf("g", s).plays), ["1"]);
+});
+
+test("the page's generator is the core's (rust/rules/rng.rs golden stream)", () => {
+  const r = new SwapRng(0n, 0n);
+  assert.deepEqual([r.next(), r.next(), r.next()], [5987356902031041503n, 7051070477665621255n, 6633766593972829180n]);
 });

@@ -1,5 +1,5 @@
 // The moves under study on the board (python/genial/web/static/marks.js), on payloads shaped
-// as the server sends them (genial.web.views.review's log and decisions, .analysis's tiles).
+// as the server sends them (genial.web.study.review's log and decisions, .analysis's tiles).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { boardOf, markedCells, marksOf, placedBefore, stepIndex } from "../../python/genial/web/static/marks.js";

@@ -265,7 +265,8 @@ def run_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,  # genial.web.edge writes its own, without query strings
         ws="auto",
-        # A connection must send its request within timeout_keep_alive (5 s), as an idle one.
+        # A connection must send its request within timeout_keep_alive (5 s), as an idle one,
+        # and all of it within transport.REQUEST_TIMEOUT_S (10 s) of its first byte.
         http=http_protocol(),
         lifespan="on",
         # Compressing every state costs more CPU than it saves on a LAN.

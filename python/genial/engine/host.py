@@ -98,7 +98,7 @@ class EngineBot:
     engine's declared types and bounds). ``log_dir``: where the engine's stderr is kept
     (default: `default_log_dir`, ``genial-engines`` in the system's temporary folder); the log of a
     start that ends cleanly is deleted unless ``keep_logs``. ``nice``: the engine runs that
-    much below the host's priority (`genial serve` uses `genial.web.tables.ENGINE_NICE`).
+    much below the host's priority (`genial serve` uses `genial.web.engines.ENGINE_NICE`).
 
     Use it as any bot (``choose(view)``); `close` (or ``with EngineBot(...) as bot``) stops
     the process. Every decision the engine gets wrong raises `Forfeit`.

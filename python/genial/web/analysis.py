@@ -37,13 +37,13 @@ from ..colors import Color
 from ..game import Game
 from ..position import PositionError, read_position
 from ..records import to_record
-from . import views
+from . import study, views
 from .errors import ApiError
 from .workers import Stopped
 
 if TYPE_CHECKING:
+    from .hub import Hub
     from .reviews import Reviews
-    from .tables import Hub
 
 __all__ = ["MAX_LINE", "MAX_NOTATION", "MAX_SHARED", "SHARES_PER_DAY", "Analyses", "notation_game", "position_key"]
 
@@ -278,7 +278,7 @@ class Analyses:
             raise ApiError(503, "the server is shutting down") from None
         finally:
             self.hub.workers.forget(f"analysis:{key}")
-        payload = views.analysis(game, names, tiles, entries, result, went_on)
+        payload = study.analysis(game, names, tiles, entries, result, went_on)
         if len(self._cache) >= _CACHE:
             self._cache.pop(next(iter(self._cache)))
         self._cache[key] = payload

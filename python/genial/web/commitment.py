@@ -8,7 +8,8 @@ The exact bytes hashed::
 
 - ``salt``: 32 random bytes from the operating system's secure source (`secrets`), kept
   secret until the game is over and then shown as 64 hex digits;
-- ``seed``: the game's seed in decimal (it also decides how swapped tiles are mixed back);
+- ``seed``: the game's seed in decimal (it also decides how swapped tiles are mixed back:
+  the core's generator seeded with it XOR ``rng::salt::SWAP_MIX``, which the page replays);
 - ``bag``: the 120 tiles in draw order (the deal included), each as its two colour letters,
   with no separator: ``"OOYGRY..."`` (240 characters).
 

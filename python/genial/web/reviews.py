@@ -11,14 +11,18 @@ searched from the mover's information set only (`genial.review`), so a review sa
 about tiles the mover could not see.
 
 The work is queued with the bots' decisions (`BotWorkers.run`, fair by thinking time), one
-decision per job, so a review never holds the pool for long and stops at once on shutdown.
+decision per job, so a review never holds the pool for long and stops at once on shutdown;
+it is kept as pending in the store until done, so the next start resumes it (`resume`).
 A review queues all its decisions at once (and the search for the win chances at the end),
 so that it can use every worker the fair queue gives it. The reviews asked from one client
 address share one place in that fair queue: an address with four reviews under way gets
 the same share of the pool as one with a single review, so another address's review starts
 after at most the decisions already running (not after whole reviews). An address may have
-`PER_CLIENT` reviews under way, the server `MAX_RUNNING`; beyond, a 429 or a 503 says to
-ask again later. A review is identified by the hash of what it is made from (the game's
+`PER_CLIENT` reviews under way or waiting (beyond, a 429 says to ask again later); the
+server runs `MAX_RUNNING` at once, and a review beyond them waits (``queued``) until a
+slot frees, which goes to the waiting review of the address with the fewest running (the
+oldest first among equals): a few busy addresses cannot shut the others out. Only when
+`MAX_WAITING` reviews wait is one refused (503). A review is identified by the hash of what it is made from (the game's
 start and moves, the level and the budget): asking twice gives the same review, finished or
 under way.
 """
@@ -34,20 +38,22 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game import Game, core_state
-from ..records import start_record, to_record
+from ..records import RecordError, from_record, start_record, to_record
 from ..reviews import Decision, Review, review
-from . import views
+from . import study
 from .errors import ApiError
 from .store import Store
 from .workers import BotWorkers, Stopped
 
-__all__ = ["MAX_RUNNING", "PER_CLIENT", "Reviews"]
+__all__ = ["MAX_RUNNING", "MAX_WAITING", "PER_CLIENT", "Reviews"]
 
 log = logging.getLogger("genial.web")
 
-#: Reviews under way on the server at once; more are refused (503) until one ends.
+#: Reviews computed on the server at once; more wait their turn.
 MAX_RUNNING = 64
-#: Reviews under way for one client address at once; more are refused (429).
+#: Reviews waiting for a slot, across the server; more are refused (503).
+MAX_WAITING = 1024
+#: Reviews under way or waiting for one client address at once; more are refused (429).
 PER_CLIENT = 4
 
 
@@ -95,6 +101,21 @@ def review_key(
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:24]
 
 
+def _finished(stored: dict[str, Any] | None) -> bool:
+    """Whether a stored review is finished (not one kept as pending while it runs)."""
+    return stored is not None and "payload" in stored
+
+
+def _current(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored review's payload as the page reads it now: one kept before a decision was
+    written by `Decision.to_dict` names its verdict ``class`` (a forced move's "forced",
+    which the page shows from ``forced`` now) instead of ``classification``."""
+    for d in payload.get("decisions", []):
+        if "class" in d:
+            d.setdefault("classification", d.pop("class"))
+    return payload
+
+
 class Reviews:
     """The server's reviews: finished ones in the store, running ones here."""
 
@@ -104,6 +125,8 @@ class Reviews:
         self.level = level
         self.iterations = iterations
         self.jobs: dict[str, _Job] = {}
+        self._waiting: list[_Job] = []  # in the order asked
+        self._closing = False
 
     def start(
         self, game: Game, names: list[str], source: dict[str, Any], seat: int | None = None, client: str = ""
@@ -114,40 +137,80 @@ class Reviews:
         ``{}``); ``client``: the asker's address (its reviews share one place in the queue)."""
         record = to_record(game)
         key = review_key(record, self.level, self.iterations, seat, names, source)
-        if key in self.jobs or self.store.get_review(key) is not None:
+        if key in self.jobs or _finished(self.store.get_review(key)):
             return self.status(key)
-        running = [j for j in self.jobs.values() if j.task is not None and not j.task.done()]
-        if sum(j.client == client for j in running) >= PER_CLIENT:
+        under_way = [j for j in self.jobs.values() if j.error is None]
+        if sum(j.client == client for j in under_way) >= PER_CLIENT:
             raise ApiError(
-                429, f"your address has {PER_CLIENT} reviews being computed: ask again when one of them is done"
+                429,
+                f"your address has {PER_CLIENT} reviews being computed or waiting: ask again when one of them is done",
             )
-        if len(running) >= MAX_RUNNING:
-            raise ApiError(503, f"{MAX_RUNNING} reviews are being computed: ask again in a minute")
+        if len(self._waiting) >= MAX_WAITING:
+            raise ApiError(503, f"{MAX_WAITING} reviews are waiting for their turn: ask again in a minute")
+        # Kept as pending until it is done: a server stopped meanwhile resumes it (`resume`).
+        pending = {"record": record, "names": names, "source": source, "seat": seat, "client": client}
+        self.store.put_review(key, {"pending": pending})
+        self._enqueue(key, game, names, source, seat, client)
+        return self.status(key)
+
+    def _enqueue(
+        self, key: str, game: Game, names: list[str], source: dict[str, Any], seat: int | None, client: str
+    ) -> None:
         plies = [i for i, p in enumerate(core_state(game).movers) if seat is None or p == seat]
         job = _Job(key, game.clone(), names, source, seat=seat, total=len(plies), client=client)
         self.jobs[key] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(job))
-        return self.status(key)
+        self._waiting.append(job)
+        self._dispatch()
+
+    def resume(self) -> None:
+        """Queues again the reviews that a stop of the server interrupted (call inside the
+        event loop, at start): a page polling one sees it go on."""
+        for key, data in self.store.pending_reviews():
+            p = data["pending"]
+            try:
+                game = from_record(p["record"])
+            except (RecordError, ValueError, KeyError) as e:
+                log.error("review %s cannot be resumed: %s", key, e)
+                continue
+            self._enqueue(key, game, list(p["names"]), dict(p["source"]), p["seat"], str(p["client"]))
+
+    def _dispatch(self) -> None:
+        """Starts waiting reviews while slots are free: each freed slot to the address with
+        the fewest reviews running, the oldest of its waiting reviews first."""
+        running = [j for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        while self._waiting and len(running) < MAX_RUNNING and not self._closing:
+            counts = {j.client: 0 for j in self._waiting}
+            for j in running:
+                if j.client in counts:
+                    counts[j.client] += 1
+            job = min(self._waiting, key=lambda j: counts[j.client])  # the oldest among equals
+            self._waiting.remove(job)
+            job.task = asyncio.get_running_loop().create_task(self._run(job))
+            job.task.add_done_callback(lambda _: self._dispatch())
+            running.append(job)
 
     def status(self, key: str) -> dict[str, Any]:
-        """``{"id", "status": "running" | "done" | "failed", "done", "total"}``, with the
-        review's payload (`views.review`) once done."""
+        """``{"id", "status": "queued" | "running" | "done" | "failed", "done", "total"}``
+        (``queued``: waiting for a slot), with the review's payload (`study.review`) once
+        done."""
         job = self.jobs.get(key)
         if job is not None:
             if job.error is not None:
                 return {"id": key, "status": "failed", "error": job.error, "done": job.done, "total": job.total}
+            if job.task is None:
+                return {"id": key, "status": "queued", "done": 0, "total": job.total}
             return {"id": key, "status": "running", "done": job.done, "total": job.total}
         found = self.store.get_review(key)
-        if found is None:
+        if found is None or not _finished(found):  # (pending and not in memory: never, once resumed)
             raise ApiError(404, "no such review on this server: ask for it with POST /api/reviews")
-        payload = found["payload"]
+        payload = _current(found["payload"])
         return {"id": key, "status": "done", "done": payload["total"], "total": payload["total"], "review": payload}
 
     def record_of(self, key: str) -> dict[str, Any]:
         """The record a finished review was made of, with its seats' names (for the
         analysis board)."""
         found = self.store.get_review(key)
-        if found is None:
+        if found is None or not _finished(found):
             raise ApiError(404, "no finished review with this id on this server")
         if found.get("seat") is not None:
             raise ApiError(
@@ -178,7 +241,7 @@ class Reviews:
             else:
                 # No row for the position now: it would be estimated from the next mover's view.
                 full = Review.partial(game, level, its, 0, job.decisions)
-            payload = await asyncio.to_thread(views.review, game, full, job.names, job.source)
+            payload = await asyncio.to_thread(study.review, game, full, job.names, job.source)
             payload["id"] = job.key
             payload["total"] = job.total
             payload["analysable"] = job.seat is None
@@ -191,7 +254,7 @@ class Reviews:
             self.store.put_review(job.key, {"payload": payload, "record": record, "seat": job.seat})
             del self.jobs[job.key]
         except Stopped:
-            self.jobs.pop(job.key, None)  # the server is stopping: asked again, it starts anew
+            self.jobs.pop(job.key, None)  # the server is stopping: the next start resumes it
         except Exception as e:  # a review that cannot be made says why, once
             log.exception("review %s failed", job.key)
             job.error = f"the review could not be made: {type(e).__name__}: {e}"
@@ -226,6 +289,11 @@ class Reviews:
                     t.exception()
 
     async def close(self) -> None:
+        """Stops every review at once (the waiting ones never start)."""
+        self._closing = True
+        for job in self._waiting:
+            self.jobs.pop(job.key, None)
+        self._waiting.clear()
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
         for t in tasks:
             t.cancel()

@@ -3,22 +3,47 @@ invite, and bots, within the operator's limits.
 
 A seat's secret token is made when the seat is claimed and handed to the claimer only: the
 creator of a game gets the token of the seat they sit in and an invite code for each other
-human seat. An invite is exchanged once for a fresh token (`Table.claim`); the server keeps
+human seat. An invite is exchanged once for a fresh token (`claim`); the server keeps
 SHA-256 hashes of tokens and open invites, never the secrets themselves.
+
+The seat security is here: a seat is claimed once (`claim`), handed on only by its holder,
+by another player once its holder has been away for the table's time or has left
+(`hand_on`, `leave`), and a seat whose rack was seen before any person moved makes a new
+deal from the table's own rule set (`redeal`). These act on a `tables.Table`; the lobby
+(`lobby.Lobby`) stores what they change.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+import time
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import BUILTIN_BOTS, make
+from ..game import Game
+from .commitment import commitment, new_salt
 from .errors import ApiError
+from .store import hash_token
 
-__all__ = ["MAX_NAME", "BotLimits", "check_seats", "clean_name", "new_invite", "new_token"]
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = [
+    "MAX_NAME",
+    "BotLimits",
+    "check_seats",
+    "claim",
+    "clean_name",
+    "hand_on",
+    "leave",
+    "new_invite",
+    "new_token",
+    "redeal",
+]
 
 MAX_NAME = 40
 
@@ -119,3 +144,114 @@ def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[s
         else:
             raise ApiError(400, f'seat {i}: kind must be "human" or "bot", not {kind!r}')
     return seats
+
+
+# ----- a table's seats changing hands --------------------------------------------------------
+
+
+def claim(table: Table, code: Any) -> tuple[int, str]:
+    """Exchanges a one-time invite for its seat and a fresh token (the invite is spent).
+    The ``joined`` event says whether the seat's rack was held by someone else before
+    (``inherited``: it was handed on after the first move, so no new deal was possible)."""
+    if not isinstance(code, str) or not code:
+        raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
+    digest = hash_token(code)
+    for seat, h in enumerate(table.invites):
+        if h is not None and secrets.compare_digest(h, digest):
+            token = new_token()
+            table.invites[seat] = None
+            table.tokens[seat] = hash_token(token)
+            table.seen_at[seat] = time.time()
+            table.events.append({**table.event("joined", seat), "inherited": table.inherited(seat)})
+            return seat, token
+    if table.over:
+        raise ApiError(409, "the game is over: an invite not used before its end seats nobody")
+    raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
+
+
+def hand_on(table: Table, by: int, seat: Any) -> tuple[str, bool]:
+    """``by`` hands ``seat`` on: its token stops working, and a fresh invite (returned)
+    will seat the newcomer. A held seat is handed on by its holder, or by another player
+    once the holder has been away for the table's ``away_s`` (never with 0); a seat
+    whose holder left, by anyone; an invite still open, once it has been open that
+    long. A seat whose rack was seen, handed on before any person has moved, gets a new
+    deal from a new bag with a new commitment (every rack changes; `redeal`), so the
+    rack its holder saw is never played; after that, the newcomer is told that the rack
+    was held by someone else. Every seat sees the event. Returns the invite and whether
+    the game was dealt anew."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+        raise ApiError(400, f"seat must be a seat number 0..{len(table.seats) - 1}")
+    if table.seats[seat]["kind"] != "human":
+        raise ApiError(400, f"seat {seat} is a bot's")
+    if table.over:
+        raise ApiError(409, "the game is over")
+    held = table.tokens[seat] is not None
+    name = table.seats[seat]["name"]
+    if seat == by:
+        reason = "own"
+    elif table.vacant(seat):
+        reason = "left"
+    else:
+        wait = table.hand_on_in(seat)
+        if wait is None or wait > 0:
+            after = (
+                "this table never hands on a seat for being away"
+                if wait is None
+                else f"it can be handed on after {_duration(table.away_s)} away (in {_duration(wait)})"
+            )
+            what = f"{name} holds this seat" if held else f"{name}'s invite is still open"
+            raise ApiError(409, f"{what}: only its holder can give it to someone else, or leave it; {after}")
+        reason = "away" if held else "open"
+    seen = held or table.inherited(seat)
+    anew = held and table.can_redeal()
+    code = new_invite()
+    _vacate(table, seat)
+    table.invites[seat] = hash_token(code)
+    table.invited_at[seat] = time.time()
+    table.events.append({**table.event("handed", seat), "by": by, "reason": reason, "seen": seen and not anew})
+    if anew:
+        redeal(table, seat)
+    return code, anew
+
+
+def leave(table: Table, seat: int) -> bool:
+    """The holder of ``seat`` leaves it (resigns the seat): its token stops working and
+    any player may hand it on. Before any person has moved, the game is dealt anew, as
+    for a seat handed on. Returns whether it was."""
+    if table.over:
+        raise ApiError(409, "the game is over")
+    anew = table.can_redeal()
+    _vacate(table, seat)
+    table.events.append({**table.event("left", seat), "seen": not anew})
+    if anew:
+        redeal(table, seat)
+    return anew
+
+
+def _vacate(table: Table, seat: int) -> None:
+    table.tokens[seat] = None
+    table.invites[seat] = None
+    for lis in table.listeners:
+        if lis.seat == seat:
+            lis.seat = None  # the seat's open page now watches
+
+
+def redeal(table: Table, seat: int) -> None:
+    """A new deal from a new bag (a new secret seed) with a new salt and commitment,
+    the game started again; every seat sees the new commitment in a ``redealt`` event."""
+    table.game = Game(seed=secrets.randbits(63), rules=table.rules)
+    table.log = []
+    table.bag = [str(t) for t in json.loads(table.game.to_json()).get("bag", [])]
+    table.salt = new_salt()
+    assert table.game.seed is not None
+    table.commitment = commitment(table.salt, table.game.seed, table.bag)
+    table.placements.clear()
+    table.hint = None
+    table.events.append({**table.event("redealt", seat), "commitment": table.commitment})
+
+
+def _duration(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes >= 1:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{max(1, round(seconds))} s"

@@ -8,13 +8,16 @@ header, never in the URL, so tokens stay out of access logs):
   what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
   NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
   from how many people the server draws the seed (``fair_seed``)
-- ``GET  /api/games``                  the lobby: every game's public summary (no rack)
+- ``GET  /api/games``                  the lobby: the newest games' public summaries (no
+  rack), those waiting for a player (``joinable``) first
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
   the creator's seat with its token and a one-time invite code for each other human seat.
   The table's choices: ``away_minutes`` (how long a holder must be away before another
-  player may hand the seat on; 0 never; 10 by default), ``hints`` (false: no hints and no
-  review of one's own moves before the end) and ``clock_minutes`` (each person's time for
-  the game, from the first move; 0, the default, no clock; out of time, the game is lost)
+  player may hand the seat on; 0 never, else whole minutes 5..1440; 10 by default),
+  ``hints`` (false: no hints and no review of one's own moves before the end) and
+  ``clock_minutes`` (each person's time for the game, from the first move; 0, the default,
+  no clock, else whole minutes 1..1440; out of time, the game is lost). Every seat's state
+  says both in ``table_text``
 - ``POST /api/games/{id}/claim``       ``{"invite": code}``: the invite's seat and a fresh
   token, once
 - ``POST /api/games/{id}/replace``     ``{"seat": n}`` (a player's token): hands a seat on:
@@ -47,7 +50,10 @@ header, never in the URL, so tokens stay out of access logs):
 - ``POST /api/positions``              the same body: kept under an id for a share link
 - ``GET  /api/positions/{id}``         a shared position and its variation
 - ``WS   /api/games/{id}/ws``          first message ``{"token": "..."}`` (or null to
-  watch); then the server sends the seat's state on every change
+  watch) within `HELLO_TIMEOUT_S` (else close 4408); then the server sends the seat's state
+  on every change, and a spectator the latest state at most every
+  `tables.SPECTATOR_INTERVAL`. Counted against its address from the upgrade on (beyond
+  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays)
 
 Errors are ``{"error": message}`` with a 4xx status, and nothing changes. Before any of
 this, `genial.web.edge` checks the Host, the Origin, the body and the pace of new games.
@@ -74,23 +80,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import views
+from . import facts
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
 from .errors import ApiError
+from .hub import Hub
+from .lobby import bot_catalogue
 from .reviews import Reviews
 from .seats import BotLimits
 from .store import Store
-from .tables import (
-    DEFAULT_AWAY_S,
-    FAIR_SEED_HUMANS,
-    Hub,
-    Listener,
-    bot_catalogue,
-    posted_record,
-    record_names,
-    replay_frames,
-)
+from .tables import DEFAULT_AWAY_S, FAIR_SEED_HUMANS, Listener, posted_record, record_names, replay_frames
 
 __all__ = ["STATIC", "create_app"]
 
@@ -101,6 +100,10 @@ MAX_BODY = 1_100_000  # a record is at most 1,000,000 characters
 _PARSE_IN_THREAD = 64_000  # bodies larger than this are parsed in a thread
 #: Live connections (WebSockets) one client address may hold open at once.
 MAX_LIVE_PER_ADDRESS = 32
+#: How long a live connection may take to send its hello (its seat's token, or null to
+#: watch) before it is closed (code 4408): a socket that never says who it is holds a
+#: descriptor for no longer than this.
+HELLO_TIMEOUT_S = 5.0
 #: Spectators (live connections without a seat) of one game at once; seats are never refused.
 MAX_SPECTATORS = 100
 #: Spectators of all games together: many addresses (cheap with IPv6) are bounded by this,
@@ -154,6 +157,15 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, str(exc.detail))
 
 
+async def _refuse(ws: WebSocket, status: int, message: str) -> None:
+    """A live connection refused before its hello: accepted only to be told why and closed
+    (code 4000 + status), so the page can tell a refusal from a network failure."""
+    await ws.accept()
+    with contextlib.suppress(Exception):
+        await ws.send_json({"type": "error", "status": status, "error": message})
+        await ws.close(code=4000 + status)
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client else ""
 
@@ -197,54 +209,54 @@ def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
     """The live games: the lobby, new games, seats, a seat's actions and a game's record."""
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": hub.lobby()})
+        return JSONResponse({"games": hub.lobby.listing()})
 
     async def create_game(request: Request) -> Response:
         body = await _body(request)
         paces.games.take(_client(request))
-        return JSONResponse(hub.create(body), status_code=201)
+        return JSONResponse(hub.lobby.create(body, client=_client(request)), status_code=201)
 
     async def claim(request: Request) -> Response:
-        return JSONResponse(hub.claim(request.path_params["game_id"], await _body(request, 10_000)))
+        return JSONResponse(hub.lobby.claim(request.path_params["game_id"], await _body(request, 10_000)))
 
     async def replace(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(hub.replace(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(hub.lobby.hand_on(request.path_params["game_id"], _token(request), body))
 
     async def rematch(request: Request) -> Response:
         await _body(request, 10_000)
         table = hub.table(request.path_params["game_id"])
         if table.settings.get("rematch") is None:
             paces.games.take(_client(request))  # a new game: paced as one
-        return JSONResponse(hub.rematch(table.id, _token(request)), status_code=201)
+        return JSONResponse(hub.lobby.rematch(table.id, _token(request)), status_code=201)
 
     async def leave(request: Request) -> Response:
-        return JSONResponse(hub.leave(request.path_params["game_id"], _token(request)))
+        return JSONResponse(hub.lobby.leave(request.path_params["game_id"], _token(request)))
 
     async def get_game(request: Request) -> Response:
         table = hub.table(request.path_params["game_id"])
         return JSONResponse(table.view(table.seat_of(_token(request))))
 
     async def options(request: Request) -> Response:
-        table = hub.table(request.path_params["game_id"])
         query = request.query_params
-        body = table.options(table.seat_of(_token(request)), query.get("tile"), query.get("slot"))
+        game_id = request.path_params["game_id"]
+        body = hub.round.placements(game_id, _token(request), query.get("tile"), query.get("slot"))
         return Response(body, media_type="application/json")
 
     async def hint(request: Request) -> Response:
-        return JSONResponse(await hub.hint(request.path_params["game_id"], _token(request)))
+        return JSONResponse(await hub.round.hint(request.path_params["game_id"], _token(request)))
 
     async def move(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(await hub.act(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(await hub.round.act(request.path_params["game_id"], _token(request), body))
 
     async def undo(request: Request) -> Response:
         body = await _body(request, 10_000)
-        return JSONResponse(await hub.undo(request.path_params["game_id"], _token(request), body))
+        return JSONResponse(await hub.round.undo(request.path_params["game_id"], _token(request), body))
 
     async def record(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = hub.record(game_id, _token(request))
+        data = hub.round.record(game_id, _token(request))
         return Response(
             json.dumps(data, indent=1),
             media_type="application/json",
@@ -340,11 +352,26 @@ def _live_route(hub: Hub) -> WebSocketRoute:
     watching = 0  # spectators' connections open, across every game
 
     async def live(ws: WebSocket) -> None:
+        # A socket counts against its address from the upgrade on, hello or not: counted
+        # only after its hello, an address held thousands of descriptors open.
+        address = ws.client.host if ws.client else ""
+        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
+            await _refuse(ws, 429, f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first")
+            return
+        live_by_address[address] = live_by_address.get(address, 0) + 1
+        try:
+            await _live(ws)
+        finally:
+            live_by_address[address] -= 1
+            if not live_by_address[address]:
+                del live_by_address[address]
+
+    async def _live(ws: WebSocket) -> None:
         nonlocal watching
         await ws.accept()
         try:
             table = hub.table(ws.path_params["game_id"])
-            text = await asyncio.wait_for(ws.receive_text(), timeout=30)
+            text = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_TIMEOUT_S)
             if len(text) > 10_000:
                 raise ApiError(413, "the first message is a token, not a book")
             try:
@@ -361,15 +388,16 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})
             await ws.close(code=4000 + e.status)
             return
-        except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
+        except TimeoutError:  # no hello in time: the descriptor goes back
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+            return
+        except (ValueError, KeyError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
-        address = ws.client.host if ws.client else ""
         refused = None
-        if live_by_address.get(address, 0) >= MAX_LIVE_PER_ADDRESS:
-            refused = f"your address has {MAX_LIVE_PER_ADDRESS} live connections open: close one first"
-        elif seat is None and table.spectators() >= MAX_SPECTATORS:
+        if seat is None and table.spectators() >= MAX_SPECTATORS:
             refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
         elif seat is None and watching >= MAX_SPECTATORS_TOTAL:
             refused = f"this server has {MAX_SPECTATORS_TOTAL} spectators already: watch later"
@@ -377,7 +405,6 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             await ws.send_json({"type": "error", "status": 429, "error": refused})
             await ws.close(code=4429)
             return
-        live_by_address[address] = live_by_address.get(address, 0) + 1
         spectator = seat is None
         watching += spectator
         was_present = seat is not None and table.present(seat)
@@ -395,7 +422,9 @@ def _live_route(hub: Hub) -> WebSocketRoute:
         try:
             while not reader.done() and not hub.closing:
                 listener.wake.clear()
-                await ws.send_text(table.view_text(listener.seat))  # None once the seat is replaced
+                # None once the seat is replaced; a page's first state shows the clock as of now.
+                await ws.send_text(table.view_text(listener.seat, first=listener.sent == 0))
+                listener.sent += 1
                 waiter = asyncio.get_running_loop().create_task(listener.wake.wait())
                 await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
@@ -404,10 +433,7 @@ def _live_route(hub: Hub) -> WebSocketRoute:
         finally:
             reader.cancel()
             table.listeners.discard(listener)
-            live_by_address[address] -= 1
             watching -= spectator
-            if not live_by_address[address]:
-                del live_by_address[address]
             if listener.seat is not None:
                 table.seen_at[listener.seat] = time.time()  # away from now on
                 if not table.present(listener.seat):
@@ -444,10 +470,10 @@ def create_app(
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
     analyses = Analyses(hub, reviews, iterations=review_iterations)
     meta = {
-        **views.meta(bot_catalogue()),
+        **facts.meta(bot_catalogue()),
         "bot_limits": limits.meta(),
-        "engines": [{"name": name} for name in sorted(hub.engines)],
-        "fair_seed": views.fair_seed(FAIR_SEED_HUMANS),
+        "engines": [{"name": name} for name in sorted(hub.engines.engines)],
+        "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
         # What the lobby offers for a table's away_minutes (0: never), and its default.
         "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
         # What the lobby offers for a table's game clock (minutes each; 0: none).
@@ -457,6 +483,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
+        reviews.resume()
         try:
             yield
         finally:

@@ -280,6 +280,14 @@ class Store:
                 (key, time.time(), json.dumps(data)),
             )
 
+    def pending_reviews(self) -> list[tuple[str, dict[str, Any]]]:
+        """The reviews asked for and not finished when the server stopped (kept as
+        ``{"pending": {...}}`` until their result replaces them), oldest first."""
+        rows = self._db.execute(
+            "SELECT id, review FROM reviews WHERE review LIKE '{\"pending\":%' ORDER BY created"
+        ).fetchall()
+        return [(key, dict(json.loads(text))) for key, text in rows]
+
     def get_review(self, key: str) -> dict[str, Any] | None:
         found = self._db.execute("SELECT review FROM reviews WHERE id = ?", (key,)).fetchone()
         return None if found is None else dict(json.loads(found[0]))

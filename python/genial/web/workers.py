@@ -74,8 +74,9 @@ class _Job:
     future: concurrent.futures.Future[Any]
     arrived: float
     started: float = 0.0
-    capped: bool = False  # stopped at the thinking-time cap
+    capped: list[bool] | None = None  # True appended once stopped at the thinking-time cap
     charged: float = 0.0  # the thinking time charged to its game when it started
+    was_capped: bool = False  # stopped at the thinking-time cap
 
 
 @dataclass
@@ -133,12 +134,28 @@ class BotWorkers:
 
     async def choose(self, game: str, bot: BuiltinBot, view: GameView) -> Move:
         """The bot's move, thought out in a worker thread; raises `Stopped` on shutdown."""
-        move: Move = await self.run(game, bot.label, lambda: bot.choose(view), bot.stop)
+        move, _ = await self.choose_capped(game, bot, view)
         return move
 
-    async def run(self, game: str, label: str, work: Callable[[], T], stop: Callable[[], None] | None = None) -> T:
+    async def choose_capped(self, game: str, bot: BuiltinBot, view: GameView) -> tuple[Move, bool]:
+        """The bot's move (as `choose`) and whether the thinking-time cap cut its search
+        short (it then played the best move found so far, with fewer iterations than its
+        budget: on a loaded host, say)."""
+        capped: list[bool] = []
+        move: Move = await self.run(game, bot.label, lambda: bot.choose(view), bot.stop, capped)
+        return move, bool(capped)
+
+    async def run(
+        self,
+        game: str,
+        label: str,
+        work: Callable[[], T],
+        stop: Callable[[], None] | None = None,
+        capped: list[bool] | None = None,
+    ) -> T:
         """Any search for ``game`` (a hint, say) in the same pool and queue; ``stop`` ends it
-        early at the thinking-time cap and on shutdown. Raises `Stopped` on shutdown."""
+        early at the thinking-time cap and on shutdown. Raises `Stopped` on shutdown. A
+        search the cap stopped appends True to ``capped``."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
         with self._cond:
             if self._closing:
@@ -146,7 +163,7 @@ class BotWorkers:
             g = self._games.setdefault(game, _Game(used=self._floor))
             if not g.queue and not g.running:
                 g.used = max(g.used, self._floor - CREDIT)
-            g.queue.append(_Job(game, label, work, stop, future, time.monotonic()))
+            g.queue.append(_Job(game, label, work, stop, future, time.monotonic(), capped=capped))
             self._cond.notify_all()  # the quick lane may not take it: wake every worker
         try:
             return await asyncio.wrap_future(future)
@@ -259,8 +276,10 @@ class BotWorkers:
                 over = self.max_think > 0 and now - job.started > self.max_think
                 if (closing or over) and job.stop is not None:
                     job.stop()
-                    if over and not job.capped:
-                        job.capped = True
+                    if over and not job.was_capped:
+                        job.was_capped = True
+                        if job.capped is not None:
+                            job.capped.append(True)
                         log.warning(
                             "game %s: %s stopped at the thinking-time cap (%g s)", job.game, job.label, self.max_think
                         )

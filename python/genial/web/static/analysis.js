@@ -4,7 +4,7 @@
 // the move the game went on with, variations played and taken back, the expected line, a
 // link that shares the position with its variation, and the position notation of the
 // position shown with its /analysis?position=TEXT link. The server checks and plays every
-// move and sends every text (genial.web.analysis, genial.web.views.analysis).
+// move and sends every text (genial.web.analysis, genial.web.study.analysis).
 import { api } from "./api.js";
 import { BoardView, icon, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";

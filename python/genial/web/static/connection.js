@@ -2,8 +2,16 @@
 // seat's token, hands every state to `onState`, and reconnects with growing delays. While it
 // is down, `onStatus(false)` lets the page take back what it can no longer vouch for
 // ("online", "Your turn"). A refusal ends it: `onFatal(message, status)`, with the HTTP
-// status the server gave (403: the token holds no seat). `open` makes the socket (a
-// stand-in in the unit tests).
+// status the server gave (403: the token holds no seat), except two that pass: too many
+// connections from this address (429, close 4429), retried with longer delays, and a
+// hello that came too late (close 4408), retried as a lost connection. `open` makes the
+// socket (a stand-in in the unit tests).
+
+// Close codes after which the page tries again, and the first delay after a 4429.
+const RETRIED = new Set([4408, 4429]);
+const BUSY_DELAY = 2000;
+const MAX_DELAY = 8000;
+const MAX_BUSY_DELAY = 30000;
 
 export class Connection {
   constructor(url, token, { onState, onStatus, onFatal, open, schedule } = {}) {
@@ -24,16 +32,17 @@ export class Connection {
     const ws = this.open(this.url);
     this.socket = ws;
     ws.addEventListener("open", () => {
-      this.delay = 500;
       ws.send(JSON.stringify({ token: this.token }));
     });
     ws.addEventListener("message", (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "error") {
+        if (msg.status === 429) return; // the close that follows is retried
         this.closed = true;
         this.onFatal(msg.error, msg.status);
         return;
       }
+      this.delay = 500; // in: the next loss starts again from the shortest delay
       if (!this.up) {
         this.up = true;
         this.onStatus(true);
@@ -41,13 +50,15 @@ export class Connection {
       this.onState(msg);
     });
     ws.addEventListener("close", (ev) => {
-      if (this.closed || ev.code >= 4000) return;
+      if (this.closed || (ev.code >= 4000 && !RETRIED.has(ev.code))) return;
       if (this.up) {
         this.up = false;
         this.onStatus(false);
       }
+      const busy = ev.code === 4429;
+      if (busy) this.delay = Math.max(this.delay, BUSY_DELAY);
       this.schedule(() => this.start(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      this.delay = Math.min(this.delay * 2, busy ? MAX_BUSY_DELAY : Math.max(MAX_DELAY, this.delay));
     });
   }
 

@@ -88,6 +88,60 @@ export function seenOf(id, storage = globalThis.localStorage) {
   }
 }
 
+// The core's seeded generator (rust/rules/rng.rs: xoshiro256++ seeded by SplitMix64), with
+// which the core mixes the tiles a swap puts back into the bag: seeded with the game's seed
+// XOR the swap salt (`rng::salt::SWAP_MIX`). The seed is in the fingerprint, so with it this
+// page replays every swap's mix and checks every draw's order, not only that it was in the bag.
+const MASK = (1n << 64n) - 1n;
+const SWAP_MIX = 0x6a09e667f3bcc908n;
+const rotl = (x, k) => ((x << k) | (x >> (64n - k))) & MASK;
+
+export class SwapRng {
+  constructor(seed, salt = SWAP_MIX) {
+    let sm = (BigInt(seed) ^ salt) & MASK;
+    this.s = [];
+    for (let i = 0; i < 4; i++) {
+      sm = (sm + 0x9e3779b97f4a7c15n) & MASK;
+      let z = sm;
+      z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+      z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+      this.s.push(z ^ (z >> 31n));
+    }
+  }
+
+  next() {
+    const s = this.s;
+    const result = (rotl((s[0] + s[3]) & MASK, 23n) + s[0]) & MASK;
+    const t = (s[1] << 17n) & MASK;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45n);
+    return result;
+  }
+
+  // A uniform integer in 0..n-1 without modulo bias (Lemire's method, as the core).
+  below(n) {
+    const big = BigInt(n);
+    const limit = (0x100000000n - big) % big;
+    for (;;) {
+      const m = (this.next() >> 32n) * big;
+      const low = m & 0xffffffffn;
+      if (low >= big || low >= limit) return Number(m >> 32n);
+    }
+  }
+
+  // Fisher–Yates, as the core's.
+  shuffle(items) {
+    for (let i = items.length - 1; i >= 1; i--) {
+      const j = this.below(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+  }
+}
+
 function take(bag, key) {
   const n = bag.get(key) || 0;
   if (!n) return false;
@@ -100,37 +154,39 @@ function put(bag, key) {
   bag.set(key, (bag.get(key) || 0) + 1);
 }
 
-function sorted(bag) {
-  const out = [];
-  for (const [k, n] of bag) for (let i = 0; i < n; i++) out.push(k);
-  return out.sort();
-}
-
-// Rebuilds every draw of a game from the revealed bag and compares it with what this browser
-// saw. `reveal.steps` is the server's claim, in the order things happened: per seat its deal
-// ({move: null, seat, drew}), then per move the tile played or the tiles returned by a swap,
-// and the tiles drawn. Each claimed draw must be the bag's next tile (after a swap has mixed
-// the bag, one of the tiles in it); each tile played or returned must be in the rack the bag
-// gave that seat; each tile this browser saw played must be the one claimed; each rack this
-// browser was shown must be the rack the bag gives. `names[seat]` names the seats.
-// Returns { ok, text, draws }.
+// Rebuilds every draw of a game from the revealed bag and seed and compares it with what this
+// browser saw. `reveal.steps` is the server's claim, in the order things happened: per seat
+// its deal ({move: null, seat, drew}), then per move the tile played or the tiles returned by
+// a swap, and the tiles drawn. Each claimed draw must be the bag's next tile: the bag is
+// replayed as the core keeps it (draws from its end; a swap draws first, then puts the
+// returned tiles back in their rack order and mixes the whole bag with the seeded
+// generator, `SwapRng`), so the draws after a swap are checked in their order too. Each
+// tile played or returned must be in the rack the bag gave that seat; each tile this
+// browser saw played must be the one claimed; each rack this browser was shown must be the
+// rack the bag gives. `names[seat]` names the seats. Returns { ok, text, draws }.
 export function checkDeal(reveal, seen, letters, names = []) {
   const who = (s) => names[s] || `seat ${s + 1}`;
-  const bag = keysOf(reveal.bag, letters);
-  if (!bag || !Array.isArray(reveal.steps)) {
+  const order = keysOf(reveal.bag, letters);
+  if (!order || !Array.isArray(reveal.steps)) {
     return { ok: false, text: "✗ The server did not reveal the draws, so the deal cannot be checked." };
   }
   const fail = (text) => ({ ok: false, text: `✗ ${text}` });
-  const racks = new Map(); // seat -> multiset of keys
+  let rng;
+  try {
+    rng = new SwapRng(BigInt(reveal.seed));
+  } catch {
+    return fail("The server did not reveal the seed, so the swaps' mix cannot be replayed.");
+  }
+  const bag = [...order].reverse(); // as the core keeps it: the next draw last
+  const racks = new Map(); // seat -> its tiles in rack order
   const after = new Map(); // seat -> [[moves played, sorted rack]]
-  let next = 0;
-  let mixed = null; // the bag as a multiset, once a swap has mixed tiles back into it
-  let inOrder = 0;
+  let drawn = 0;
   let afterSwap = 0;
+  let swapped = false;
   for (const step of reveal.steps) {
     const seat = step.seat;
     if (!Number.isInteger(seat) || seat < 0) return fail("The server's list of draws names no seat.");
-    if (!racks.has(seat)) racks.set(seat, new Map());
+    if (!racks.has(seat)) racks.set(seat, []);
     const rack = racks.get(seat);
     const at = step.move === null ? "the deal" : `move ${step.move + 1}`;
     const played = step.played ? keysOf(step.played, letters) : [];
@@ -143,31 +199,36 @@ export function checkDeal(reveal, seen, letters, names = []) {
         return fail(`At ${at} this browser saw ${who(seat)} lay another tile than the server lists.`);
       }
     }
-    for (const k of [...played, ...returned]) {
-      if (!take(rack, k)) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
+    for (const k of played) {
+      const i = rack.indexOf(k);
+      if (i < 0) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
+      rack.splice(i, 1);
     }
+    // The tiles a swap puts back, in their rack order (the order the core mixes them in).
+    const want = new Map();
+    for (const k of returned) put(want, k);
+    const aside = [];
+    for (let i = 0; i < rack.length; ) {
+      if (take(want, rack[i])) aside.push(...rack.splice(i, 1));
+      else i += 1;
+    }
+    if (want.size) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
     for (const k of drew) {
-      if (mixed === null) {
-        if (bag[next] !== k) {
-          return fail(`Draw ${next + 1} (${who(seat)}, ${at}) is not the revealed bag's tile ${next + 1}.`);
-        }
-        next += 1;
-        inOrder += 1;
-      } else {
-        if (!take(mixed, k)) return fail(`At ${at} ${who(seat)} drew a tile that was not in the bag.`);
-        afterSwap += 1;
+      if (bag.pop() !== k) {
+        const after = swapped ? " (the bag as the swaps' seeded mix leaves it)" : "";
+        return fail(`Draw ${drawn + 1} (${who(seat)}, ${at}) is not the revealed bag's next tile${after}.`);
       }
-      put(rack, k);
+      drawn += 1;
+      if (swapped) afterSwap += 1;
+      rack.push(k);
     }
-    if (returned.length) {
-      if (mixed === null) {
-        mixed = new Map();
-        for (const k of bag.slice(next)) put(mixed, k);
-      }
-      for (const k of returned) put(mixed, k);
+    if (aside.length) {
+      bag.push(...aside);
+      rng.shuffle(bag);
+      swapped = true;
     }
     if (!after.has(seat)) after.set(seat, []);
-    after.get(seat).push([step.move === null ? 0 : step.move + 1, sorted(rack).join(" ")]);
+    after.get(seat).push([step.move === null ? 0 : step.move + 1, [...rack].sort().join(" ")]);
   }
   let racksChecked = 0;
   for (const [seat, shown] of Object.entries(seen?.racks || {})) {
@@ -183,17 +244,11 @@ export function checkDeal(reveal, seen, letters, names = []) {
       racksChecked += 1;
     }
   }
-  const mix = afterSwap
-    ? `; ${afterSwap} drawn after a swap mixed the bag, each found in it (the mix itself is checked by the guide's Python check)`
-    : "";
+  const mix = afterSwap ? ` (${afterSwap} of them after a swap, its mix replayed from the revealed seed)` : "";
   const mine = racksChecked
     ? ` and the ${racksChecked} racks this browser was shown are the ones it deals`
     : " (this browser held no seat: no rack of its own to compare)";
-  return {
-    ok: true,
-    draws: inOrder + afterSwap,
-    text: `✓ ${inOrder} draws came in the revealed bag's order${mix},${mine}.`,
-  };
+  return { ok: true, draws: drawn, text: `✓ ${drawn} draws came in the revealed bag's order${mix},${mine}.` };
 }
 
 function hexBytes(hex) {

@@ -410,6 +410,8 @@ class GamePage {
           this.handOnButton(st, s),
         );
       }),
+      // The table's away time and clock, in the server's words: every seat knows them.
+      ...(st.table_text ? [h("p", { class: "table-text" }, st.table_text)] : []),
     );
   }
 

@@ -1,6 +1,6 @@
 // Moves under study drawn on the board: the review's move played and best move at a
 // decision, the analysis board's candidates and the move its game went on with. Every
-// position and move comes from the server's payloads (genial.web.views.review and
+// position and move comes from the server's payloads (genial.web.study.review and
 // .analysis); these pure functions only pick what to draw. Tested under node.
 import { cellKey } from "./placements.js";
 

@@ -2,13 +2,16 @@
 // its progress), then every decision with the mover's win chance before and after, its
 // class, the best alternative, the win-chance graph, the per-player summary, and the board
 // as it was before any decision with the move played and the best move marked on it. Every
-// text, number, verdict and move comes from the server (genial.web.views.review).
+// text, number, verdict and move comes from the server (genial.web.study.review).
 import { api } from "./api.js";
 import { BoardView, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
 import { boardOf, marksOf, placedBefore, stepIndex } from "./marks.js";
 
 const pct = (x) => `${Math.round(100 * x)}%`;
+// A decision's verdict as the page names it: its classification (the review file's own
+// field), or "forced" where there was nothing to choose.
+const verdict = (x) => (x.forced ? "forced" : x.classification);
 
 // Asks the server for a review (of {game: id} or {record}) and opens its page; with a
 // seat's token, of a game still being played, that seat's own decisions.
@@ -140,7 +143,7 @@ class ReviewView {
           "li",
           {
             value: x.ply + 1,
-            class: `review-row ${x.class}`,
+            class: `review-row ${verdict(x)}`,
             "data-ply": String(x.ply),
             role: "option",
             tabindex: "-1",
@@ -153,7 +156,7 @@ class ReviewView {
           },
           h("span", { class: "log-who" }, x.who),
           `${x.move} `,
-          h("span", { class: `tag ${x.class}` }, x.class),
+          h("span", { class: `tag ${verdict(x)}` }, verdict(x)),
           ` ${pct(x.win_before)} → ${pct(x.win_after)}`,
         );
         this.rows.set(x.ply, li);
@@ -187,7 +190,7 @@ class ReviewView {
               ? h(
                   "button",
                   { type: "button", id: "review-worst", onclick: () => this.select(worst.ply) },
-                  `Worst decision: ${worst.who}, move ${worst.ply + 1} (${worst.class})`,
+                  `Worst decision: ${worst.who}, move ${worst.ply + 1} (${verdict(worst)})`,
                 )
               : null,
             list,
@@ -229,7 +232,7 @@ class ReviewView {
         { class: "legend-item" },
         markSwatch("played"),
         ` Played by ${x.who}: ${laid(x.played)} `,
-        h("span", { class: `tag ${x.class}` }, x.class),
+        h("span", { class: `tag ${verdict(x)}` }, verdict(x)),
       ),
       " ",
       alt
@@ -240,7 +243,7 @@ class ReviewView {
       h(
         "div",
         { class: "card" },
-        h("h3", { id: "review-move" }, `Move ${ply + 1}: ${x.who} · ${x.class}`),
+        h("h3", { id: "review-move" }, `Move ${ply + 1}: ${x.who} · ${verdict(x)}`),
         h("p", {}, x.text),
         h(
           "div",

@@ -1,0 +1,36 @@
+"""Words the page is shown in several payloads: counts, titles, sides and seats' names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .._core import Rules
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = ["names_of", "plural", "side_label", "variant_title"]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the word, in the plural unless ``n`` is 1."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def variant_title(name: str) -> str:
+    """A variant's name as a title."""
+    return name.capitalize()
+
+
+def side_label(rules: Rules, side: int, names: Sequence[str]) -> str:
+    """A side's name: the team and its players where partners rank together, else the seat's name."""
+    if rules.sides < rules.players:
+        seats = [p for p in range(rules.players) if rules.side_of(p) == side]
+        return f"Team {'AB'[side]} ({' & '.join(names[p] for p in seats)})"
+    return names[side]
+
+
+def names_of(table: Table) -> list[str]:
+    """The seats' names, in seat order."""
+    return [s["name"] for s in table.seats]
