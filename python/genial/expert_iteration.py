@@ -312,7 +312,7 @@ class Plan:
     searched by ``teacher`` alone, the later ones with the previous generation's policy as
     the root's prior), ``holdout`` games that no fit learns from, and the fit's settings."""
 
-    games: tuple[int, ...] = (1600, 800)
+    games: tuple[int, ...] = (768, 512)
     holdout: int = 96
     teacher: str = "expert"
     seed: int = 2026

@@ -424,12 +424,13 @@ pub const CATALOGUE: &[BotEntry] = &[
     },
     BotEntry {
         name: "master",
-        description: "level 5: the expert's search with a learned evaluation, an exhaustive endgame and time \
-                      management, 800/600/500 iterations a decision (about 50 ms a move)",
+        description: "level 5: the expert's search with the learned policy ranking its moves, a learned \
+                      evaluation, an exhaustive endgame and time management, 800/600/500 iterations a decision \
+                      (about 50 ms a move)",
         strength: 10,
         level: true,
         searches: true,
-        options: search_options!("800/600/500", "off", "fitted", 0.0),
+        options: search_options!("800/600/500", "off", "policy", 0.0),
     },
 ];
 

@@ -4,7 +4,7 @@
 //! calibrated on the reference machine (2 cores, BENCHMARKS.md) so that `expert` thinks at
 //! most 50 ms per move (median) in 2- and 4-player games.
 
-use super::{Evaluation, OnePlyConfig, SearchConfig};
+use super::{Evaluation, OnePlyConfig, Prior, SearchConfig};
 
 /// What a level plays with.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -31,11 +31,13 @@ pub fn level(name: &str) -> Option<LevelKind> {
             iterations_by_players: Some([800, 560, 400]),
             ..SearchConfig::default()
         }),
-        // The expert's search with the learned evaluation at its leaves, the exhaustive
-        // endgame and time management, within the same time per move (BENCHMARKS.md).
+        // The expert's search with the learned policy ranking the root's moves, the learned
+        // evaluation at its leaves, the exhaustive endgame and time management, within the
+        // same time per move (BENCHMARKS.md).
         "master" => LevelKind::Search(SearchConfig {
             iterations: 800,
             iterations_by_players: Some([800, 600, 500]),
+            prior: Prior::Policy,
             evaluation: Evaluation::Learned,
             exact: 3,
             extend: 0.5,
