@@ -40,7 +40,7 @@ import numpy as np
 from .arguments import int_in
 from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
 from .files import field as json_field
-from .results import COLUMNS, SimulationResult, check_metadata, rules_of
+from .results import COLUMNS, SimulationResult, check_metadata, rules_of, upgrade_columns
 from .simulation import MAX_SHARDS, Run
 from .stats import END_NAMES, Summary
 
@@ -258,6 +258,7 @@ def _read_meta(folder: Path) -> dict[str, Any]:
         meta = check_metadata(meta_file, read_json(meta_file, "dataset metadata file"))
         if meta.get("format") != _FORMAT:
             raise FileFormatError(f"{meta_file}: the field 'format' is {meta.get('format')!r}, not {_FORMAT!r}")
+        json_field(meta_file, meta, "version", int)  # the columns' meaning (`upgrade_columns`)
         for key in ("first_game", "games", "shard_games", "shards"):
             value = json_field(meta_file, meta, f"layout.{key}", int)
             if value < 0 or (key == "shard_games" and value < 1):
@@ -344,9 +345,11 @@ def _empty(meta: dict[str, Any]) -> SimulationResult:
     )
 
 
-def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
-    """The columns of a shard file back into a `SimulationResult` of the run ``like``."""
-    cols = {name: table.column(name).to_numpy() for name in table.column_names}
+def _from_table(table: Any, like: SimulationResult, version: int) -> SimulationResult:
+    """The columns of a shard file, written by metadata version ``version``, back into a
+    `SimulationResult` of the run ``like``."""
+    # A folder written before version 4 has the columns of its time: read with today's meaning.
+    cols = upgrade_columns({name: table.column(name).to_numpy() for name in table.column_names}, version)
     players, colors = like.players, ("red", "orange", "yellow", "green", "blue", "purple")
     names = {name: i for i, name in enumerate(like.bot_names)}
     ends = {name: i for i, name in enumerate(END_NAMES)}
@@ -379,7 +382,7 @@ def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
             bonuses_lost=cols["bonuses_lost"].astype(np.uint16),
             swaps=cols["swaps"].astype(np.uint16),
             turns=cols["turns"].astype(np.uint16),
-            end=np.array([ends[e] for e in cols["end"]], np.uint8),
+            end=np.array([ends[e] for e in cols["end_reason"]], np.uint8),
         )
     )
 
@@ -389,6 +392,7 @@ def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator
     pa, pq = _modules()
     shards = {s.name: s for s in _shards_of(meta)}
     listed = meta.get("files", {})
+    version = int(meta["version"])
     for f in sorted(path.glob("part-*.parquet")):
         shard = shards.get(f.name)
         if shard is None:
@@ -405,7 +409,7 @@ def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator
             )
         try:
             table = pq.read_table(pa.BufferReader(data))
-            yield _from_table(table, like)
+            yield _from_table(table, like, version)
         except (OSError, ValueError, KeyError) as e:
             raise DatasetError(f"{f} cannot be read ({e}): {_REPAIR}") from None
 

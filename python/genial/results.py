@@ -45,8 +45,9 @@ class SimulationResult:
     ``scores`` (games × players × 6, int8: each seat's markers as it sees them), ``tracks``
     (games × tracks × 6: the variant's own tracks), ``ranks`` (games × players, 0 = first,
     ties share), ``bots`` (games × players: index into ``bot_names``), ``placements``,
-    ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16), ``end`` (uint8
-    code into `END_NAMES`). ``rules`` is the rule set they were played by; ``bot_specs`` the
+    ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16: every turn played,
+    the one that ends the game included), ``end`` (uint8 code into `END_NAMES`; the
+    column ``end_reason`` of files and data frames). ``rules`` is the rule set they were played by; ``bot_specs`` the
     bots' text forms (``mcts:iterations=100,...``; a Python bot's is its label).
 
     A run stopped by Ctrl-C keeps every game it finished, so the game numbers of its last
@@ -128,14 +129,16 @@ class SimulationResult:
 
     def column_dict(self) -> dict[str, npt.NDArray[Any]]:
         """Flat columns, one row per game, as files and data frames hold them: ``game, seed,
-        end, placements, ..., bot_<s>, place_<s>, score_<s>_<colour>`` (and
+        end_reason, placements, ..., bot_<s>, place_<s>, score_<s>_<colour>`` (and
         ``track_<t>_<colour>`` for the team and duel games, whose tracks differ from the
         seats' scores). ``place_<s>`` is the seat's place as a person reads it: 1 for
-        first, ties sharing (the ``ranks`` array counts from 0)."""
+        first, ties sharing (the ``ranks`` array counts from 0). No name is an SQL keyword,
+        so that duckdb, SQLite or Postgres take each one unquoted (docs/simulation.md
+        defines every column)."""
         cols: dict[str, npt.NDArray[Any]] = {
             "game": self.game_index,
             "seed": self.seed,
-            "end": self.end_reasons(),
+            "end_reason": self.end_reasons(),
             "placements": self.placements,
             "bonus_placements": self.bonus_placements,
             "bonuses_lost": self.bonuses_lost,
@@ -293,8 +296,28 @@ def meta_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".meta.json")
 
 
-#: Version 3 stores the rule set as its one text form; version 2 as an object of fields.
-METADATA_VERSION = 3
+#: Version 4 counts in ``turns`` the turn that ends the game, and names the end reason's
+#: column ``end_reason`` (``end``, an SQL keyword, before). Version 3 stores the rule set as
+#: its one text form; version 2 as an object of fields.
+METADATA_VERSION = 4
+
+#: End reasons whose game ended in the middle of a turn (a placement that wins or fills the
+#: board): the turn a file written before version 4 left out of ``turns``.
+_ENDS_MID_TURN = ("board_full", "immediate_win")
+
+
+def upgrade_columns(columns: dict[str, Any], version: int) -> dict[str, Any]:
+    """The file columns (`SimulationResult.column_dict`'s names) of a file written by
+    metadata version ``version``, as version `METADATA_VERSION` writes them: before version
+    4, ``end`` becomes ``end_reason`` and ``turns`` gains the turn that ended the game
+    (exact: only a placement that wins or fills the board ends a game mid-turn)."""
+    if version >= 4:
+        return columns
+    out = dict(columns)
+    ends = np.asarray(out.pop("end"))
+    out["end_reason"] = ends
+    out["turns"] = np.asarray(out["turns"]) + np.isin(ends, _ENDS_MID_TURN).astype(np.uint16)
+    return out
 
 
 def rules_of(meta: dict[str, Any], where: str) -> Rules:
