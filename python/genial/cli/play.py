@@ -60,7 +60,7 @@ _AUTOSAVE_TRIES = 1000  # names tried per folder: genial-autosave-SEED.json, -2,
 _TAKEN = "the file exists"
 _HELP = """\
 Enter one of:
-  3                    play move number 3 of the list
+  3                    play move number 3 of the list (a number listed this turn)
   R0,-4+B1,-4          play a move by its text: colour letter and cell q,r of each half
   swap | keep          answer a swap offer
   list [N|all]         show the N best moves (default 30) or all of them
@@ -107,6 +107,8 @@ class Table:
         self.out = out
         self.color = color
         self.show = show
+        # The numbers listed this turn: only those can be picked by number.
+        self._shown: set[int] = set()
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
         # Where the game was last saved (by `save FILE`, or the record resumed), and after
         # how many moves: an unfinished game is saved there again when the program ends.
@@ -183,6 +185,7 @@ class Table:
                 self.say(f"no legal move uses a {tile} tile")
                 return
         shown = picked if limit is None else picked[:limit]
+        self._shown.update(i for i, _ in shown)
         width = len(str(len(choices)))
         for i, choice in shown:
             self.say(f"  {i:>{width}}. {choice.describe()}")
@@ -391,6 +394,7 @@ class Table:
         self.say()
         self.show_board(seat)
         choices = ordered_choices(game)
+        self._shown = set()
         self.list_choices(choices, limit=self.show)
         while True:
             line = self._read(f"player {seat}> ")
@@ -432,6 +436,13 @@ class Table:
             if not 1 <= number <= len(choices):
                 shown = line if len(line) <= 12 else line[:8] + "..."
                 self.say(f"no move number {shown}: pick 1 to {len(choices)} (list all shows them)")
+                return False
+            if number not in self._shown:
+                # A typo must not play one of hundreds of moves the player has not seen.
+                head = next(k for k in range(len(choices) + 1) if k + 1 not in self._shown)
+                self.say(
+                    f"move {number} is not in the list shown (1 to {head}): list all, or list {number}, shows it first"
+                )
                 return False
             self._play(seat, choices[number - 1].move)
             return True
