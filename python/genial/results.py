@@ -385,6 +385,11 @@ class ResultFileError(OSError):
     """A results file could not be written (a full disk, say); the message says what was
     kept."""
 
+    def __str__(self) -> str:
+        # The sentence alone: OSError's own text starts "[Errno 28] ", which one-line
+        # errors do not show (``errno`` still holds the number).
+        return self.strerror if self.args[1:] and self.strerror else super().__str__()
+
 
 class ResultWriter:
     """Writes results chunk by chunk to one file: Parquet for ``.parquet`` (needs
