@@ -206,16 +206,36 @@ def test_resume_and_read_refuse_a_foreign_stray_or_altered_shard(
     assert "delete" in str(caught.value) or "move" in str(caught.value)
 
 
-def test_a_shard_a_killed_run_wrote_before_its_metadata_is_checked_in(tmp_path: Path) -> None:
-    """A run killed between renaming a shard and rewriting ``_meta.json`` left a good shard
-    that the metadata does not list: resuming checks it against its own header and keeps it."""
+@pytest.mark.parametrize("damage", ["none", "flipped"])
+def test_a_shard_the_metadata_does_not_list_is_refused(
+    tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run killed between renaming a shard and rewriting ``_meta.json`` leaves a shard
+    that the metadata does not list. Nothing vouches for its bytes: a header left intact over
+    damaged pages passed the header's checks, and --resume then trusted it. Both doors refuse
+    it, saying how to repair; once it is deleted, --resume plays it again."""
     out, resume = _dataset(tmp_path)
+    shard = out / "part-00004.parquet"
+    good = shard.read_bytes()
     meta = json.loads((out / "_meta.json").read_text())
     del meta["files"]["part-00004.parquet"]
     meta["shards_done"] -= 1
     meta["games"] -= 100
     (out / "_meta.json").write_text(json.dumps(meta))
+    if damage == "flipped":
+        data = bytearray(good)
+        data[len(data) // 3] ^= 0x10  # in the column pages: the footer still reads
+        shard.write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match="is not listed in"):
+        read_dataset(out)
+    capsys.readouterr()
+    assert main(resume) == 2
+    err = capsys.readouterr().err
+    assert f"{shard} is not listed in {out / '_meta.json'}" in err and "delete it" in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    shard.unlink()
     assert main(resume) == 0
+    assert shard.read_bytes() == good
     assert "part-00004.parquet" in json.loads((out / "_meta.json").read_text())["files"]
     assert len(read_dataset(out)) == 500
 

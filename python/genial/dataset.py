@@ -19,10 +19,10 @@ is killed leaves no half shard that a resumed run would count as done.
 game and the SHA-256 of its bytes. Resuming and `read_dataset` check every ``part-*``
 file against it and refuse, naming the file and how to repair the folder, a shard that
 was altered (its hash differs), copied from another shard or run, or that the run never
-had (a stray ``part-00099.parquet``). A shard the metadata does not list yet (a run
-killed between renaming the shard and rewriting ``_meta.json``) is checked against the
-run and range its own header names, and listed by ``--resume``. A folder written before
-shards were listed (no ``files`` at all) is read by the shards' own headers.
+had (a stray ``part-00099.parquet``), or that it does not list (a run killed between
+renaming the shard and rewriting ``_meta.json``, or a file put there: its header can be
+intact over damaged pages, so nothing vouches for it). A folder written before shards were
+listed (no ``files`` at all) is read by the shards' own headers.
 """
 
 from __future__ import annotations
@@ -171,6 +171,11 @@ class Dataset:
             shard = by_name.get(f.name)
             if shard is None:
                 raise DatasetError(_stray(f, len(self.shards)))
+            if f.name not in listed and "files" in old:
+                # A run killed between renaming a shard and rewriting the metadata, or a file
+                # put there: nothing vouches for its bytes (a header intact over damaged pages
+                # passes every check short of reading it all), so it is not counted as done.
+                raise DatasetError(_unlisted(f, self.path))
             data = f.read_bytes()
             self.files[f.name] = _check_shard(f, data, shard, listed.get(f.name), old, self.pa, self.pq)
             self.done.add(shard.index)
@@ -247,6 +252,13 @@ def _stray(f: Path, count: int) -> str:
     return (
         f"{f} is not a shard of this run (it has {count} shards, part-00000.parquet to "
         f"part-{count - 1:05d}.parquet): move it out of the folder"
+    )
+
+
+def _unlisted(f: Path, folder: Path) -> str:
+    return (
+        f"{f} is not listed in {folder / META_NAME} (a run stopped as it wrote it, or a file put there), "
+        f"so nothing vouches for its games: {_REPAIR}"
     )
 
 
@@ -397,16 +409,13 @@ def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator
         shard = shards.get(f.name)
         if shard is None:
             raise DatasetError(_stray(f, len(shards)))
-        data = f.read_bytes()
         entry = listed.get(f.name)
-        _check_shard(f, data, shard, entry, meta, pa, pq)
         # A folder written before shards were listed (no "files" at all) is read by the
         # shards' own headers; in a listing folder, an unlisted shard waits for --resume.
         if entry is None and "files" in meta:
-            raise DatasetError(
-                f"{f} is a shard of this run that {path / META_NAME} does not list yet (the run was stopped as "
-                "it was written): run the same command with --resume to check it in"
-            )
+            raise DatasetError(_unlisted(f, path))
+        data = f.read_bytes()
+        _check_shard(f, data, shard, entry, meta, pa, pq)
         try:
             table = pq.read_table(pa.BufferReader(data))
             yield _from_table(table, like, version)
