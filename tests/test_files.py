@@ -639,3 +639,40 @@ def test_a_folder_written_before_shards_were_listed_is_still_read(tmp_path: Path
     (out / "part-00001.parquet").write_bytes((out / "part-00002.parquet").read_bytes())
     with pytest.raises(DatasetError, match=r"part-00001\.parquet holds another shard's games"):
         read_dataset(out)
+
+
+# ----- temporary files of killed runs --------------------------------------------------------
+
+
+def test_a_later_run_removes_the_partial_files_of_a_killed_one(tmp_path: Path) -> None:
+    """SIGKILL leaves a run no chance to remove its hidden ``.NAME.XXXX.partial``: the next
+    run that writes the same file removes it (and a killed run's sidecar the same way), but
+    never the file of a run still writing (it holds a lock on it)."""
+    path = tmp_path / "g.csv"
+    argv = [sys.executable, "-m", "genial", "simulate", "--games", "50000000", "--threads", "1"]
+    proc = subprocess.Popen(
+        [*argv, "--chunk", "1000", "--no-progress", "-q", "--out", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120  # only a hang reaches it
+        while not [p for p in tmp_path.glob(".g.csv.*.partial") if p.stat().st_size > 0]:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    stale = list(tmp_path.glob(".g.csv.*.partial"))
+    assert stale
+    sidecar = tmp_path / ".g.csv.meta.json.x1y2.partial"  # as a kill during the sidecar leaves it
+    sidecar.write_text("{")
+    # A run writing the same file right now: its temporary file is locked, so it is kept.
+    with ResultWriter(path) as live:
+        assert main(["simulate", "--games", "20", "--threads", "1", "-q", "--out", str(path)]) == 0
+        left = set(tmp_path.glob(".*.partial"))
+        assert live.partial in left and not (set(stale) | {sidecar}) & left, left
+        live.abandon()
+    assert not list(tmp_path.glob(".*.partial"))
+    assert len(path.read_text().splitlines()) == 21

@@ -23,7 +23,7 @@ from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
-from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
+from .files import FileFormatError, arrow, commit, read_json, remove_stale, temporary, write_atomic
 from .files import field as json_field
 from .game import Game
 from .stats import END_NAMES, Summary
@@ -428,6 +428,8 @@ class ResultWriter:
                 self._pa, self._pq = arrow()
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
+        # The hidden files of a run killed while writing this file are removed first.
+        remove_stale(self.path, meta_path(self.path).name)
         # Opened now, renamed by `close`: an unwritable folder fails before any game.
         fd, tmp = temporary(self.path)
         self._tmp: Path | None = tmp
