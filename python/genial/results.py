@@ -276,12 +276,6 @@ class SimulationResult:
             f"bots {list(self.bot_names)}, seed {self.run_seed}, first game {self.first_game}>"
         )
 
-    @classmethod
-    def from_columns(cls, columns: dict[str, Any], **meta: Any) -> SimulationResult:
-        """A result from the core's columns (`_core.Run.play`, `_core.Run.record`) and the
-        run's facts."""
-        return cls(**columns, **meta)
-
 
 def _spec_parts(spec: str) -> dict[str, Any]:
     """``mcts:iterations=100,width=6`` -> ``{"name": "mcts", "options": {"iterations": "100", ...}}``."""
