@@ -459,3 +459,13 @@ def test_every_number_is_open_after_list_all(
     choices = ordered_choices(Game(players=2, seed=3), 3)
     code, out, _ = play(["--seed", "3", "--seats", "human,greedy"], "list all\n500\nquit\n", monkeypatch, capsys)
     assert code == 0 and f"player 0 (you): {choices[499].move}" in out
+
+
+def test_the_hint_s_move_can_be_picked_by_its_number(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    choices = ordered_choices(Game(players=2, seed=3), 3)
+    argv = ["--seed", "3", "--seats", "human,greedy", "--show", "0"]
+    code, out, _ = play(argv, "1\nhint\n1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "move 1 is not in the list shown (none listed yet)" in out
+    assert f"player 0 (you): {choices[0].move}" in out  # the hint showed it

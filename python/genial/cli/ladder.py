@@ -29,7 +29,10 @@ def _ladder(args: argparse.Namespace) -> int:
     pool = split_bot_specs(args.pool) if args.pool else default_pool()
     pool += args.add or []
     out = Path(args.out)
-    run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
+    try:
+        run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
+    except OSError as e:  # the results file unreadable, or its repair unwritable (a full disk)
+        return error(f"cannot use {e.filename or out / 'results.jsonl'}: {e.strerror or e}", 1)
     total = len(run.matches)
     if run.set_aside:
         print(

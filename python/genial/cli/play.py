@@ -427,6 +427,7 @@ class Table:
         elif command == "hint":
             # The list's first entry: the expert level's pick from this seat's view.
             self.say(f"hint: 1. {choices[0].describe()}")
+            self._shown.add(1)  # shown now: it can be picked by its number
         elif command == "save":
             self.save(rest.strip())
         elif _is_number(line):
@@ -440,8 +441,9 @@ class Table:
             if number not in self._shown:
                 # A typo must not play one of hundreds of moves the player has not seen.
                 head = next(k for k in range(len(choices) + 1) if k + 1 not in self._shown)
+                listed = f"1 to {head}" if head else "none listed yet"
                 self.say(
-                    f"move {number} is not in the list shown (1 to {head}): list all, or list {number}, shows it first"
+                    f"move {number} is not in the list shown ({listed}): list all, or list {number}, shows it first"
                 )
                 return False
             self._play(seat, choices[number - 1].move)
