@@ -179,8 +179,9 @@ def test_every_line_is_run_or_said_why_not() -> None:
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder the lines run in, with what they name: ``game.json`` (a game of 24
-    moves, unfinished), ``my_engine.py``, ``./my_engine`` and ``./random_engine`` (the
-    example engine), ``examples/``, and a game saved by ``genial play`` for ``--last``."""
+    moves, unfinished), ``my_engine.py`` and ``./my_engine`` (the example Python engine),
+    ``./random_engine`` (the example C engine, built with ``cc`` where there is one; else
+    the Python one), ``examples/``, and a game saved by ``genial play`` for ``--last``."""
     folder = tmp_path_factory.mktemp("doc-commands")
     game = genial.play_game(["greedy", "random"], seed=5)
     while len(game.moves) > 24:
@@ -191,6 +192,10 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("my_engine", "random_engine"):
         (folder / name).write_text(f'#!/bin/sh\nexec "{sys.executable}" "{engine}" "$@"\n')
         (folder / name).chmod(0o755)
+    if shutil.which("cc"):  # ./random_engine as the protocol page builds it, from its C source
+        source = ROOT / "examples" / "engines" / "random_engine.c"
+        (folder / "random_engine").unlink()
+        subprocess.run(["cc", "-O2", "-o", str(folder / "random_engine"), str(source)], check=True, timeout=120)
     (folder / "examples").symlink_to(ROOT / "examples")
     done = _run("genial play --seats human,greedy --seed 3", folder, "quit\n")
     assert done.returncode == 0, done.stderr
