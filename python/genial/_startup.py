@@ -33,13 +33,16 @@ def _is_the_command() -> bool:
     interpreter was given it: ``sys.argv[0]`` reads ``-m`` for any module while it is
     found) or the console script named ``genial``."""
     orig = list(getattr(sys, "orig_argv", []))
-    for i, arg in enumerate(orig[1:], start=1):
+    i = 1
+    while i < len(orig):
+        arg = orig[i]
         if arg == "-m":
             return orig[i + 1 : i + 2] == ["genial"]
         if arg == "-mgenial":
             return True
-        if not arg.startswith("-"):
+        if not arg.startswith("-") or arg == "-c":
             break  # a script or ``-c``'s code: the options end here
+        i += 2 if arg in ("-X", "-W") else 1  # the options that take a value
     name = os.path.basename(sys.argv[0]) if sys.argv else ""
     return name in ("genial", "genial.exe", "genial-script.py")
 
