@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -573,3 +574,19 @@ def test_a_version_3_dataset_reads_with_its_turns_counted_as_now() -> None:
     assert (old.placements.astype(int) - old.bonus_placements == old.turns).all()
     new = genial.simulate(12, bots="greedy", seed=45, threads=1)
     assert (old.turns == new.turns).all() and (old.end == new.end).all()
+
+
+def test_every_file_column_is_defined_in_the_simulation_page() -> None:
+    page = (ROOT / "docs" / "simulation.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z_<>]+)` \| [a-z0-9]+ \|", page, re.MULTILINE))
+    colours = "|".join(c.name.lower() for c in genial.Color)
+    seen = set()
+    for variant, players in (("standard", 2), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)):
+        for name in genial.simulate(2, players=players, variant=variant, seed=1).column_dict():
+            name = re.sub(
+                rf"^(score|track)_\d+_({colours})$",
+                lambda m: f"{m.group(1)}_<{'s' if m.group(1) == 'score' else 't'}>_<colour>",
+                name,
+            )
+            seen.add(re.sub(r"^(bot|place)_\d+$", r"\1_<s>", name))
+    assert seen == documented, (seen - documented, documented - seen)
