@@ -117,7 +117,7 @@ def remove_stale(path: Path, *names: str) -> None:
     that runs killed before they could (SIGKILL, a power cut) left beside it: those whose
     lock is free. A run still writing holds its file's lock, and its file is kept."""
     for name in (path.name, *names):
-        for old in path.parent.glob(f".{glob_escape(name)}.*.partial"):
+        for old in path.parent.glob(f".{_glob_escape(name)}.*.partial"):
             try:
                 fd = os.open(old, os.O_RDONLY)
             except OSError:
@@ -129,7 +129,7 @@ def remove_stale(path: Path, *names: str) -> None:
                 os.close(fd)
 
 
-def glob_escape(name: str) -> str:
+def _glob_escape(name: str) -> str:
     """``name`` with the characters that `Path.glob` reads as patterns escaped."""
     return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 

@@ -46,9 +46,10 @@ class SimulationResult:
     (games × tracks × 6: the variant's own tracks), ``ranks`` (games × players, 0 = first,
     ties share), ``bots`` (games × players: index into ``bot_names``), ``placements``,
     ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16: every turn played,
-    the one that ends the game included), ``end`` (uint8 code into `END_NAMES`; the
-    column ``end_reason`` of files and data frames). ``rules`` is the rule set they were played by; ``bot_specs`` the
-    bots' text forms (``mcts:iterations=100,...``; a Python bot's is its label).
+    the one that ends the game included), ``end`` (uint8 code into `END_NAMES`; the column
+    ``end_reason`` of files and data frames). ``rules`` is the rule set they were played by;
+    ``bot_specs`` the bots' text forms (``mcts:iterations=100,...``; a Python bot's is its
+    label).
 
     A run stopped by Ctrl-C keeps every game it finished, so the game numbers of its last
     part may have gaps; they always increase.
