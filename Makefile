@@ -43,8 +43,12 @@ demo: $(BUILD)
 test-rust:
 	cargo test --profile test-release --quiet -- --include-ignored
 
+# Two workers (pytest-xdist): the suite's slow modules mostly wait on their own processes.
+# --dist loadfile keeps each module on one worker, its tests in order (module fixtures, a
+# line that resumes the one before); every worker has its own session, so the check that no
+# test left a process running (tests/conftest.py) runs in each, on its own processes.
 test-python: $(STAMP) $(BUILD)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The edit-test loop: the Rust core's unit tests and every Python test not marked slow
 # (tests/conftest.py names the slow modules). CONTRIBUTING.md says what each tier costs.

@@ -86,6 +86,7 @@ def _engine_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 # Ctrl-C of a real run, a Ray backend).
 SLOW_MODULES = {
     "test_cluster",
+    "test_doc_commands",
     "test_docs_site",
     "test_engine",
     "test_engine_hostile",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,26 @@ def test_demo_wording(variant: str, says: str, not_said: str | None, capsys: pyt
         rows = [line for line in out.splitlines() if re.match(r"\s+\d\. player \d", line)]
         counts = [int(re.search(r"\((\d+) markers? on its side", row).group(1)) for row in rows]  # type: ignore[union-attr]
         assert counts == sorted(counts, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("orig_argv", "argv0", "command"),
+    [
+        (["python", "-m", "genial", "play"], "-m", True),
+        (["python", "-X", "importtime", "-m", "genial"], "-m", True),
+        (["python", "-mgenial"], "-m", True),
+        (["/venv/bin/python", "/venv/bin/genial", "play"], "/venv/bin/genial", True),
+        (["python", "-m", "pytest"], "-m", False),  # a program that imports genial
+        (["python", "-m", "genial_tools"], "-m", False),
+        (["python", "-c", "import genial"], "-c", False),
+        (["python", "script.py"], "script.py", False),
+    ],
+)
+def test_the_start_up_handler_is_for_the_command_only(
+    orig_argv: list[str], argv0: str, command: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from genial import _startup
+
+    monkeypatch.setattr(sys, "orig_argv", orig_argv)
+    monkeypatch.setattr(sys, "argv", [argv0])
+    assert _startup._is_the_command() is command

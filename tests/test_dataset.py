@@ -85,7 +85,7 @@ def test_opening_refuses_another_run_and_resumes_this_one(tmp_path: Path) -> Non
     assert not list(tmp_path.glob("*.partial")) and not list(tmp_path.glob(".*partial"))
     # A file in a shard's place that genial did not write there is refused, not counted.
     pq.write_table(run.play(0, 10, 1).to_arrow(), tmp_path / "part-00000.parquet")
-    with pytest.raises(DatasetError, match=r"part-00000\.parquet is not a shard genial wrote"):
+    with pytest.raises(DatasetError, match=r"part-00000\.parquet is not listed in"):
         Dataset(tmp_path, run, games, first, 200, resume=True)
 
 

@@ -109,3 +109,19 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert "Decisions the engine takes" in rules  # RULES.md, included
     cli = (site / "cli" / "index.html").read_text()
     assert "usage: genial simulate" in cli  # help text generated at build time
+    # The pages link the API by the site's address (so that the links work on GitHub too):
+    # every such link of the built site lands on a page and an anchor that it has.
+    prefix = "https://genial-engine.github.io/genial/"
+    ids: dict[Path, set[str]] = {}
+    links = 0
+    for page in site.rglob("*.html"):
+        for href in re.findall(rf'href="{re.escape(prefix)}([^"]*)"', page.read_text()):
+            path, _, anchor = href.partition("#")
+            target = site / path / "index.html"
+            assert target.exists(), (page, href)
+            if anchor:
+                if target not in ids:
+                    ids[target] = set(re.findall(r'id="([^"]+)"', target.read_text()))
+                assert anchor in ids[target], (page, href)
+            links += 1
+    assert links > 100

@@ -514,3 +514,21 @@ def test_engine_check_does_not_call_a_descriptor_closing_late_a_leak() -> None:
     finally:
         os.close(kept)
     assert not check.passed and "1 descriptor(s) leaked" in check.detail
+
+
+def test_engine_check_without_the_keeper_does_not_claim_what_it_cannot_see(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the keeper, a process that double-forked out of the engine's session between
+    two scans is invisible to the host, so "no process left" was a claim it could not make
+    (orphans ran while it said so): the verdict says what it could not see."""
+    from genial.engine.check import run_checks
+
+    monkeypatch.setenv("GENIAL_ENGINE_KEEPER", "0")
+    python_engine = f"{PY} {shlex.quote(str(HERE.parent / 'examples' / 'engines' / 'random_engine.py'))}"
+    results = run_checks(python_engine, movetime_ms=100, rule_sets=[RULE_SETS[0]])
+    host = results[-1]
+    assert host.name == "nothing left behind" and host.passed, host.line()
+    assert "without the engine keeper" in host.detail and "may escape" in host.detail, host.line()
+    monkeypatch.delenv("GENIAL_ENGINE_KEEPER")
+    if sys.platform.startswith("linux"):
+        results = run_checks(python_engine, movetime_ms=100, rule_sets=[RULE_SETS[0]])
+        assert results[-1].detail.endswith("no process or descriptor left"), results[-1].line()

@@ -120,6 +120,7 @@ def test_a_full_disk_at_close_keeps_the_summary(
     assert code == 1, captured.err
     assert "Traceback" not in captured.err and len(captured.err.strip().splitlines()) == 1, captured.err
     assert "No space left on device" in captured.err and str(path) in captured.err
+    assert "[Errno" not in captured.err  # a sentence, without the OS's error number
     assert "300 games, 2 players" in captured.out  # the summary is still printed
     # The writer that failed to close is not closed again when collected (on a file closed
     # by then), which printed "Exception ignored in: ParquetWriter.__del__".
@@ -149,7 +150,7 @@ def test_a_full_disk_in_a_tournament_keeps_the_summary(
         ["tournament", "--games", "40", "--chunk", "10", "--threads", "1", "--out", str(tmp_path / "t.parquet")]
     )
     captured = capsys.readouterr()
-    assert code == 1 and "Traceback" not in captured.err
+    assert code == 1 and "Traceback" not in captured.err and "[Errno" not in captured.err
     assert "No space left on device" in captured.err
     assert "20 games, 2 players" in captured.out and "20 games were played" in captured.err
 
@@ -205,16 +206,36 @@ def test_resume_and_read_refuse_a_foreign_stray_or_altered_shard(
     assert "delete" in str(caught.value) or "move" in str(caught.value)
 
 
-def test_a_shard_a_killed_run_wrote_before_its_metadata_is_checked_in(tmp_path: Path) -> None:
-    """A run killed between renaming a shard and rewriting ``_meta.json`` left a good shard
-    that the metadata does not list: resuming checks it against its own header and keeps it."""
+@pytest.mark.parametrize("damage", ["none", "flipped"])
+def test_a_shard_the_metadata_does_not_list_is_refused(
+    tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run killed between renaming a shard and rewriting ``_meta.json`` leaves a shard
+    that the metadata does not list. Nothing vouches for its bytes: a header left intact over
+    damaged pages passed the header's checks, and --resume then trusted it. Both doors refuse
+    it, saying how to repair; once it is deleted, --resume plays it again."""
     out, resume = _dataset(tmp_path)
+    shard = out / "part-00004.parquet"
+    good = shard.read_bytes()
     meta = json.loads((out / "_meta.json").read_text())
     del meta["files"]["part-00004.parquet"]
     meta["shards_done"] -= 1
     meta["games"] -= 100
     (out / "_meta.json").write_text(json.dumps(meta))
+    if damage == "flipped":
+        data = bytearray(good)
+        data[len(data) // 3] ^= 0x10  # in the column pages: the footer still reads
+        shard.write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match="is not listed in"):
+        read_dataset(out)
+    capsys.readouterr()
+    assert main(resume) == 2
+    err = capsys.readouterr().err
+    assert f"{shard} is not listed in {out / '_meta.json'}" in err and "delete it" in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    shard.unlink()
     assert main(resume) == 0
+    assert shard.read_bytes() == good
     assert "part-00004.parquet" in json.loads((out / "_meta.json").read_text())["files"]
     assert len(read_dataset(out)) == 500
 
@@ -618,3 +639,40 @@ def test_a_folder_written_before_shards_were_listed_is_still_read(tmp_path: Path
     (out / "part-00001.parquet").write_bytes((out / "part-00002.parquet").read_bytes())
     with pytest.raises(DatasetError, match=r"part-00001\.parquet holds another shard's games"):
         read_dataset(out)
+
+
+# ----- temporary files of killed runs --------------------------------------------------------
+
+
+def test_a_later_run_removes_the_partial_files_of_a_killed_one(tmp_path: Path) -> None:
+    """SIGKILL leaves a run no chance to remove its hidden ``.NAME.XXXX.partial``: the next
+    run that writes the same file removes it (and a killed run's sidecar the same way), but
+    never the file of a run still writing (it holds a lock on it)."""
+    path = tmp_path / "g.csv"
+    argv = [sys.executable, "-m", "genial", "simulate", "--games", "50000000", "--threads", "1"]
+    proc = subprocess.Popen(
+        [*argv, "--chunk", "1000", "--no-progress", "-q", "--out", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120  # only a hang reaches it
+        while not [p for p in tmp_path.glob(".g.csv.*.partial") if p.stat().st_size > 0]:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    stale = list(tmp_path.glob(".g.csv.*.partial"))
+    assert stale
+    sidecar = tmp_path / ".g.csv.meta.json.x1y2.partial"  # as a kill during the sidecar leaves it
+    sidecar.write_text("{")
+    # A run writing the same file right now: its temporary file is locked, so it is kept.
+    with ResultWriter(path) as live:
+        assert main(["simulate", "--games", "20", "--threads", "1", "-q", "--out", str(path)]) == 0
+        left = set(tmp_path.glob(".*.partial"))
+        assert live.partial in left and not (set(stale) | {sidecar}) & left, left
+        live.abandon()
+    assert not list(tmp_path.glob(".*.partial"))
+    assert len(path.read_text().splitlines()) == 21

@@ -420,3 +420,39 @@ def test_short_calls_start_no_thread(tmp_path: Path) -> None:
         "choose": "ok",
         "tournament": "ok",
     }
+
+
+def _mapped(pid: int, name: str) -> bool:
+    """Whether process ``pid`` has a file whose path holds ``name`` mapped (a module loaded)."""
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            return name in f.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/PID/maps")
+@pytest.mark.parametrize("entry", ["-m", "script"])
+def test_ctrl_c_while_the_command_starts_prints_no_traceback(entry: str, tmp_path: Path) -> None:
+    """A Ctrl-C while ``genial`` is still importing (numpy loaded, the core not yet) ends it
+    with 130 and one line, as a Ctrl-C once the command runs does: it printed Python's
+    traceback of the import under way."""
+    if entry == "-m":
+        argv = [sys.executable, "-m", "genial", "simulate", "--games", "1000000", "-q"]
+    else:  # the console script pip writes: `from genial.cli import main`
+        script = tmp_path / "genial"
+        script.write_text(f"#!{sys.executable}\nimport sys\nfrom genial.cli import main\nsys.exit(main())\n")
+        script.chmod(0o755)
+        argv = [str(script), "simulate", "--games", "1000000", "-q"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _started.append(proc)
+    deadline = time.monotonic() + DEADLINE
+    while not _mapped(proc.pid, "_multiarray_umath"):
+        assert proc.poll() is None and time.monotonic() < deadline, "numpy was never loaded"
+        time.sleep(0.0005)
+    # numpy's extension is mapped as numpy's own import begins; the core comes after it.
+    assert not _mapped(proc.pid, "_core.abi3"), "the child got past its imports before the signal"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=DEADLINE)
+    assert "Traceback" not in err, err
+    assert proc.returncode == 130 and err.strip().splitlines() == ["genial: interrupted"], (proc.returncode, err)

@@ -3,16 +3,24 @@ intervals, engines in the pool, the command."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
+import os
+import resource
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import genial.ladder
 import numpy as np
 import pytest
 from genial.bots import BUILTIN_BOTS, LEVELS
+from genial.cli import main
 from genial.ladder import LadderRun, default_pool, fit, schedule
 
 POOL = ["random", "greedy", "scarcity", "easy"]
@@ -114,3 +122,84 @@ def test_the_ladder_command_writes_its_report_and_resumes(tmp_path: Path) -> Non
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
     assert "resuming" in again.stderr and "10 of 10 matches done" in again.stderr
     assert again.stdout.split("\n\n")[0] == first.stdout.split("\n\n")[0]  # the same table
+
+
+def _ladder_cli(args: list[str], memory: int | None = None) -> subprocess.CompletedProcess[str]:
+    """``genial ladder ARGS`` in its own session, its address space capped at ``memory``
+    bytes (a schedule built whole would otherwise take the machine's memory)."""
+
+    def cap() -> None:
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "genial", "ladder", "--no-progress", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=cap,
+    )
+    try:
+        out, err = proc.communicate(timeout=120)  # only a hang reaches this
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_an_absurd_round_count_is_refused_before_any_match(tmp_path: Path) -> None:
+    # A billion rounds were built as a schedule in memory (11.7 GB after 10 minutes).
+    res = _ladder_cli(["--rounds", "1000000000", "--out", str(tmp_path / "lad")], memory=4 << 30)
+    assert res.returncode == 2, res.stderr
+    line = res.stderr.strip()
+    assert "Traceback" not in line and len(line.splitlines()) == 1
+    assert "36,000,000,009 matches, more than the 100,000 a ladder plays" in line, line
+    assert not (tmp_path / "lad").exists()
+    with pytest.raises(ValueError, match="more than the 100,000"):
+        schedule(9, rounds2=1, rounds4=10**9, seed=0)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--rounds", "-1"], "--rounds must be >= 0, not -1"),
+        (["--rounds4", "-2"], "--rounds4 must be >= 0, not -2"),
+        (["--bootstrap", "-1"], "--bootstrap must be in 0..100000, not -1"),
+        (["--out", ""], "--out needs a folder name"),
+    ],
+)
+def test_negative_counts_and_an_empty_out_are_refused(
+    args: list[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = main(["ladder", "--pool", "random,greedy", "--rounds4", "0", "--no-progress", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and says in err and "Traceback" not in err, err
+    assert not list(tmp_path.iterdir())  # nothing played, nothing written
+
+
+def test_a_report_that_cannot_be_written_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "lad"
+    (out / "ladder.md").mkdir(parents=True)  # the report's name taken by a folder
+    argv = ["ladder", "--pool", "random,greedy", "--rounds", "1", "--rounds4", "0", "--bootstrap", "5"]
+    code = main([*argv, "--no-progress", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "[Errno" not in err, err
+    assert f"genial: error: cannot write {out / 'ladder.md'}: Is a directory" in err
+    assert "1 match is kept in" in err and len(err.strip().splitlines()) == 1, err
+    (out / "ladder.md").rmdir()
+
+    # A full disk while the matches are appended: one line, the matches before it kept.
+    def full(*a: Any, **kw: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(genial.ladder, "_match_row", full)
+    code = main([*argv, "--no-progress", "--out", str(tmp_path / "full")])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err and "[Errno" not in err, err
+    assert f"cannot write {tmp_path / 'full' / 'results.jsonl'}: No space left on device; 0 matches are kept" in err
+    assert len(err.strip().splitlines()) == 1, err

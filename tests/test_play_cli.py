@@ -435,3 +435,37 @@ def test_analyse_last_without_a_saved_game_says_so(
     assert "no game saved" in err and "Traceback" not in err
     assert main(["analyse"]) == 2
     assert "give a record file or --last" in capsys.readouterr().err
+
+
+def test_a_number_past_the_shown_list_is_refused_until_listed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 8 moves are shown; a typo such as 500 must not play the 500th of 540 unseen.
+    choices = ordered_choices(Game(players=2, seed=3), 3)
+    assert len(choices) > 500
+    stdin = "500\n9\nlist 12\n12\nquit\n"
+    code, out, err = play(["--seed", "3", "--seats", "human,greedy"], stdin, monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert f"player 0 (you): {choices[499].move}" not in out
+    assert "move 500 is not in the list shown (1 to 8): list all, or list 500, shows it first" in out
+    assert "move 9 is not in the list shown (1 to 8)" in out
+    # Once shown (list 12 shows the first 12), a number is played.
+    assert f"player 0 (you): {choices[11].move}" in out
+
+
+def test_every_number_is_open_after_list_all(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    choices = ordered_choices(Game(players=2, seed=3), 3)
+    code, out, _ = play(["--seed", "3", "--seats", "human,greedy"], "list all\n500\nquit\n", monkeypatch, capsys)
+    assert code == 0 and f"player 0 (you): {choices[499].move}" in out
+
+
+def test_the_hint_s_move_can_be_picked_by_its_number(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    choices = ordered_choices(Game(players=2, seed=3), 3)
+    argv = ["--seed", "3", "--seats", "human,greedy", "--show", "0"]
+    code, out, _ = play(argv, "1\nhint\n1\nquit\n", monkeypatch, capsys)
+    assert code == 0 and "move 1 is not in the list shown (none listed yet)" in out
+    assert f"player 0 (you): {choices[0].move}" in out  # the hint showed it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from conftest import ROOT
 from genial.bots import GameView, make, play_game
 from genial.cli import main
+from genial.dataset import read_dataset
 from genial.simulation import SimulationResult, derive_seed, shards
 from genial.tournament import bradley_terry, lineups_for
 
@@ -533,3 +535,58 @@ def test_cli_says_what_it_does_instead_of_surprising(tmp_path: Path, capsys: pyt
     assert "genial bots" in text and "(default: 10000)" in text and "(default: standard)" in text
     assert main(["bots", "mcts"]) == 0
     assert "iterations=300 (0..=10000000)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("standard", 2), ("standard", 3), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)]
+)
+def test_turns_count_every_turn_the_one_that_ends_the_game_included(variant: str, players: int) -> None:
+    # One turn, one placement that is not a bonus: the turn that wins or fills the board too.
+    res = genial.simulate(150, players=players, variant=variant, bots="random", seed=45, threads=1)
+    assert (res.placements.astype(int) - res.bonus_placements == res.turns).all()
+    assert set(res.end_reasons()) >= {"board_full"}
+
+
+def test_a_swap_instead_of_a_placement_is_a_turn_of_its_own() -> None:
+    res = genial.simulate(150, players=3, bots="random", seed=45, threads=1, swap_timing="instead_of_placement")
+    assert res.swaps.sum() > 0
+    assert (res.placements.astype(int) - res.bonus_placements + res.swaps == res.turns).all()
+
+
+def test_no_file_column_is_an_sql_keyword(tmp_path: Path) -> None:
+    res = genial.simulate(5, bots="random", seed=1)
+    cols = res.column_dict()
+    assert "end" not in cols and cols["end_reason"].tolist() == res.end_reasons().tolist()
+    res.write(tmp_path / "r.csv")
+    with open(tmp_path / "r.csv", newline="") as f:
+        header = next(csv.reader(f))
+    # The reserved words of SQL:2016 that a column name could plausibly take.
+    reserved = {"end", "order", "group", "select", "from", "where", "rank", "value", "values", "position", "user"}
+    assert not reserved & set(header)
+    assert json.loads((tmp_path / "r.csv.meta.json").read_text())["version"] == 4
+
+
+def test_a_version_3_dataset_reads_with_its_turns_counted_as_now() -> None:
+    # tests/data/dataset-v3 was written by genial before version 4: its `turns` left out the
+    # turn that ends the game, and its end reason was the column `end`.
+    old = read_dataset(ROOT / "tests" / "data" / "dataset-v3")
+    assert len(old) == 12 and set(old.end_reasons()) <= {"board_full", "immediate_win", "no_placement"}
+    assert (old.placements.astype(int) - old.bonus_placements == old.turns).all()
+    new = genial.simulate(12, bots="greedy", seed=45, threads=1)
+    assert (old.turns == new.turns).all() and (old.end == new.end).all()
+
+
+def test_every_file_column_is_defined_in_the_simulation_page() -> None:
+    page = (ROOT / "docs" / "simulation.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z_<>]+)` \| [a-z0-9]+ \|", page, re.MULTILINE))
+    colours = "|".join(c.name.lower() for c in genial.Color)
+    seen = set()
+    for variant, players in (("standard", 2), ("standard", 4), ("team", 4), ("duel", 2), ("solo", 1)):
+        for name in genial.simulate(2, players=players, variant=variant, seed=1).column_dict():
+            name = re.sub(
+                rf"^(score|track)_\d+_({colours})$",
+                lambda m: f"{m.group(1)}_<{'s' if m.group(1) == 'score' else 't'}>_<colour>",
+                name,
+            )
+            seen.add(re.sub(r"^(bot|place)_\d+$", r"\1_<s>", name))
+    assert seen == documented, (seen - documented, documented - seen)

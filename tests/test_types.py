@@ -40,3 +40,14 @@ def test_legal_moves_text_is_each_moves_text_in_order() -> None:
         game.play(moves[0])
     assert game.legal_moves().text() == ""
     assert kinds == {"place", "swap", "keep"}
+
+
+def test_legal_moves_compare_by_their_moves_in_order() -> None:
+    game = genial.Game(players=2, seed=1)
+    first = game.legal_moves()
+    assert first == game.legal_moves()
+    game.play(first[0])
+    assert game.legal_moves() != first
+    assert first != list(first)  # a list of the same moves is another type, as list != tuple
+    game.pop()
+    assert game.legal_moves() == first

@@ -9,7 +9,14 @@ Two jobs, both so that nothing the code already says is restated by hand:
   text blocks and Markdown tables. The docstrings themselves are not changed.
 * mkdocs hooks that replace marker comments in the pages with text generated from the
   installed package at build time: ``genial ... --help`` output, the observation layout,
-  a module's docstring, the variants. An unknown marker fails the build.
+  a module's docstring, the variants, a file of the repository. An unknown marker fails the
+  build.
+
+A marker is a pair, ``<!-- genial:KIND ARG -->LINK<!-- /genial:KIND -->``: what stands
+between them is what the page shows where it is read as it is, on GitHub, a link to the
+same part of the built site (`link_to_site` writes it; tests/test_docs_github.py checks that
+none is blank). Running this file (``python docs/hooks/genial_docs.py``) writes those links
+into every page, pairing any single marker.
 """
 
 from __future__ import annotations
@@ -210,7 +217,12 @@ class DocstringMarkup(Extension):
 
 # ----- generated page content -------------------------------------------------------------
 
-_MARKER = re.compile(r"<!-- genial:([a-z-]+)(?: ([^ ]+))? -->")
+_MARKER = re.compile(
+    r"<!-- genial:([a-z-]+)(?: ([^ ]+))? -->(?:((?:(?!<!-- genial:).)*?)<!-- /genial:\1 -->)?", re.DOTALL
+)
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+#: Where the site is published (.github/workflows/docs.yml; pyproject.toml's Documentation).
+SITE = "https://genial-engine.github.io/genial/"
 
 
 def _cli_help(command: str | None) -> str:
@@ -328,7 +340,22 @@ def _dependencies() -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _read(path: str | None) -> str:
+    if not path:
+        raise ValueError("genial:include and genial:example need a file of the repository")
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def _example(path: str | None) -> str:
+    """A script of the repository in a folded box, its whole text."""
+    code = "\n".join(f"    {line}" if line else "" for line in _read(path).rstrip("\n").split("\n"))
+    return f'??? example "{path}"\n\n    ```python\n{code}\n    ```'
+
+
 _GENERATORS: dict[str, Callable[[str | None], str]] = {
+    "include": _read,
+    "example": _example,
     "cli-table": lambda _arg: _cli_table(),
     "dependencies": lambda _arg: _dependencies(),
     "cli-help": _cli_help,
@@ -341,6 +368,9 @@ _GENERATORS: dict[str, Callable[[str | None], str]] = {
 
 
 def expand_markers(markdown: str, where: str) -> str:
+    """The page as the site shows it: every marker (a pair with what stands between, or a
+    single opening one) replaced by its generated text."""
+
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2)
         if kind not in _GENERATORS:
@@ -348,6 +378,74 @@ def expand_markers(markdown: str, where: str) -> str:
         return _GENERATORS[kind](arg)
 
     return _MARKER.sub(replace, markdown)
+
+
+def slug(heading: str) -> str:
+    """The anchor mkdocs gives a heading (Python-Markdown's toc: lowercase, punctuation
+    dropped, spaces as hyphens)."""
+    text = re.sub(r"[`*_]", "", heading).strip().lower()
+    text = re.sub(r"[^\w\s-]", "", text)
+    return re.sub(r"[-\s]+", "-", text).strip("-")
+
+
+def page_url(page: str) -> str:
+    """The site's address of a page of docs/ (``cli.md`` -> ``SITE/cli/``)."""
+    name = page.removesuffix(".md")
+    return SITE if name == "index" else f"{SITE}{name}/"
+
+
+def link_to_site(markdown: str, page: str) -> str:
+    """The page with a link to the site's part in every marker pair (a single marker is
+    paired): where the page is read as it is, the generated part is one click away. The
+    link goes to the heading above the marker."""
+    out: list[str] = []
+    last = 0
+    for m in _MARKER.finditer(markdown):
+        kind, arg = m.group(1), m.group(2)
+        if kind not in _GENERATORS:
+            raise ValueError(f"{page}: unknown marker genial:{kind}")
+        prose = re.sub(r"^ *```.*?^ *```", "", markdown[: m.start()], flags=re.S | re.M)
+        headings = re.findall(r"^#{2,6} +(.+?) *$", prose, re.M)  # the page's title is its top
+        anchor = f"#{slug(headings[-1])}" if headings else ""
+        what = {
+            "cli-help": f"genial {arg} --help" if arg else "genial --help",
+            "cli-table": "the table of commands",
+            "dependencies": "the list of dependencies",
+            "observation-table": "the table of the observation's blocks",
+            "docstring": f"{arg}'s description",
+            "variants-table": "the table of variants",
+            "bot-names": "the names of the built-in bots",
+            "bot-table": "the table of built-in bots",
+            "include": str(arg),
+            "example": f"the whole of {arg}",
+        }[kind]
+        if kind in ("include", "example"):
+            link = f"[{what}](https://github.com/genial-engine/genial/blob/main/{arg})"
+        else:
+            link = f"[{what}, on the documentation site]({page_url(page)}{anchor})"
+        opening = f"<!-- genial:{kind}{f' {arg}' if arg else ''} -->"
+        out.append(markdown[last : m.start()] + f"{opening}{link}<!-- /genial:{kind} -->")
+        last = m.end()
+    out.append(markdown[last:])
+    return "".join(out)
+
+
+def write_links() -> list[str]:
+    """Writes `link_to_site`'s links into every page of docs/; the pages it changed."""
+    changed = []
+    docs = os.path.join(ROOT, "docs")
+    for name in sorted(os.listdir(docs)):
+        if not name.endswith(".md"):
+            continue
+        path = os.path.join(docs, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        new = link_to_site(text, name)
+        if new != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            changed.append(name)
+    return changed
 
 
 _BLANKLINE = re.compile(r"^<BLANKLINE>$", re.MULTILINE)
@@ -358,3 +456,8 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
     as doctests (tests/test_docs_site.py), which write an empty output line as
     ``<BLANKLINE>``; readers see it empty."""
     return _BLANKLINE.sub("", expand_markers(markdown, page.file.src_uri))
+
+
+if __name__ == "__main__":
+    for name in write_links():
+        print(f"wrote the site links of docs/{name}")

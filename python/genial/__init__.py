@@ -8,7 +8,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any as _Any
+# First of genial's imports: a Ctrl-C while the command imports the rest is one line.
+from . import _startup as _startup  # isort: skip
+
+from typing import Any as _Any  # isort: skip
 
 from . import actions as actions  # submodules for learning agents
 from . import observation as observation

@@ -216,6 +216,8 @@ class LegalMoves:
     def text(self, sep: str = " ") -> str:
         """The moves' text forms in order, joined by ``sep`` (as the engine protocol's
         ``legalmoves`` line lists them): ``sep.join(map(str, moves))`` in one pass."""
+    def __eq__(self, other: object, /) -> bool:
+        """Equal to another `LegalMoves` of the same moves in the same order."""
 
 @final
 class PlayResult:

@@ -17,15 +17,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from . import _core
 from ._core import Move, Rules
 from .arguments import LIMITS, int_in
 from .game import Game, check_seed, core_state
-
-if TYPE_CHECKING:
-    from .bots import GameView
+from .view import GameView
 
 __all__ = ["analyse", "Analysis", "CandidateMove", "chance_map", "evaluate"]
 
@@ -88,7 +85,7 @@ def analyse(
     a `genial.bots.GameView` of the seat to move; a view of another seat raises
     `genial.bots.NotYourTurnError`.
     """
-    from .bots import GameView, catalogue
+    from .bots import catalogue
 
     seat = None
     if isinstance(game, GameView):
@@ -149,8 +146,6 @@ def evaluate(game: Game | GameView) -> tuple[float, ...]:
     >>> len(p), round(sum(p), 6)
     (3, 1.0)
     """
-    from .bots import GameView
-
     if isinstance(game, GameView):
         seat, game = game.seat, game._game
     elif isinstance(game, Game):

@@ -19,10 +19,10 @@ is killed leaves no half shard that a resumed run would count as done.
 game and the SHA-256 of its bytes. Resuming and `read_dataset` check every ``part-*``
 file against it and refuse, naming the file and how to repair the folder, a shard that
 was altered (its hash differs), copied from another shard or run, or that the run never
-had (a stray ``part-00099.parquet``). A shard the metadata does not list yet (a run
-killed between renaming the shard and rewriting ``_meta.json``) is checked against the
-run and range its own header names, and listed by ``--resume``. A folder written before
-shards were listed (no ``files`` at all) is read by the shards' own headers.
+had (a stray ``part-00099.parquet``), or that it does not list (a run killed between
+renaming the shard and rewriting ``_meta.json``, or a file put there: its header can be
+intact over damaged pages, so nothing vouches for it). A folder written before shards were
+listed (no ``files`` at all) is read by the shards' own headers.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import numpy as np
 from .arguments import int_in
 from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
 from .files import field as json_field
-from .results import COLUMNS, SimulationResult, check_metadata, rules_of
+from .results import COLUMNS, SimulationResult, check_metadata, rules_of, upgrade_columns
 from .simulation import MAX_SHARDS, Run
 from .stats import END_NAMES, Summary
 
@@ -171,6 +171,11 @@ class Dataset:
             shard = by_name.get(f.name)
             if shard is None:
                 raise DatasetError(_stray(f, len(self.shards)))
+            if f.name not in listed and "files" in old:
+                # A run killed between renaming a shard and rewriting the metadata, or a file
+                # put there: nothing vouches for its bytes (a header intact over damaged pages
+                # passes every check short of reading it all), so it is not counted as done.
+                raise DatasetError(_unlisted(f, self.path))
             data = f.read_bytes()
             self.files[f.name] = _check_shard(f, data, shard, listed.get(f.name), old, self.pa, self.pq)
             self.done.add(shard.index)
@@ -250,6 +255,13 @@ def _stray(f: Path, count: int) -> str:
     )
 
 
+def _unlisted(f: Path, folder: Path) -> str:
+    return (
+        f"{f} is not listed in {folder / META_NAME} (a run stopped as it wrote it, or a file put there), "
+        f"so nothing vouches for its games: {_REPAIR}"
+    )
+
+
 def _read_meta(folder: Path) -> dict[str, Any]:
     """``_meta.json``, every field the readers use checked (`DatasetError` naming the file
     and the field)."""
@@ -258,6 +270,7 @@ def _read_meta(folder: Path) -> dict[str, Any]:
         meta = check_metadata(meta_file, read_json(meta_file, "dataset metadata file"))
         if meta.get("format") != _FORMAT:
             raise FileFormatError(f"{meta_file}: the field 'format' is {meta.get('format')!r}, not {_FORMAT!r}")
+        json_field(meta_file, meta, "version", int)  # the columns' meaning (`upgrade_columns`)
         for key in ("first_game", "games", "shard_games", "shards"):
             value = json_field(meta_file, meta, f"layout.{key}", int)
             if value < 0 or (key == "shard_games" and value < 1):
@@ -344,9 +357,11 @@ def _empty(meta: dict[str, Any]) -> SimulationResult:
     )
 
 
-def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
-    """The columns of a shard file back into a `SimulationResult` of the run ``like``."""
-    cols = {name: table.column(name).to_numpy() for name in table.column_names}
+def _from_table(table: Any, like: SimulationResult, version: int) -> SimulationResult:
+    """The columns of a shard file, written by metadata version ``version``, back into a
+    `SimulationResult` of the run ``like``."""
+    # A folder written before version 4 has the columns of its time: read with today's meaning.
+    cols = upgrade_columns({name: table.column(name).to_numpy() for name in table.column_names}, version)
     players, colors = like.players, ("red", "orange", "yellow", "green", "blue", "purple")
     names = {name: i for i, name in enumerate(like.bot_names)}
     ends = {name: i for i, name in enumerate(END_NAMES)}
@@ -379,7 +394,7 @@ def _from_table(table: Any, like: SimulationResult) -> SimulationResult:
             bonuses_lost=cols["bonuses_lost"].astype(np.uint16),
             swaps=cols["swaps"].astype(np.uint16),
             turns=cols["turns"].astype(np.uint16),
-            end=np.array([ends[e] for e in cols["end"]], np.uint8),
+            end=np.array([ends[e] for e in cols["end_reason"]], np.uint8),
         )
     )
 
@@ -389,23 +404,21 @@ def _parts(path: Path, like: SimulationResult, meta: dict[str, Any]) -> Iterator
     pa, pq = _modules()
     shards = {s.name: s for s in _shards_of(meta)}
     listed = meta.get("files", {})
+    version = int(meta["version"])
     for f in sorted(path.glob("part-*.parquet")):
         shard = shards.get(f.name)
         if shard is None:
             raise DatasetError(_stray(f, len(shards)))
-        data = f.read_bytes()
         entry = listed.get(f.name)
-        _check_shard(f, data, shard, entry, meta, pa, pq)
         # A folder written before shards were listed (no "files" at all) is read by the
         # shards' own headers; in a listing folder, an unlisted shard waits for --resume.
         if entry is None and "files" in meta:
-            raise DatasetError(
-                f"{f} is a shard of this run that {path / META_NAME} does not list yet (the run was stopped as "
-                "it was written): run the same command with --resume to check it in"
-            )
+            raise DatasetError(_unlisted(f, path))
+        data = f.read_bytes()
+        _check_shard(f, data, shard, entry, meta, pa, pq)
         try:
             table = pq.read_table(pa.BufferReader(data))
-            yield _from_table(table, like)
+            yield _from_table(table, like, version)
         except (OSError, ValueError, KeyError) as e:
             raise DatasetError(f"{f} cannot be read ({e}): {_REPAIR}") from None
 

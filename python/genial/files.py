@@ -77,12 +77,61 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
+def _lock(fd: int) -> bool:
+    """Takes the exclusive lock of an open file without waiting: whether it was free (always
+    true where there are no such locks, as on Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
 def temporary(path: Path) -> tuple[int, Path]:
-    """A new temporary file beside ``path`` (``.NAME.XXXX.partial``), with the umask's mode."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows
-        os.fchmod(fd, file_mode())
-    return fd, Path(tmp)
+    """A new temporary file beside ``path`` (``.NAME.XXXX.partial``), with the umask's mode,
+    locked for as long as the returned descriptor is open: the lock, which the system drops
+    when the process dies (SIGKILL too), tells `remove_stale` the file is still being
+    written. It takes its ``.partial`` name only once locked, so that no file by that name
+    is ever unlocked while its writer lives."""
+    fd, new = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    try:
+        with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows
+            os.fchmod(fd, file_mode())
+        _lock(fd)
+        tmp = Path(new[: -len(".new")] + ".partial")
+        os.rename(new, tmp)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(new)
+        raise
+    return fd, tmp
+
+
+def remove_stale(path: Path, *names: str) -> None:
+    """Removes the temporary files (`temporary`) of ``path`` and of the sibling ``names``
+    that runs killed before they could (SIGKILL, a power cut) left beside it: those whose
+    lock is free. A run still writing holds its file's lock, and its file is kept."""
+    for name in (path.name, *names):
+        for old in path.parent.glob(f".{_glob_escape(name)}.*.partial"):
+            try:
+                fd = os.open(old, os.O_RDONLY)
+            except OSError:
+                continue  # gone already, or not ours to read
+            try:
+                if _lock(fd):
+                    old.unlink(missing_ok=True)
+            finally:
+                os.close(fd)
+
+
+def _glob_escape(name: str) -> str:
+    """``name`` with the characters that `Path.glob` reads as patterns escaped."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def commit(tmp: Path, path: Path) -> None:

@@ -254,7 +254,8 @@ class Game:
 
     @property
     def stats(self) -> dict[str, int]:
-        """Counters: placements, bonus placements, bonuses lost, swaps, turns."""
+        """Counters: placements, bonus placements, bonuses lost, swaps, turns (those played,
+        the one that ends the game included; docs/simulation.md defines each)."""
         names = ("placements", "bonus_placements", "bonuses_lost", "swaps", "turns")
         return dict(zip(names, self._state.stats()))
 

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
+from .arguments import int_in
 from .bots import BuiltinBot, catalogue, parse_bot
 from .files import replacing, write_atomic
 from .simulation import Run, bot_label, derive_seed
@@ -52,6 +53,12 @@ __all__ = [
 FORMAT = "genial.ladder"
 VERSION = 1
 ANCHOR = "random"
+#: The most matches a run schedules: the schedule, the results file's rows and the fit all
+#: hold every match (the fit, pool² pairs of each), so a count past this is refused before anything is played (a billion
+#: rounds once filled the machine's memory building the schedule, with no output).
+MAX_MATCHES = 100_000
+#: The most bootstrap resamplings of the fit (each one refits every match).
+MAX_BOOTSTRAP = 100_000
 
 
 def default_pool() -> list[str]:
@@ -80,10 +87,18 @@ class Match:
 def schedule(pool_size: int, rounds2: int, rounds4: int, seed: int) -> list[Match]:
     """The matches of a run, in playing order: the rounds of both formats interleaved,
     so that a run stopped early has a little of everything."""
+    rounds2 = int_in("rounds2", rounds2, 0)
+    rounds4 = int_in("rounds4", rounds4, 0)
     if pool_size < 2:
         raise ValueError("a ladder needs at least two bots")
     if rounds4 and pool_size < 4:
         raise ValueError("the 4-player ladder needs at least four bots")
+    count = rounds2 * (pool_size * (pool_size - 1) // 2) + rounds4 * pool_size
+    if count > MAX_MATCHES:
+        raise ValueError(
+            f"{rounds2} 2-player and {rounds4} 4-player rounds of {pool_size} bots make {count:,} matches, "
+            f"more than the {MAX_MATCHES:,} a ladder plays: give fewer rounds"
+        )
     pairs = [(a, b) for a in range(pool_size) for b in range(a + 1, pool_size)]
     out: list[Match] = []
     m2 = m4 = 0
@@ -437,7 +452,8 @@ class Ratings:
 def fit(names: Sequence[str], rows: Sequence[dict[str, Any]], *, bootstrap: int = 200, seed: int = 0) -> Ratings:
     """Bradley–Terry ratings of the matches ``rows`` (as the results file holds them),
     anchored at ``random``, with percentile intervals from ``bootstrap`` resamplings of
-    the matches (a fixed generator seeded from ``seed``)."""
+    the matches (a fixed generator seeded from ``seed``; at most `MAX_BOOTSTRAP`)."""
+    bootstrap = int_in("bootstrap", bootstrap, 0, MAX_BOOTSTRAP)
     names = tuple(names)
     per_match = np.stack(list(_pairwise(names, rows))) if rows else np.zeros((0, len(names), len(names), 2))
     anchor = names.index(ANCHOR)

@@ -23,7 +23,7 @@ from . import _core
 from ._core import Rules
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
-from .files import FileFormatError, arrow, commit, read_json, temporary, write_atomic
+from .files import FileFormatError, arrow, commit, read_json, remove_stale, temporary, write_atomic
 from .files import field as json_field
 from .game import Game
 from .stats import END_NAMES, Summary
@@ -45,9 +45,11 @@ class SimulationResult:
     ``scores`` (games × players × 6, int8: each seat's markers as it sees them), ``tracks``
     (games × tracks × 6: the variant's own tracks), ``ranks`` (games × players, 0 = first,
     ties share), ``bots`` (games × players: index into ``bot_names``), ``placements``,
-    ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16), ``end`` (uint8
-    code into `END_NAMES`). ``rules`` is the rule set they were played by; ``bot_specs`` the
-    bots' text forms (``mcts:iterations=100,...``; a Python bot's is its label).
+    ``bonus_placements``, ``bonuses_lost``, ``swaps``, ``turns`` (uint16: every turn played,
+    the one that ends the game included), ``end`` (uint8 code into `END_NAMES`; the column
+    ``end_reason`` of files and data frames). ``rules`` is the rule set they were played by;
+    ``bot_specs`` the bots' text forms (``mcts:iterations=100,...``; a Python bot's is its
+    label).
 
     A run stopped by Ctrl-C keeps every game it finished, so the game numbers of its last
     part may have gaps; they always increase.
@@ -128,14 +130,16 @@ class SimulationResult:
 
     def column_dict(self) -> dict[str, npt.NDArray[Any]]:
         """Flat columns, one row per game, as files and data frames hold them: ``game, seed,
-        end, placements, ..., bot_<s>, place_<s>, score_<s>_<colour>`` (and
+        end_reason, placements, ..., bot_<s>, place_<s>, score_<s>_<colour>`` (and
         ``track_<t>_<colour>`` for the team and duel games, whose tracks differ from the
         seats' scores). ``place_<s>`` is the seat's place as a person reads it: 1 for
-        first, ties sharing (the ``ranks`` array counts from 0)."""
+        first, ties sharing (the ``ranks`` array counts from 0). No name is an SQL keyword,
+        so that duckdb, SQLite or Postgres take each one unquoted (docs/simulation.md
+        defines every column)."""
         cols: dict[str, npt.NDArray[Any]] = {
             "game": self.game_index,
             "seed": self.seed,
-            "end": self.end_reasons(),
+            "end_reason": self.end_reasons(),
             "placements": self.placements,
             "bonus_placements": self.bonus_placements,
             "bonuses_lost": self.bonuses_lost,
@@ -273,12 +277,6 @@ class SimulationResult:
             f"bots {list(self.bot_names)}, seed {self.run_seed}, first game {self.first_game}>"
         )
 
-    @classmethod
-    def from_columns(cls, columns: dict[str, Any], **meta: Any) -> SimulationResult:
-        """A result from the core's columns (`_core.Run.play`, `_core.Run.record`) and the
-        run's facts."""
-        return cls(**columns, **meta)
-
 
 def _spec_parts(spec: str) -> dict[str, Any]:
     """``mcts:iterations=100,width=6`` -> ``{"name": "mcts", "options": {"iterations": "100", ...}}``."""
@@ -293,8 +291,28 @@ def meta_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".meta.json")
 
 
-#: Version 3 stores the rule set as its one text form; version 2 as an object of fields.
-METADATA_VERSION = 3
+#: Version 4 counts in ``turns`` the turn that ends the game, and names the end reason's
+#: column ``end_reason`` (``end``, an SQL keyword, before). Version 3 stores the rule set as
+#: its one text form; version 2 as an object of fields.
+METADATA_VERSION = 4
+
+#: End reasons whose game ended in the middle of a turn (a placement that wins or fills the
+#: board): the turn a file written before version 4 left out of ``turns``.
+_ENDS_MID_TURN = ("board_full", "immediate_win")
+
+
+def upgrade_columns(columns: dict[str, Any], version: int) -> dict[str, Any]:
+    """The file columns (`SimulationResult.column_dict`'s names) of a file written by
+    metadata version ``version``, as version `METADATA_VERSION` writes them: before version
+    4, ``end`` becomes ``end_reason`` and ``turns`` gains the turn that ended the game
+    (exact: only a placement that wins or fills the board ends a game mid-turn)."""
+    if version >= 4:
+        return columns
+    out = dict(columns)
+    ends = np.asarray(out.pop("end"))
+    out["end_reason"] = ends
+    out["turns"] = np.asarray(out["turns"]) + np.isin(ends, _ENDS_MID_TURN).astype(np.uint16)
+    return out
 
 
 def rules_of(meta: dict[str, Any], where: str) -> Rules:
@@ -362,6 +380,11 @@ class ResultFileError(OSError):
     """A results file could not be written (a full disk, say); the message says what was
     kept."""
 
+    def __str__(self) -> str:
+        # The sentence alone: OSError's own text starts "[Errno 28] ", which one-line
+        # errors do not show (``errno`` still holds the number).
+        return self.strerror if self.args[1:] and self.strerror else super().__str__()
+
 
 class ResultWriter:
     """Writes results chunk by chunk to one file: Parquet for ``.parquet`` (needs
@@ -400,6 +423,8 @@ class ResultWriter:
                 self._pa, self._pq = arrow()
             except ImportError:
                 raise ImportError("writing Parquet needs pyarrow: pip install pyarrow (or write .csv)") from None
+        # The hidden files of a run killed while writing this file are removed first.
+        remove_stale(self.path, meta_path(self.path).name)
         # Opened now, renamed by `close`: an unwritable folder fails before any game.
         fd, tmp = temporary(self.path)
         self._tmp: Path | None = tmp

@@ -558,6 +558,12 @@ impl LegalMoves {
         out
     }
 
+    /// Equal to another `LegalMoves` listing the same moves in the same order (it compared
+    /// by identity: `g.legal_moves() == g.legal_moves()` was false).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<LegalMoves>().map(|o| o.get().moves == self.moves).unwrap_or(false)
+    }
+
     fn __repr__(&self) -> String {
         let head: Vec<String> = self.moves.iter().take(4).map(|m| m.to_string()).collect();
         let more = if self.moves.len() > 4 { ", ..." } else { "" };

@@ -84,6 +84,9 @@ pub struct Stats {
     pub bonus_placements: u16,
     pub bonuses_lost: u16,
     pub swaps: u16,
+    /// Turns played, the turn that ends the game included (a game ends in the middle of a
+    /// turn: a placement that wins or fills the board); the turn of a seat that cannot place,
+    /// which ends the game before it begins, is not one.
     pub turns: u16,
 }
 
@@ -829,6 +832,7 @@ impl Game {
 
     fn finish(&mut self, end: End, report: &mut PlayResult) {
         self.lose_pending(report);
+        self.stats.turns += 1; // the turn that ends the game is played too
         self.end = Some(end);
         self.phase = Phase::Over;
     }

@@ -196,6 +196,23 @@ TABLE: list[Hostile] = [
         """,
     ),
     _py(
+        # A daemon started mid-game (a double fork out of the session, its output closed):
+        # this host's keeper collects it, but it is the engine's fault, which engine-check
+        # passed.
+        "daemon_started_midgame",
+        None,
+        r"left its session",
+        go="""
+            if gos == 3 and os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.closerange(0, 3)
+                    time.sleep(600)
+                os._exit(0)
+            say("legal")
+        """,
+    ),
+    _py(
         "ignores_sigterm_and_hangs", TIMEOUT, TIMEOUT, prelude="signal.signal(signal.SIGTERM, signal.SIG_IGN)", go=HANG
     ),
     _py(
@@ -385,6 +402,14 @@ TABLE: list[Hostile] = [
     ),
     # ----- answers ---------------------------------------------------------------------------------
     _py("answers_late", TIMEOUT, TIMEOUT, go='time.sleep(float(os.environ["HOSTILE_LATE_S"]))\nsay("legal")'),
+    _py(
+        # Six times its move time at every decision: under the host's margin, so no forfeit,
+        # but an engine that ignores its clock (engine-check passed it).
+        "answers_at_six_times_its_move_time",
+        None,
+        r"answers late",
+        go='time.sleep(6 * int(w[w.index("movetime") + 1]) / 1000)\nsay("legal")',
+    ),
     _py(
         "answers_late_at_its_third_decision",
         TIMEOUT,

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .. import _startup
 from ..engine.host import EngineError
 from ..translation import from_environment, use
 from . import analyse, bots, demo, engine, ladder, learning, play, records, serve, simulate
@@ -79,8 +80,9 @@ def _one_interrupt(process: bool) -> Iterator[None]:
     process's own command line (``process``) this holds until the process ends, so that a
     Ctrl-C after `main` returned cannot change its status either; a call with arguments
     (a script, a test) gets Python's handler back."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not (
-        signal.default_int_handler
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) not in (
+        signal.default_int_handler,
+        _startup.interrupted,  # the start-up's: the command takes over from it here
     ):
         yield
         return

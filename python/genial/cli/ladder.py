@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..arguments import int_in
 from ..files import write_atomic
 from .common import error, examples, split_bot_specs
 
@@ -17,13 +18,21 @@ __all__ = ["register"]
 
 
 def _ladder(args: argparse.Namespace) -> int:
-    from ..ladder import LadderRun, default_pool
+    from ..ladder import MAX_BOOTSTRAP, LadderRun, default_pool
     from ..progress import ProgressBar
 
+    if not args.out:
+        return error("--out needs a folder name (default: ladder)")
+    for flag, value in (("--rounds", args.rounds), ("--rounds4", args.rounds4)):
+        int_in(flag, value, 0)
+    int_in("--bootstrap", args.bootstrap, 0, MAX_BOOTSTRAP)
     pool = split_bot_specs(args.pool) if args.pool else default_pool()
     pool += args.add or []
     out = Path(args.out)
-    run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
+    try:
+        run = LadderRun(out / "results.jsonl", pool, rounds2=args.rounds, rounds4=args.rounds4, seed=args.seed)
+    except OSError as e:  # the results file unreadable, or its repair unwritable (a full disk)
+        return error(f"cannot use {e.filename or out / 'results.jsonl'}: {e.strerror or e}", 1)
     total = len(run.matches)
     if run.set_aside:
         print(
@@ -55,6 +64,8 @@ def _ladder(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    except OSError as e:  # a full disk: the matches appended before it are whole lines
+        return error(f"cannot write {e.filename or run.path}: {e.strerror or e}; {_kept(run)}", 1)
     except Exception as e:  # the cluster failed (a lost connection, a task that kept failing)
         if not args.ray:
             raise
@@ -74,16 +85,28 @@ def _ladder(args: argparse.Namespace) -> int:
         ratings.matrix(),
         "",
     ]
-    write_atomic(out / "ladder.md", "\n".join(report))
+    try:
+        write_atomic(out / "ladder.md", "\n".join(report))
+    except OSError as e:  # a full disk, or a folder by that name
+        return error(f"cannot write {out / 'ladder.md'}: {e.strerror or e}; {_kept(run)}", 1)
     print(ratings.table())
     print()
     print(ratings.matrix())
-    if ratings.plot(out / "ladder.png"):
+    try:
+        plotted = ratings.plot(out / "ladder.png")
+    except OSError as e:
+        return error(f"cannot write {out / 'ladder.png'}: {e.strerror or e}; {_kept(run)}", 1)
+    if plotted:
         print(f"\nwrote {out / 'ladder.md'} and {out / 'ladder.png'}")
     else:
         print(f"\nwrote {out / 'ladder.md'} (no plot: matplotlib is not installed)")
     print(f"{len(run.done)} matches, {time.perf_counter() - start:.0f} s this run")
     return 0
+
+
+def _kept(run: Any) -> str:
+    n = len(run.done)
+    return f"{n} match{' is' if n == 1 else 'es are'} kept in {run.path}: the same command resumes"
 
 
 def register(sub: Any) -> None:

@@ -75,7 +75,7 @@ def _help() -> str:
     return tr(
         """\
 Enter one of:
-  3                    play move number 3 of the list
+  3                    play move number 3 of the list (a number listed this turn)
   R0,-4+B1,-4          play a move by its text: colour letter and cell q,r of each half
   swap | keep          answer a swap offer
   list [N|all]         show the N best moves (default 30) or all of them
@@ -125,6 +125,8 @@ class Table:
         self.out = out
         self.color = color
         self.show = show
+        # The numbers listed this turn: only those can be picked by number.
+        self._shown: set[int] = set()
         self.echo = not (hasattr(inp, "isatty") and inp.isatty())
         # Where the game was last saved (by `save FILE`, or the record resumed), and after
         # how many moves: an unfinished game is saved there again when the program ends.
@@ -208,6 +210,7 @@ class Table:
                 self.say(tr("no legal move uses a {tile} tile").format(tile=tile))
                 return
         shown = picked if limit is None else picked[:limit]
+        self._shown.update(i for i, _ in shown)
         width = len(str(len(choices)))
         for i, choice in shown:
             self.say(f"  {i:>{width}}. {choice.describe()}")
@@ -444,6 +447,7 @@ class Table:
         self.say()
         self.show_board(seat)
         choices = ordered_choices(game)
+        self._shown = set()
         self.list_choices(choices, limit=self.show)
         while True:
             line = self._read(tr("player {seat}> ").format(seat=seat))
@@ -480,6 +484,7 @@ class Table:
         elif command == "hint":
             # The list's first entry: the expert level's pick from this seat's view.
             self.say(tr("hint: 1. {move}").format(move=choices[0].describe()))
+            self._shown.add(1)  # shown now: it can be picked by its number
         elif command == "save":
             self.save(rest.strip())
         elif _is_number(line):
@@ -491,6 +496,16 @@ class Table:
                 self.say(
                     tr("no move number {number}: pick 1 to {last} (list all shows them)").format(
                         number=shown, last=len(choices)
+                    )
+                )
+                return False
+            if number not in self._shown:
+                # A typo must not play one of hundreds of moves the player has not seen.
+                head = next(k for k in range(len(choices) + 1) if k + 1 not in self._shown)
+                listed = tr("1 to {last}").format(last=head) if head else tr("none listed yet")
+                self.say(
+                    tr("move {number} is not in the list shown ({listed}): list all, or list {number}, shows it first").format(
+                        number=number, listed=listed
                     )
                 )
                 return False

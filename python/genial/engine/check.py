@@ -13,10 +13,11 @@ left alive, no descriptor leaked.
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .._core import Move, Rules
 from ..bots import Forfeit, GameView, parse_bot, play_game
@@ -30,6 +31,11 @@ __all__ = ["Check", "run_checks", "parse_rule_set", "rule_set_text", "RULE_SETS"
 
 DEADLINE_S = 600.0
 """The suite's own deadline (s): the checks not run by then fail."""
+
+LATE_FACTOR = 3
+LATE_SLACK_MS = 100
+"""An engine answers late when its median decision takes more than ``LATE_FACTOR`` times its
+move time and ``LATE_SLACK_MS`` (the host's own writing and a loaded machine's delays)."""
 
 RULE_SETS: tuple[tuple[str, int, str], ...] = (
     ("standard", 2, "after_placement"),
@@ -84,6 +90,8 @@ class _Suite:
     handshake_timeout: float
     deadline: float
     processes: list[EngineProcess]
+    #: Processes an engine started outside its session (daemons), found before it was stopped.
+    detached: set[int] = field(default_factory=set)
 
     def engine(self, options: dict[str, str] | None = None) -> EngineBot:
         return _Tracked(
@@ -114,6 +122,13 @@ class _Tracked(EngineBot):
             if self._process is not None and self._process is not known:
                 self.suite.processes.append(self._process)
 
+    def close(self, *, failed: bool = False) -> None:
+        # Before the stop, which (under a keeper) collects them: a daemon the engine started
+        # is a fault even when this host cleans it up, as no host without a keeper can.
+        if self._process is not None:
+            self.suite.detached.update(self._process.detached())
+        super().close(failed=failed)
+
 
 class _Late(Exception):
     """The suite's deadline passed."""
@@ -126,12 +141,32 @@ class _Watch:
         self.engine = engine
         self.suite = suite
         self.phases: dict[str, int] = {}
+        self.seconds: list[float] = []  # each decision's, from the position sent to the move
 
     def choose(self, view: GameView) -> Move:
         if self.suite.left() <= 0:
             raise _Late
         self.phases[view.phase] = self.phases.get(view.phase, 0) + 1
-        return self.engine.choose(view)
+        start = time.monotonic()
+        move = self.engine.choose(view)
+        self.seconds.append(time.monotonic() - start)
+        return move
+
+    def late(self) -> str | None:
+        """Why the engine answers late, or None. The host forfeits only a move past its move
+        time and the margin (a second by default); an engine that takes several times its move
+        time at every decision stays under that and is still wrong. Judged on the median
+        decision, so that a loaded machine's odd slow answer is no fault."""
+        if not self.seconds:
+            return None
+        median = statistics.median(self.seconds) * 1000
+        limit = LATE_FACTOR * self.suite.movetime_ms + LATE_SLACK_MS
+        if median <= limit:
+            return None
+        return (
+            f"answers late: a decision takes {median:.0f} ms (the median of {len(self.seconds)}), "
+            f"more than {LATE_FACTOR} times its move time of {self.suite.movetime_ms} ms"
+        )
 
 
 def _handshake(suite: _Suite) -> Check:
@@ -159,8 +194,12 @@ def _options(suite: _Suite) -> Check:
     finally:
         probe.close()
     bot = suite.engine(defaults)
+    watch = _Watch(bot, suite)
     try:
-        play_game([_Watch(bot, suite), "random"], seed=7)
+        play_game([watch, "random"], seed=7)
+        late = watch.late()
+        if late is not None:
+            return Check("options at their defaults", False, late)
         return Check("options at their defaults", True, f"{len(defaults)} option(s) set, a game played")
     except (EngineError, Forfeit) as e:
         return Check("options at their defaults", False, str(e))
@@ -181,6 +220,9 @@ def _games(suite: _Suite, variant: str, players: int, timing: str, games: int) -
                 play_game(seats, players, seed=1000 * g + seat, variant=variant, swap_timing=timing)  # type: ignore[arg-type]
                 played += 1
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(watch.phases.items()))
+        late = watch.late()
+        if late is not None:
+            return Check(name, False, late)
         return Check(name, True, f"{played} games in every seat; decisions: {kinds}")
     except (EngineError, Forfeit) as e:
         return Check(name, False, str(e))
@@ -342,10 +384,20 @@ ends, which on a loaded machine can come a few seconds later (it is joined for 2
 
 
 def _host(suite: _Suite, fds: set[int] | None, settle_s: float = SETTLE_S) -> Check:
-    """The host's own check: every process of every start stopped, no descriptor leaked."""
+    """The host's own check: every process of every start stopped, no descriptor leaked,
+    and no daemon started (a process that left the engine's session: this host's keeper
+    collects it, but no host without one can)."""
     left = sorted({pid for p in suite.processes for pid in p.left_running()})
     if left:
         return Check("nothing left behind", False, f"{len(left)} orphan process(es): " + ", ".join(map(str, left[:10])))
+    if suite.detached:
+        daemons = sorted(suite.detached)
+        return Check(
+            "nothing left behind",
+            False,
+            f"the engine started {len(daemons)} process(es) that left its session (a daemon: setsid or a "
+            f"double fork): {', '.join(map(str, daemons[:10]))}; they outlive it wherever no keeper collects them",
+        )
     end = time.monotonic() + settle_s
     while True:
         now = _fds()
@@ -355,6 +407,17 @@ def _host(suite: _Suite, fds: set[int] | None, settle_s: float = SETTLE_S) -> Ch
         time.sleep(0.05)
     if leaked:
         return Check("nothing left behind", False, f"{len(leaked)} descriptor(s) leaked: {leaked[:10]}")
+    if not all(p.keeper for p in suite.processes):
+        # Without a keeper this host sees only the engine's session and the descendants it
+        # caught between two scans: a daemon that double-forked in between is invisible, so
+        # "nothing" would be a claim it cannot make.
+        return Check(
+            "nothing left behind",
+            True,
+            f"{len(suite.processes)} start(s), no process or descriptor found left; without the engine keeper "
+            "(Linux only; GENIAL_ENGINE_KEEPER=0 turns it off) a process that left the engine's session "
+            "may escape this check",
+        )
     return Check("nothing left behind", True, f"{len(suite.processes)} start(s), no process or descriptor left")
 
 

@@ -29,15 +29,13 @@ import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._core import IllegalMoveError, Move
 from ..forfeit import Forfeit, forfeit_ranks
+from ..view import GameView
 from .process import Broken, EngineProcess
 from .protocol import VERSION, VERSIONS, EngineOption, ProtocolError, notation_line, position_lines, rules_line
-
-if TYPE_CHECKING:
-    from ..bots import GameView
 
 __all__ = [
     "EngineBot",
@@ -348,7 +346,7 @@ class EngineBot:
 
     def choose(self, view: GameView) -> Move:
         """The engine's move for the view's seat; `Forfeit` if the engine fails."""
-        if not (hasattr(view, "_game") and hasattr(view, "seat") and hasattr(view, "legal_moves")):
+        if not isinstance(view, GameView):
             raise TypeError(f"an engine chooses from a GameView, not {type(view).__name__}")
         try:
             return self._choose(view)

@@ -196,6 +196,8 @@ class EngineProcess:
         self.log_path = log_path
         self.max_line = max_line
         use_keeper = _keeper_available() if keeper is None else keeper
+        self.keeper = use_keeper
+        """Whether the engine runs under its keeper (which collects even what left its session)."""
         self._control: int | None = None  # the host's end of the socket to the keeper
         self._control_lock = threading.Lock()
         self._control_buf = bytearray()
@@ -420,6 +422,16 @@ class EngineProcess:
         found = self._alive()
         found.discard(self.pid)
         return sorted(found)
+
+    def detached(self) -> list[int]:
+        """The processes this engine started that still run outside its session: daemons
+        (``setsid``, a double fork), which outlive the engine wherever no keeper collects
+        them (Linux only; elsewhere an empty list)."""
+        if not _LINUX:
+            return []
+        return sorted(
+            pid for pid in self.alive_descendants() if (st := _stat(pid)) is not None and st[1] != self._leader
+        )
 
     def left_running(self) -> list[int]:
         """After `stop`: the processes of this run still alive (the engine and its keeper

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import _core
 from .._core import Move, Rules, Tile
 from ..game import Game
 from ..position import PositionError, parse_position, read_position, write_position
+from ..view import GameView
 from .process import MAX_LINE
-
-if TYPE_CHECKING:
-    from ..bots import GameView
 
 __all__ = [
     "VERSION",

@@ -254,11 +254,6 @@ class Store:
     def unfinished_ids(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT id FROM games WHERE over = 0")]
 
-    def delete(self, game_id: str) -> bool:
-        with self._db:
-            cur = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-        return cur.rowcount > 0
-
     def delete_untouched_since(self, when: float) -> list[str]:
         """Deletes the games that have not changed since ``when`` (a Unix time), and the
         reviews and shared positions made before it; the games' ids."""
