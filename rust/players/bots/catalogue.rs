@@ -374,7 +374,7 @@ pub const CATALOGUE: &[BotEntry] = &[
     BotEntry {
         name: "scarcity",
         description: "another engine's one-ply player, valuing each colour by how scarce it is; the reference to beat",
-        strength: 6,
+        strength: 5,
         level: false,
         searches: false,
         options: &[SWAP],
@@ -383,7 +383,7 @@ pub const CATALOGUE: &[BotEntry] = &[
         name: "policy",
         description: "the learned policy network alone, trained on the expert's searches: one forward pass a \
                       decision, its top legal move",
-        strength: 5,
+        strength: 6,
         level: false,
         searches: false,
         options: &[SWAP],
