@@ -98,7 +98,7 @@ class Args:
     eval_every: int = _flag(10, "updates between evaluations (0: at the end only)")
     eval_games: int = _flag(200, "games per evaluation and opponent (even: every deal from both seats)")
     monitor_seed: int = _flag(55_000_001, "the evaluations' deals (tune on these, never on EVALUATION_SEED)")
-    out: Path = _flag(Path("selfplay-ppo"), "folder for curve.json and policy.bin")
+    out: Path = _flag(Path("selfplay-ppo"), "folder for curve.json and policy.bin")  # noqa: RUF009 (a Path is immutable)
 
 
 def parse_args() -> Args:
@@ -458,6 +458,8 @@ def main() -> None:
         print("\ninterrupted: writing the last update's weights and the curve so far", flush=True)
     save(last, curve, args, status)
     print(f"wrote {args.out / 'policy.bin'} and {args.out / 'curve.json'}")
+    if status == "interrupted":
+        raise SystemExit(130)  # as the genial command ends after Ctrl-C
 
 
 if __name__ == "__main__":
