@@ -79,7 +79,7 @@ def _flag(default: Any, help: str) -> Any:
 @dataclass
 class Args:
     seed: int = _flag(1, "seed of the games, the network's start and every sample")
-    total_decisions: int = _flag(600_000, "the budget: the learner's decisions to train on")
+    total_decisions: int = _flag(500_000, "the budget: the learner's decisions to train on")
     num_envs: int = _flag(64, "games stepped together")
     threads: int = _flag(1, "VecEnv and evaluation threads (results do not depend on it)")
     decisions_per_update: int = _flag(2048, "an update comes once finished games hold this many learner decisions")
