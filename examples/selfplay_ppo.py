@@ -52,6 +52,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
 import argparse  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import time  # noqa: E402
@@ -311,17 +312,21 @@ def write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def evaluate(policy: Policy, args: Args) -> dict[str, dict[str, float]]:
+def evaluate(policy: Policy, args: Args) -> dict[str, Any]:
     """The ``policy`` bot with these weights against ``greedy`` and ``random``, on the
-    monitor deals."""
-    _core.use_policy_weights(policy_bytes(policy.fit()))
+    monitor deals, and the SHA-256 of the weight file it played with."""
+    weights = policy_bytes(policy.fit())
+    _core.use_policy_weights(weights)
     try:
         rates = evaluate_agent(
             "policy", ["greedy", "random"], games=args.eval_games, seed=args.monitor_seed, threads=args.threads
         )
     finally:
         _core.use_policy_weights(None)
-    return {name: {"win_rate": r.value, "low": r.low, "high": r.high, "games": r.n} for name, r in rates.items()}
+    out: dict[str, Any] = {"weights_sha256": hashlib.sha256(weights).hexdigest()}
+    for name, r in rates.items():
+        out[name] = {"win_rate": r.value, "low": r.low, "high": r.high, "games": r.n}
+    return out
 
 
 def save(policy: Policy, curve: list[dict[str, Any]], args: Args, status: str) -> None:

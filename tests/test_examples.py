@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -163,6 +164,8 @@ def test_selfplay_ppo_writes_weights_the_core_plays_and_a_curve(tmp_path: Path) 
         assert set(point) >= {"update", "decisions", "games", "cpu_s", "greedy", "random"}
         assert point["greedy"]["games"] == 4 and 0 <= point["greedy"]["win_rate"] <= 1
     weights = (first / "policy.bin").read_bytes()
+    # The file is the network the last point of the curve measured.
+    assert hashlib.sha256(weights).hexdigest() == curve[-1]["weights_sha256"]
     _policy_plays(weights)
     # Seeded throughout: another run, on two threads, trains the same network.
     run("selfplay_ppo.py", *PPO_TOY, "--threads", "2", "--out", str(second), cwd=tmp_path)
