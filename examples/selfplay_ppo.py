@@ -79,6 +79,8 @@ def _flag(default: Any, help: str) -> Any:
 
 @dataclass
 class Args:
+    """The hyper-parameters; each is a flag (``--total-decisions`` for ``total_decisions``)."""
+
     seed: int = _flag(1, "seed of the games, the network's start and every sample")
     total_decisions: int = _flag(500_000, "the budget: the learner's decisions to train on")
     num_envs: int = _flag(64, "games stepped together")
@@ -187,6 +189,8 @@ def value_inputs(obs: F32, z: F32, starts: I64) -> F32:
 
 
 class Adam:
+    """Adam on a list of arrays, updated in place; the global gradient norm clipped first."""
+
     def __init__(self, params: list[F64], lr: float) -> None:
         self.params, self.lr, self.t = params, lr, 0
         self.m = [np.zeros_like(p) for p in params]
@@ -361,7 +365,7 @@ def main() -> None:
 
     pool = [policy.copy()]
     last = policy.copy()  # the weights of the last finished update, kept on Ctrl-C
-    opponent = rng.integers(0, 1, size=n)  # every game starts against the initial network
+    opponent = np.zeros(n, dtype=np.int64)  # the first games are against the initial network
     games: list[list[Decision]] = [[] for _ in range(n)]
     ready: list[Decision] = []
     curve: list[dict[str, Any]] = []
