@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import genial
 import pytest
 from conftest import ROOT
 
@@ -114,3 +118,80 @@ def test_train_maskable_ppo_runs_repeats_and_exports_what_it_trained(tmp_path: P
     assert (tmp_path / "a" / "policy.npz").read_bytes() == (tmp_path / "b" / "policy.npz").read_bytes()
     again = json.loads((tmp_path / "b" / "report.json").read_text())
     assert again["against"] == report["against"]
+
+
+def _policy_plays(weights: bytes) -> None:
+    """The core takes ``weights`` as the ``policy`` bot's network, scores moves with it as
+    numpy does with the same numbers, and plays a whole game with it."""
+    import numpy as np
+    from genial import _core
+    from genial.game import core_state
+
+    # The file: magic, version, features, hidden; then w1, b1, w2, b2 as little-endian f32.
+    features, hidden = np.frombuffer(weights[12:20], dtype="<u4")
+    body = np.frombuffer(weights[20:], dtype="<f4").astype(np.float64)
+    assert weights[:8] == b"GENIALPO" and len(body) == hidden * features + 2 * hidden + 1
+    w1 = body[: hidden * features].reshape(hidden, features)
+    b1, w2 = body[hidden * features : hidden * (features + 1)], body[hidden * (features + 1) : -1]
+    game = genial.Game(seed=5)
+    for _ in range(6):
+        game.play(game.legal_moves()[0])
+    _, x = _core.policy_features(core_state(game))
+    _core.use_policy_weights(weights)
+    try:
+        ours = np.maximum(x @ w1.T + b1, 0.0) @ w2 + body[-1]
+        assert np.allclose(_core.policy_logits(core_state(game)), ours, atol=1e-4)
+        assert genial.play_game(["policy", "greedy"], seed=5).is_over
+    finally:
+        _core.use_policy_weights(None)
+
+
+PPO_TOY = ["--total-decisions", "600", "--num-envs", "8", "--decisions-per-update", "128"]
+PPO_TOY += ["--minibatches", "2", "--epochs", "2", "--hidden", "8", "--snapshot-every", "2"]
+PPO_TOY += ["--eval-every", "2", "--eval-games", "4"]
+
+
+def test_selfplay_ppo_writes_weights_the_core_plays_and_a_curve(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    out = run("selfplay_ppo.py", *PPO_TOY, "--out", str(first), cwd=tmp_path)
+    assert "update    1" in out and "eval at" in out and "against greedy" in out
+    report = json.loads((first / "curve.json").read_text())
+    assert report["status"] == "finished" and report["settings"]["hidden"] == 8
+    curve = report["curve"]
+    assert len(curve) >= 2 and curve[-1]["decisions"] >= 600
+    assert [p["cpu_s"] for p in curve] == sorted(p["cpu_s"] for p in curve)
+    for point in curve:
+        assert set(point) >= {"update", "decisions", "games", "cpu_s", "greedy", "random"}
+        assert point["greedy"]["games"] == 4 and 0 <= point["greedy"]["win_rate"] <= 1
+    weights = (first / "policy.bin").read_bytes()
+    # The file is the network the last point of the curve measured.
+    assert hashlib.sha256(weights).hexdigest() == curve[-1]["weights_sha256"]
+    _policy_plays(weights)
+    # Seeded throughout: another run, on two threads, trains the same network.
+    run("selfplay_ppo.py", *PPO_TOY, "--threads", "2", "--out", str(second), cwd=tmp_path)
+    assert (second / "policy.bin").read_bytes() == weights
+    again = json.loads((second / "curve.json").read_text())["curve"]
+    assert [{**p, "cpu_s": 0} for p in again] == [{**p, "cpu_s": 0} for p in curve]
+
+
+def test_selfplay_ppo_keeps_the_last_weights_and_the_curve_on_ctrl_c(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cmd = [sys.executable, str(EXAMPLES / "selfplay_ppo.py"), *PPO_TOY[:-4], "--total-decisions", "10000000"]
+    cmd += ["--eval-every", "1", "--eval-games", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "curve.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (out / "curve.json").exists(), "no evaluation was written"
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and "interrupted" in stdout and "Traceback" not in err, stdout + err
+    report = json.loads((out / "curve.json").read_text())
+    assert report["status"] == "interrupted" and len(report["curve"]) >= 1
+    _policy_plays((out / "policy.bin").read_bytes())
+    assert not list(out.glob("*.tmp"))
