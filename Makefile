@@ -125,7 +125,7 @@ endif
 bench: $(STAMP) $(BUILD)
 	$(PY) -m pytest benches --benchmark-enable -q
 
-# The instruction-count guard (BENCHMARKS.md, "Instruction-count guard"): the hot paths'
+# The instruction-count guard (BENCHMARKS.md, "The instruction-count guard"): the hot paths'
 # instructions under valgrind's callgrind (which the machine's load does not change) against
 # benches/instructions.json; fails when one grows by more than 2 %. After a wanted change:
 # `$(PY) benches/instructions.py --update --reason "..."`, which also logs the reason.

@@ -1,7 +1,7 @@
 //! Instructions of the move generator: `Game::legal_moves` over fixed positions of 2, 3 and
 //! 4 players (openings and midgames), many times. A plain program, not a timing: count its
 //! instructions with `valgrind --tool=callgrind` or `perf stat -e instructions`
-//! (BENCHMARKS.md, "The generator without unsafe"). Argument: repetitions (default 20000).
+//! (benches/results/HISTORY.md, "The generator without unsafe"). Argument: repetitions (default 20000).
 use genial::{Config, Game, Move};
 use std::hint::black_box;
 

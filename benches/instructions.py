@@ -1,5 +1,6 @@
 """The instruction-count guard: the hot paths' instructions under callgrind, against the
-baselines kept in ``benches/instructions.json`` (BENCHMARKS.md, "Instruction-count guard").
+baselines kept in ``benches/instructions.json`` (BENCHMARKS.md, "Instruction-count guard";
+its method and log: benches/results/HISTORY.md).
 
     python benches/instructions.py                      # measure, compare, exit 1 on a regression
     python benches/instructions.py --update --reason "why the counts moved"
@@ -10,7 +11,7 @@ when any workload runs more than 2 % more instructions per unit than its baselin
 workload, the baseline, the count and the change. A count that fell by more than 2 % is
 reported (not failed): update the baseline, or a later regression hides in the gain.
 ``--update`` rewrites the baselines and needs ``--reason``, which it also appends, with the
-old and new counts, to BENCHMARKS.md's guard section.
+old and new counts, to the guard's log in benches/results/HISTORY.md.
 
 Only the measured region is counted (``valgrind --tool=callgrind --toggle-collect=...``): for
 the core's workloads the Rust function ``measured`` of ``benches/instructions.rs`` (built here
@@ -41,11 +42,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "benches" / "instructions.json"
-BENCHMARKS = ROOT / "BENCHMARKS.md"
+# The dated history, whose guard section keeps the log of baseline updates (BENCHMARKS.md
+# itself holds only the current figures).
+HISTORY = ROOT / "benches" / "results" / "HISTORY.md"
 # The Python workloads, in a file of their own: the code a worker compiles before its region
 # moves the heap the region starts on, so the driver's code must not be part of it.
 WORKER = ROOT / "benches" / "instructions_worker.py"
-# The update lines go just above this marker, in BENCHMARKS.md's guard section.
+# The update lines go just above this marker, at the end of HISTORY.md's guard section.
 LOG_MARKER = "<!-- genial:guard-log -->"
 THRESHOLD = 2.0  # per cent, both ways: more fails, less is reported
 
@@ -154,7 +157,7 @@ def updated_baseline(
 
 
 def log_line(old: dict[str, Any], new: dict[str, Any], date: str, commit: str) -> str:
-    """The line the update appends to BENCHMARKS.md: date, commit, reason, counts that moved."""
+    """The line the update appends to HISTORY.md: date, commit, reason, counts that moved."""
     moves = []
     for name, entry in new["workloads"].items():
         before = old.get("workloads", {}).get(name)
@@ -169,9 +172,9 @@ def log_line(old: dict[str, Any], new: dict[str, Any], date: str, commit: str) -
 
 
 def append_log(text: str, line: str) -> str:
-    """``text`` (BENCHMARKS.md) with ``line`` inserted just above the guard's marker."""
+    """``text`` (HISTORY.md) with ``line`` inserted just above the guard's marker."""
     if LOG_MARKER not in text:
-        raise ValueError(f"BENCHMARKS.md has no {LOG_MARKER} line in its guard section")
+        raise ValueError(f"{HISTORY.name} has no {LOG_MARKER} line in its guard section")
     return text.replace(LOG_MARKER, f"{line}\n{LOG_MARKER}", 1)
 
 
@@ -358,7 +361,7 @@ def tool_notes(baseline: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="rewrite the baselines (needs --reason)")
-    parser.add_argument("--reason", default="", help="why the counts moved; appended to BENCHMARKS.md")
+    parser.add_argument("--reason", default="", help="why the counts moved; appended to benches/results/HISTORY.md")
     parser.add_argument(
         "--only",
         nargs="+",
@@ -370,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.update and not args.reason.strip():
         print(
-            "error: --update needs --reason '...': the line BENCHMARKS.md keeps for the change",
+            "error: --update needs --reason '...': the line benches/results/HISTORY.md keeps for the change",
             file=sys.stderr,
         )
         return 2
@@ -405,9 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         meta = metadata()
         new = updated_baseline(baseline, measured, meta, args.reason)
         line = log_line(baseline, new, meta["date"], meta["commit"])
-        BENCHMARKS.write_text(append_log(BENCHMARKS.read_text(), line))
+        HISTORY.write_text(append_log(HISTORY.read_text(), line))
         BASELINE.write_text(json.dumps(new, indent=2, ensure_ascii=False) + "\n")
-        print(f"updated {BASELINE}; BENCHMARKS.md: {line}")
+        print(f"updated {BASELINE}; {HISTORY.name}: {line}")
         return 0
     for failure in verdict.failures:
         print(failure, file=sys.stderr)

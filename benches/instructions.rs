@@ -1,5 +1,5 @@
 //! The core's workloads for the instruction-count guard (`benches/instructions.py`,
-//! BENCHMARKS.md, "Instruction-count guard"). A plain program, not a timing: the guard runs it
+//! BENCHMARKS.md, "The instruction-count guard"). A plain program, not a timing: the guard runs it
 //! under `valgrind --tool=callgrind --toggle-collect='*instructions::measured*'`, so only the
 //! work inside `measured` is counted (not start-up, not building the positions, not the
 //! warm-up), and divides by the units it prints.

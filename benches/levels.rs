@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the bots' decisions: the reference `scarcity`, the levels, and
-//! the search per iteration (BENCHMARKS.md, "Levels and analysis").
+//! the search per iteration (benches/results/HISTORY.md,
+//! "Levels, the scarcity reference and analysis").
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use genial::bots::levels::{level, LevelKind};

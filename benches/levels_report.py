@@ -1,5 +1,5 @@
 """Time per move and games per second of every built-in bot and level (BENCHMARKS.md,
-"Levels and analysis").
+"The levels: strength and time per move").
 
 Time per move: each bot plays every seat of ``--games`` games (its own self-play, seeds
 1000..), timed per decision around ``BuiltinBot.choose``: wall clock, and the CPU time of

@@ -1,5 +1,5 @@
 //! The `master` level against the others, and its ablations (BENCHMARKS.md, "The master
-//! level"). Not a criterion bench: matches with 95 % Wilson intervals, and time per decision.
+//! level and the ceiling"). Not a criterion bench: matches with 95 % Wilson intervals, and time per decision.
 //!
 //!     cargo bench --bench master -- match master expert 2 400 [seed] [threads] [first game]
 //!     cargo bench --bench master -- time expert,master 2 4 [seed]

@@ -4,7 +4,7 @@
     .venv/bin/python benches/python_hot_paths.py
 
 Run it with two builds in turn (``PYTHONPATH=<copy of another build's python/>``) to
-compare them: BENCHMARKS.md, "Hardening II".
+compare them: benches/results/HISTORY.md, "Hardening: before and after, one session".
 """
 
 import resource

@@ -1,4 +1,4 @@
-"""Time to review a whole game (BENCHMARKS.md, "Game review").
+"""Time to review a whole game (BENCHMARKS.md, "Reviews and calibration").
 
 Plays ``--games`` 2-player games between the medium level and the greedy bot (seeds
 2000..), then reviews each at the default strength (the expert level's budget) and

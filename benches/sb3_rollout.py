@@ -2,7 +2,7 @@
 genial's SB3 VecEnv (`genial.envs.sb3.VecEnv`, the Rust core stepping every game) against
 the earlier path of examples/train_maskable_ppo.py (SB3's DummyVecEnv over one Python
 Gymnasium env per game, rebuilt here as that example had it), in the same run
-(BENCHMARKS.md, "MaskablePPO's rollouts").
+(BENCHMARKS.md, "MaskablePPO through genial's SB3 VecEnv").
 
     python benches/sb3_rollout.py [--rollouts 3] [--old-envs 8] [--old-steps 256]
                                   [--games 64] [--steps 64] [--threads 1]

@@ -1,5 +1,5 @@
-"""Strength of the levels against fixed opponents (BENCHMARKS.md, "Levels and analysis" and
-"The master level").
+"""Strength of the levels against fixed opponents (BENCHMARKS.md, "The levels: strength and
+time per move" and "The master level and the ceiling").
 
 Runs 0-4 (`expert`'s table) use the report seed (default 2026), disjoint from the seeds used
 in tuning (tournament seed 999) and training (7_000_000 and up, training/fit_eval.py). Two-player

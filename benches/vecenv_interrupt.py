@@ -1,5 +1,5 @@
-"""How soon `VecEnv.step` answers a signal at the largest size (BENCHMARKS.md, "VecEnv
-answers Ctrl-C").
+"""How soon `VecEnv.step` answers a signal at the largest size (benches/results/
+HISTORY.md, "`VecEnv` answers Ctrl-C").
 
 A `VecEnv` of 65,536 envs steps in a loop; a timer signal at a random moment raises from
 its handler (as Ctrl-C's `KeyboardInterrupt` would), and the time from the signal to the

@@ -1,7 +1,7 @@
 //! The move generator against a plain reference, move for move and in order, on 10,000
 //! seeded random positions of every rule set; and the whole output against a recorded
-//! fingerprint (BENCHMARKS.md, "Fixed blocks per free edge"), so that a faster generator
-//! cannot change what the bots, the action indices or a replayed record see.
+//! fingerprint (benches/results/HISTORY.md, "Fixed blocks per free edge"), so that a faster
+//! generator cannot change what the bots, the action indices or a replayed record see.
 
 use genial::hex::zone;
 use genial::rng::{derive_seed, Rng};

@@ -88,11 +88,11 @@ def test_the_log_line_goes_above_the_marker():
 
 
 def _fake_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, counts: dict[str, float]) -> tuple[Path, Path]:
-    base, bench = tmp_path / "instructions.json", tmp_path / "BENCHMARKS.md"
+    base, bench = tmp_path / "instructions.json", tmp_path / "HISTORY.md"
     base.write_text(json.dumps(baseline(game_2p=100_000.0, legal_moves=8.0)))
     bench.write_text(f"## Guard\n\n{guard.LOG_MARKER}\n")
     monkeypatch.setattr(guard, "BASELINE", base)
-    monkeypatch.setattr(guard, "BENCHMARKS", bench)
+    monkeypatch.setattr(guard, "HISTORY", bench)
     monkeypatch.setattr(guard.shutil, "which", lambda _name: "/usr/bin/valgrind")
     monkeypatch.setattr(guard, "metadata", lambda: {"date": "2026-11-27 01:00 UTC", "commit": "def5678"})
     monkeypatch.setattr(
@@ -122,7 +122,7 @@ def test_the_committed_baseline_covers_every_workload():
         assert entry["per_unit"] > 0 and entry["unit"] and entry["units"] > 0
     for key in ("date", "commit", "build", "rustc", "valgrind", "reason"):
         assert recorded[key]
-    assert guard.LOG_MARKER in guard.BENCHMARKS.read_text()
+    assert guard.LOG_MARKER in guard.HISTORY.read_text()
 
 
 def test_pettingzoo_missing_is_skipped_with_a_reason(monkeypatch, capsys):

@@ -309,8 +309,8 @@ fn observe_with_mask<'py>(
 ) -> PyResult<ObsAndMask<'py>> {
     let p = extract_seat(player, state.game().config().players())?;
     let game = state.game();
-    // Built in vectors that the arrays then own, without `unsafe` (BENCHMARKS.md, "No unsafe
-    // in the bindings") and without borrowing numpy arrays to write into, which goes through
+    // Built in vectors that the arrays then own, without `unsafe` (benches/results/HISTORY.md,
+    // "No unsafe in the bindings") and without borrowing numpy arrays to write into, which goes through
     // rust-numpy's borrow registry: the observation zeroed once with only what is not 0
     // written, the mask with each entry written once.
     let mut obs = vec![0.0f32; OBS_SIZE];

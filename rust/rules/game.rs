@@ -576,8 +576,8 @@ impl Game {
         }
     }
 
-    /// The hot loop: one fixed block of moves per open edge (`write_blocks`; BENCHMARKS.md,
-    /// "Fixed blocks per free edge").
+    /// The hot loop: one fixed block of moves per open edge (`write_blocks`;
+    /// benches/results/HISTORY.md, "Fixed blocks per free edge").
     #[inline]
     fn push_placements(&self, out: &mut Vec<Move>) {
         let player = self.current as usize;

@@ -69,7 +69,8 @@ impl Move {
     /// Built field by field, without `unsafe`: on little-endian targets the compiler turns
     /// this into the single store of the word (the fields sit where the word puts them:
     /// `Move` is `repr(C, u8)`, tag 0 for `Place`, then the `repr(C)` `Placement` at offset
-    /// 2), as fast as the `transmute` it replaced (BENCHMARKS.md, "Hardening II"). The test
+    /// 2), as fast as the `transmute` it replaced (benches/results/HISTORY.md,
+    /// "Hardening: before and after, one session"). The test
     /// `place_word_matches_the_enum` checks every cell pair and colour.
     #[inline(always)]
     pub(crate) fn from_place_word(word: u64) -> Move {

@@ -19,7 +19,7 @@ meaning, only lines, deadlines and processes.
   SIGKILL to clean up; a cgroup needs privileges or systemd. The keeper is not in the path
   of the engine's lines (the engine's pipes go straight to the host), so a decision costs
   the same with it; starting an engine costs one more small process start
-  (BENCHMARKS.md, "Cost of a decision over the pipe"). ``$GENIAL_ENGINE_KEEPER=0`` runs
+  (BENCHMARKS.md, "Engines over the protocol"). ``$GENIAL_ENGINE_KEEPER=0`` runs
   engines without it. The host also records the engine's descendants from ``/proc``
   while it runs (every `SCAN_S`, and whenever it writes), for `alive_descendants` and
   for platforms or runs without a keeper.
