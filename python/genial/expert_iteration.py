@@ -140,7 +140,16 @@ def search_games(
             if not _readable(path):
                 data = _core.search_self_play(bot._bot, seed, first, count, extra, threads, players)
                 with replacing(path, "wb") as f:
-                    np.savez(f, **data)
+                    np.savez(
+                        f,
+                        features=data["features"],
+                        decision=data["decision"],
+                        visits=data["visits"],
+                        value=data["value"],
+                        result=data["result"],
+                        game=data["game"],
+                        legal=data["legal"],
+                    )
             paths.append(path)
             done += count
             if progress is not None:

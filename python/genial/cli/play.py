@@ -504,9 +504,9 @@ class Table:
                 head = next(k for k in range(len(choices) + 1) if k + 1 not in self._shown)
                 listed = tr("1 to {last}").format(last=head) if head else tr("none listed yet")
                 self.say(
-                    tr("move {number} is not in the list shown ({listed}): list all, or list {number}, shows it first").format(
-                        number=number, listed=listed
-                    )
+                    tr(
+                        "move {number} is not in the list shown ({listed}): list all, or list {number}, shows it first"
+                    ).format(number=number, listed=listed)
                 )
                 return False
             self._play(seat, choices[number - 1].move)
