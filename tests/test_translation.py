@@ -36,16 +36,20 @@ from genial.translation import (
 
 REAL = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
-KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None}
+KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None, "t": None, "nt": (1, 2)}
+# What babel.cfg extracts: the package's Python, the page's JavaScript and its HTML.
+METHODS = [
+    ("python/genial/**.py", "python"),
+    ("python/genial/web/static/**.js", "javascript"),
+    ("python/genial/web/static/**.html", "genial.translation:extract_page_html"),
+]
 
 
 def extracted() -> dict[str, str | None]:
-    """Every message the code marks (tr, ntr, mark), as `make catalogues` extracts it:
-    English text -> its plural, if any."""
+    """Every message the code marks (tr, ntr, mark; the page's t, nt and data-t), as
+    `make catalogues` extracts it: English text -> its plural, if any."""
     out: dict[str, str | None] = {}
-    for _, _, message, _, _ in extract_from_dir(
-        str(ROOT), method_map=[("python/genial/**.py", "python")], keywords=KEYWORDS
-    ):
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map=METHODS, keywords=KEYWORDS):
         if isinstance(message, tuple):
             out[message[0]] = message[1]
         else:

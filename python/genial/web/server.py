@@ -67,7 +67,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,11 +75,12 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..translation import current, page_catalogue, render_page_html
 from . import facts
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
@@ -191,18 +192,47 @@ class _Paces:
         )
 
 
-def _page_routes(meta: dict[str, Any]) -> list[Route]:
-    """The page (one HTML file, a view of the API) at each of its addresses, and its meta."""
-    index = STATIC / "index.html"
+def _page_routes(meta: Callable[[], dict[str, Any]]) -> list[Route]:
+    """The page (one HTML file, a view of the API) at each of its addresses, in the language
+    its request asks for; its meta; and the page's catalogue of each language."""
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    pages: dict[tuple[str, bool], bytes] = {}  # (language, asked) -> the page, made once
 
     async def page(request: Request) -> Response:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        # The language is the Accept-Language's (the Edge set it); `data-asked` tells the
+        # page the browser asked for it, so it follows that before navigator.language.
+        key = (current(), bool(request.headers.get("accept-language")))
+        body = pages.get(key)
+        if body is None:
+            html = render_page_html(index, key[0])
+            if key[1]:
+                html = html.replace("<html ", "<html data-asked ", 1)
+            body = pages[key] = html.encode("utf-8")
+        return Response(body, media_type="text/html", headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    metas: dict[str, bytes] = {}  # language -> meta's JSON, made once
 
     async def get_meta(request: Request) -> Response:
-        return JSONResponse(meta)
+        language = current()
+        body = metas.get(language)
+        if body is None:
+            body = metas[language] = json.dumps(meta(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return Response(body, media_type="application/json", headers={"Vary": "Accept-Language"})
+
+    async def get_catalogue(request: Request) -> Response:
+        # Any code: an unknown one is English's (empty) catalogue, never an error.
+        return Response(
+            page_catalogue(request.path_params["code"][:20]),
+            media_type="application/json",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
 
     paths = ["/", "/game/{game_id}", "/replay", "/review/{review_id}", "/analysis", "/analysis/{position_id}"]
-    return [*(Route(path, page) for path in paths), Route("/api/meta", get_meta)]
+    return [
+        *(Route(path, page) for path in paths),
+        Route("/api/meta", get_meta),
+        Route("/api/catalogue/{code}", get_catalogue),
+    ]
 
 
 def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
@@ -469,16 +499,19 @@ def create_app(
         review_iterations = max(1, min(review_iterations, limits.max_iterations))
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
     analyses = Analyses(hub, reviews, iterations=review_iterations)
-    meta = {
-        **facts.meta(bot_catalogue()),
-        "bot_limits": limits.meta(),
-        "engines": [{"name": name} for name in sorted(hub.engines.engines)],
-        "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
-        # What the lobby offers for a table's away_minutes (0: never), and its default.
-        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
-        # What the lobby offers for a table's game clock (minutes each; 0: none).
-        "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
-    }
+    bots = bot_catalogue()
+
+    def meta() -> dict[str, Any]:  # in the language in use: made once per language
+        return {
+            **facts.meta(bots),
+            "bot_limits": limits.meta(),
+            "engines": [{"name": name} for name in sorted(hub.engines.engines)],
+            "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
+            # What the lobby offers for a table's away_minutes (0: never), and its default.
+            "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
+            # What the lobby offers for a table's game clock (minutes each; 0: none).
+            "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
+        }
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -24,6 +24,7 @@ from .._core import IllegalMoveError
 from ..bots import forfeit_ranks
 from ..game import Game
 from ..records import RecordError, from_record, start_record
+from ..translation import current
 from ..variants import Rules
 from . import study, views
 from .commitment import commitment
@@ -168,7 +169,8 @@ class Table:
         # PRESENCE_DELAY.
         self.epoch = 0
         self.encoded = 0
-        self._texts: dict[int | None, tuple[str, float]] = {}  # audience -> (text, when made)
+        # (audience, language) -> (text, when made): a page reads its texts in its language.
+        self._texts: dict[tuple[int | None, str], tuple[str, float]] = {}
         self._texts_epoch = -1
         self._tick: asyncio.TimerHandle | None = None
         self._presence: asyncio.TimerHandle | None = None
@@ -264,8 +266,8 @@ class Table:
             self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
 
     def view_text(self, seat: int | None, first: bool = False) -> str:
-        """`view` as the JSON text sent, made once per change and audience (a seat, or the
-        spectators). With a clock, the time left is as of when the text was made (the page
+        """`view` as the JSON text sent, made once per change, audience (a seat, or the
+        spectators) and language (the one in use: the connection's, `genial.translation`). With a clock, the time left is as of when the text was made (the page
         counts down from there; the server keeps the time): a page's ``first`` state is made
         anew if that was over `CLOCK_FRESH_S` ago, so a page opened late in a turn shows
         the time left now."""
@@ -273,11 +275,12 @@ class Table:
             self._texts.clear()
             self._texts_epoch = self.epoch
         now = time.monotonic()
-        made = self._texts.get(seat)
+        key = (seat, current())
+        made = self._texts.get(key)
         stale = made is not None and first and self.clock_running() is not None and now - made[1] > CLOCK_FRESH_S
         if made is None or stale:
             self.encoded += 1
-            made = self._texts[seat] = (json.dumps(self.view(seat), separators=(",", ":")), now)
+            made = self._texts[key] = (json.dumps(self.view(seat), separators=(",", ":")), now)
         return made[0]
 
     def spectators(self) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._core import Rules
+from ..translation import mark, tr
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -18,9 +19,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+_VARIANT_TITLES = {"standard": mark("Standard"), "solo": mark("Solo"), "team": mark("Team"), "duel": mark("Duel")}
+
+
 def variant_title(name: str) -> str:
-    """A variant's name as a title."""
-    return name.capitalize()
+    """A variant's name as a title, in the language in use (a variant not named here: its
+    own name, capitalised)."""
+    title = _VARIANT_TITLES.get(name)
+    return tr(title) if title is not None else name.capitalize()
 
 
 def side_label(rules: Rules, side: int, names: Sequence[str]) -> str:
