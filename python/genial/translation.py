@@ -416,4 +416,4 @@ def render_page_html(html: str, language: str) -> str:
 
         out = PAGE_TEXT.sub(text, html)
         out = PAGE_ATTRIBUTE.sub(attribute, out)
-        return re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', out, count=1)
+        return re.sub(r'<html lang="[^"]*"', f'<html lang="{code}" data-served="{code}"', out, count=1)

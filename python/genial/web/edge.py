@@ -136,8 +136,9 @@ class RateLimit:
             wait = (1.0 - tokens) * 60.0 / self.per_minute
             raise ApiError(
                 429,
-                f"too many {self.what} from your address: at most {self.per_minute:g} a minute; "
-                f"try again in {wait:.0f} s",
+                tr("too many {what} from your address: at most {per_minute} a minute; try again in {wait} s").format(
+                    what=self.what, per_minute=format(self.per_minute, "g"), wait=format(wait, ".0f")
+                ),
             )
         self._buckets[client] = (tokens - 1.0, now)
         if len(self._buckets) > 10_000:  # forget the addresses whose bucket is full again

@@ -80,7 +80,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..translation import current, page_catalogue, render_page_html
+from ..refusals import refusal_text
+from ..translation import current, page_catalogue, render_page_html, tr
 from . import facts
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
@@ -124,23 +125,23 @@ async def _body(request: Request, limit: int = MAX_BODY) -> Any:
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"request body is larger than {limit} bytes")
+            raise ApiError(413, tr("request body is larger than {limit} bytes").format(limit=limit))
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw:
-        raise ApiError(400, "request body is empty: send a JSON object")
+        raise ApiError(400, tr("request body is empty: send a JSON object"))
     try:
         if len(raw) > _PARSE_IN_THREAD:  # a record of a megabyte: parsed off the event loop
             return await asyncio.to_thread(json.loads, raw)
         return json.loads(raw)
     except (ValueError, RecursionError) as e:  # bad JSON or UTF-8; an int of over 4300 digits
-        raise ApiError(400, f"request body is not valid JSON: {e}") from None
+        raise ApiError(400, tr("request body is not valid JSON: {why}").format(why=refusal_text(str(e)))) from None
 
 
 def _game_id(value: Any) -> str:
     """A game's id as a request names it: text, or a 400."""
     if not isinstance(value, str):
-        raise ApiError(400, f'"game" must be a game\'s id (text), not {type(value).__name__}')
+        raise ApiError(400, tr('"game" must be a game\'s id (text), not {name}').format(name=type(value).__name__))
     return value
 
 
@@ -323,7 +324,9 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
         body = await _body(request)
         paces.reviews.take(_client(request))
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
-            raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
+            raise ApiError(
+                400, tr('ask for a review with {{"game": id}} (a finished game) or {{"record": {{...}}}}').format()
+            )
         if "record" in body:
             game, _ = posted_record(body["record"], "reviewed")
             names = record_names(body["record"], game.players)
@@ -335,12 +338,15 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
             return JSONResponse(started, status_code=202)
         seat = table.seat_of(_token(request))
         if seat is not None and not table.hints:
-            raise ApiError(403, "this table plays without hints or reviews until the end: ask again once it is over")
+            raise ApiError(
+                403, tr("this table plays without hints or reviews until the end: ask again once it is over")
+            )
         if seat is None:
             raise ApiError(
                 409,
-                "a game is reviewed once it is over: until then the review would tell what the hidden "
-                "racks hold (a player may review their own moves with their seat's token)",
+                tr(
+                    "a game is reviewed once it is over: until then the review would tell what the hidden racks hold (a player may review their own moves with their seat's token)"
+                ),
             )
         started = reviews.start(table.game, names, {}, seat=seat, client=_client(request))
         return JSONResponse(started, status_code=202)
@@ -348,7 +354,7 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]
         if len(key) > 64:
-            raise ApiError(404, "no such review")
+            raise ApiError(404, tr("no such review"))
         return JSONResponse(reviews.status(key))
 
     async def analysis(request: Request) -> Response:
@@ -403,16 +409,18 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             table = hub.table(ws.path_params["game_id"])
             text = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_TIMEOUT_S)
             if len(text) > 10_000:
-                raise ApiError(413, "the first message is a token, not a book")
+                raise ApiError(413, tr("the first message is a token, not a book"))
             try:
                 hello = json.loads(text)
             except (ValueError, RecursionError):
-                raise ApiError(400, 'the first message is JSON: {"token": "..."} (or null to watch)') from None
+                raise ApiError(
+                    400, tr('the first message is JSON: {{"token": "..."}} (or null to watch)').format()
+                ) from None
             if not isinstance(hello, dict):
-                raise ApiError(400, 'the first message is {"token": "..."} (or null to watch)')
+                raise ApiError(400, tr('the first message is {{"token": "..."}} (or null to watch)').format())
             token = hello.get("token")
             if token is not None and not isinstance(token, str):
-                raise ApiError(400, 'the token is text: {"token": "..."} (or null to watch)')
+                raise ApiError(400, tr('the token is text: {{"token": "..."}} (or null to watch)').format())
             seat = table.seat_of(token)
         except ApiError as e:
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})

@@ -24,7 +24,8 @@ from .._core import IllegalMoveError
 from ..bots import forfeit_ranks
 from ..game import Game
 from ..records import RecordError, from_record, start_record
-from ..translation import current
+from ..refusals import refusal_text
+from ..translation import current, tr
 from ..variants import Rules
 from . import study, views
 from .commitment import commitment
@@ -88,11 +89,13 @@ def posted_record(record: Any, doing: str) -> tuple[Game, list[dict[str, Any]]]:
     """A record a page sent, replayed (`replay_record`): the game and its move log; anything
     else is a 400 saying why the record cannot be ``doing`` (loaded, reviewed)."""
     if not isinstance(record, dict):
-        raise ApiError(400, "record must be a game record object (Game.to_json)")
+        raise ApiError(400, tr("record must be a game record object (Game.to_json)"))
     try:
         game, entries, _ = replay_record(record)
     except RecordError as e:
-        raise ApiError(400, f"record cannot be {doing}: {e}") from None
+        raise ApiError(
+            400, tr("record cannot be {doing}: {why}").format(doing=doing, why=refusal_text(str(e)))
+        ) from None
     return game, entries
 
 
@@ -198,7 +201,7 @@ class Table:
             if h is not None and secrets.compare_digest(h, digest):
                 self.seen_at[seat] = time.time()
                 return seat
-        raise ApiError(403, f"this token holds no seat in game {self.id}")
+        raise ApiError(403, tr("this token holds no seat in game {id}").format(id=self.id))
 
     def end_invites(self) -> bool:
         """The game has ended: the invites still open die with it (a stranger holding one

@@ -6,17 +6,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._core import Rules
-from ..translation import mark, tr
+from ..translation import mark, ntr, tr
 
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["names_of", "plural", "side_label", "variant_title"]
+__all__ = ["names_of", "players", "side_label", "variant_title"]
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``n`` and the word, in the plural unless ``n`` is 1."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+def players(n: int) -> str:
+    """``n`` players, in the language in use."""
+    return ntr("{n} player", "{n} players", n).format(n=n)
 
 
 _VARIANT_TITLES = {"standard": mark("Standard"), "solo": mark("Solo"), "team": mark("Team"), "duel": mark("Duel")}
@@ -33,7 +33,7 @@ def side_label(rules: Rules, side: int, names: Sequence[str]) -> str:
     """A side's name: the team and its players where partners rank together, else the seat's name."""
     if rules.sides < rules.players:
         seats = [p for p in range(rules.players) if rules.side_of(p) == side]
-        return f"Team {'AB'[side]} ({' & '.join(names[p] for p in seats)})"
+        return tr("Team {letter} ({names})").format(letter="AB"[side], names=" & ".join(names[p] for p in seats))
     return names[side]
 
 

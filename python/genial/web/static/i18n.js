@@ -127,9 +127,7 @@ export function fixed(x, digits) {
 
 // A share (0..1) as a percentage the language's way (`12,5 %` in French), `digits` decimals.
 export function pct(share, digits = 0) {
-  return numberFormat({ style: "percent", maximumFractionDigits: digits, minimumFractionDigits: digits }).format(
-    share,
-  );
+  return numberFormat({ style: "percent", maximumFractionDigits: digits, minimumFractionDigits: digits }).format(share);
 }
 
 // The page's own HTML in the language: each element marked `data-t` (its English there)
