@@ -49,7 +49,10 @@ def extracted() -> dict[str, str | None]:
     """Every message the code marks (tr, ntr, mark; the page's t, nt and data-t), as
     `make catalogues` extracts it: English text -> its plural, if any."""
     out: dict[str, str | None] = {}
-    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map=METHODS, keywords=KEYWORDS):
+    options = {"python/genial/web/static/**.js": {"parse_template_string": "true"}}
+    for _, _, message, _, _ in extract_from_dir(
+        str(ROOT), method_map=METHODS, options_map=options, keywords=KEYWORDS
+    ):
         if isinstance(message, tuple):
             out[message[0]] = message[1]
         else:
