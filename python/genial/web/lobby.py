@@ -286,12 +286,8 @@ class Lobby:
         try:
             table = Table(row)
         except (RecordError, ValueError) as e:
-            raise ApiError(
-                500,
-                tr("game {game_id} is stored but cannot be replayed: {why}").format(
-                    game_id=game_id, why=refusal_text(str(e))
-                ),
-            ) from None
+            why = tr("game {game_id} is stored but cannot be replayed: {why}").format(game_id=game_id, why=e)
+            raise ApiError(500, why) from None
         self.tables[game_id] = table
         return table
 

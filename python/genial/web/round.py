@@ -49,12 +49,25 @@ def check_turn(table: Table, seat: int | None, what: str) -> None:
     if table.over:
         raise ApiError(409, tr("the game is over"))
     if table.game.current_player != seat:
-        raise ApiError(
-            403,
-            tr("it is seat {current_player}'s turn, and your token holds seat {seat}").format(
-                current_player=table.game.current_player, seat=seat
-            ),
-        )
+        raise _not_your_turn(table.game.current_player, seat)
+
+
+def _not_your_turn(current: int, seat: int) -> ApiError:
+    return ApiError(
+        403,
+        tr("it is seat {current_player}'s turn, and your token holds seat {seat}").format(
+            current_player=current, seat=seat
+        ),
+    )
+
+
+def _stale(answered: object, now: int, undo: bool = False) -> ApiError:
+    """An action (or undo) that answers a version of the game other than the current one."""
+    if undo:
+        text = tr("stale undo: you answered version {version}, the game is at version {version2}")
+    else:
+        text = tr("stale action: you answered version {version}, the game is at version {version2}")
+    return ApiError(409, text.format(version=answered, version2=now))
 
 
 class Rounds:
@@ -121,21 +134,11 @@ class Rounds:
         async with table.lock:
             g = table.game
             if version != table.version:
-                raise ApiError(
-                    409,
-                    tr("stale action: you answered version {version}, the game is at version {version2}").format(
-                        version=version, version2=table.version
-                    ),
-                )
+                raise _stale(version, table.version)
             if table.over:
                 raise ApiError(409, tr("the game is over"))
             if g.current_player != seat:
-                raise ApiError(
-                    403,
-                    tr("it is seat {current_player}'s turn, and your token holds seat {seat}").format(
-                        current_player=g.current_player, seat=seat
-                    ),
-                )
+                raise _not_your_turn(g.current_player, seat)
             if table.clock_running() == seat and table.time_left(seat) <= 0:
                 raise ApiError(409, tr("your time ran out"))
             try:
@@ -170,12 +173,7 @@ class Rounds:
             raise ApiError(400, tr('undo is a JSON object with the game\'s version: {{"version": n}}').format())
         async with table.lock:
             if body["version"] != table.version:
-                raise ApiError(
-                    409,
-                    tr("stale undo: you answered version {version}, the game is at version {version2}").format(
-                        version=body["version"], version2=table.version
-                    ),
-                )
+                raise _stale(body["version"], table.version, undo=True)
             if not table.others_are_bots(seat):
                 raise ApiError(403, tr("undo is only allowed when every other seat is a bot"))
             if table.forfeit is not None:
@@ -340,13 +338,8 @@ class Rounds:
             if table.over or table.version != version:
                 return  # the game changed meanwhile (an undo): its bot plays again
             name = table.seats[seat]["name"]
-            table.forfeit = {
-                "seat": seat,
-                "reason": f"{name}'s engine {why}",
-                "kind": "engine",
-                "why": why,
-                "move": len(table.log),
-            }
+            reason = f"{name}'s engine {why}"
+            table.forfeit = {"seat": seat, "reason": reason, "kind": "engine", "why": why, "move": len(table.log)}
             table.version += 1
             self.persist(table)
         log.warning("game %s: seat %d forfeits: %s", table.id, seat, table.forfeit["reason"])
