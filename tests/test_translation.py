@@ -50,9 +50,7 @@ def extracted() -> dict[str, str | None]:
     `make catalogues` extracts it: English text -> its plural, if any."""
     out: dict[str, str | None] = {}
     options = {"python/genial/web/static/**.js": {"parse_template_string": "true"}}
-    for _, _, message, _, _ in extract_from_dir(
-        str(ROOT), method_map=METHODS, options_map=options, keywords=KEYWORDS
-    ):
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map=METHODS, options_map=options, keywords=KEYWORDS):
         if isinstance(message, tuple):
             out[message[0]] = message[1]
         else:
