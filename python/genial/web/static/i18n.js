@@ -86,15 +86,19 @@ function fill(text, params) {
 }
 
 // `message` (English, with `{name}` placeholders) in the page's language.
+function formsOf(message) {
+  return Object.hasOwn(messages, message) ? messages[message] : null;
+}
+
 export function t(message, params) {
-  const forms = messages[message];
+  const forms = formsOf(message);
   return fill(forms?.[0] || message, params);
 }
 
 // The form of a text that fits the number `n` (`{n}` is filled with it, written the
 // language's way), in the page's language: its catalogue's plural table.
 export function nt(one, many, n, params = {}) {
-  const forms = messages[one];
+  const forms = formsOf(one);
   const all = { n: num(n), ...params };
   if (forms && plurals) {
     const k = Math.abs(Math.trunc(n));
