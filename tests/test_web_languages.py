@@ -54,7 +54,7 @@ def test_accept_language_pl_gives_a_polish_page(client: TestClient) -> None:
     r = client.get("/", headers={"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
     assert r.status_code == 200
     html = r.text
-    assert '<html data-asked lang="pl" data-served="pl"' in html
+    assert '<html data-asked lang="pl" data-served="pl"' in html and "data-languages" in html
     assert text_of(html, "Replay") == "Powtórka"
     assert text_of(html, "Keyboard") == "Klawiatura"
     assert 'aria-label="genial: wróć do lobby"' in html

@@ -416,4 +416,7 @@ def render_page_html(html: str, language: str) -> str:
 
         out = PAGE_TEXT.sub(text, html)
         out = PAGE_ATTRIBUTE.sub(attribute, out)
-        return re.sub(r'<html lang="[^"]*"', f'<html lang="{code}" data-served="{code}"', out, count=1)
+        # The languages the header's switch offers: those with a catalogue (`LANGUAGES`).
+        offered = _html_escape(json.dumps(LANGUAGES, ensure_ascii=False))
+        head = f'<html lang="{code}" data-served="{code}" data-languages="{offered}"'
+        return re.sub(r'<html lang="[^"]*"', head, out, count=1)

@@ -10,8 +10,20 @@
 // else `navigator.language`; anything unknown is English, without an error.
 
 const KEY = "genial-language";
-// The languages offered in the header's switch, each in its own words (translation.LANGUAGES).
-export const LANGUAGES = { en: "English", fr: "Français", de: "Deutsch", pl: "Polski" };
+// The languages offered in the header's switch, each in its own words: the server's list
+// (genial.translation.LANGUAGES, in `<html data-languages>`), so that a language added
+// there (one catalogue file and one line) is offered with no edit here.
+export const LANGUAGES = languagesOf(globalThis.document);
+
+function languagesOf(doc) {
+  try {
+    const listed = JSON.parse(doc?.documentElement?.dataset?.languages || "null");
+    if (listed && typeof listed === "object" && Object.hasOwn(listed, "en")) return listed;
+  } catch {
+    // a page not served by genial serve: the four languages of the boxes
+  }
+  return { en: "English", fr: "Français", de: "Deutsch", pl: "Polski" };
+}
 
 let language = "en";
 let messages = {};
