@@ -32,6 +32,7 @@ from ._core import Board, Move, Tile
 from .colors import Color
 from .geometry import SQRT3, Layout, hex_corners, polar
 from .render import ranking_summary
+from .translation import tr
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -513,6 +514,8 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
     """A win-chance graph of a `genial.reviews.Review`: one line per seat over the
     decisions (0 to 100%), inaccuracies, mistakes and blunders marked on the mover's line.
     ``names``: the seats' names for the legend (``player N`` without them)."""
+    from .reviews import class_title  # (reviews draws its graph here)
+
     for name, v in (("width", width), ("height", height)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 100 <= v <= 4000:
             raise ValueError(f"{name} must be a number of pixels from 100 to 4000, not {v!r}")
@@ -537,7 +540,7 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
         )
     body.append(
         f'<text x="{_n(left + w / 2)}" y="{_n(height - 6)}" font-size="11" text-anchor="middle" '
-        f'fill="{_MUTED}">move</text>'
+        f'fill="{_MUTED}">{_escape(tr("move"))}</text>'
     )
     for seat in range(review.players):
         ink = SEAT_INK[seat % len(SEAT_INK)]
@@ -545,15 +548,17 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
         body.append(f'<polyline points="{pts}" fill="none" stroke="{ink}" stroke-width="2"/>')
         body.append(
             f'<text x="{_n(left + w + 8)}" y="{_n(top + 14 + 16 * seat)}" font-size="12" fill="{ink}">'
-            f"{_escape(_legend(names[seat]) if names else f'player {seat}')}</text>"
+            f"{_escape(_legend(names[seat]) if names else tr('player {seat}').format(seat=seat))}</text>"
         )
     for i, d in enumerate(review.decisions):
         mark = _CLASS_INK.get(d.classification)
         if mark and not d.forced:
             x, y = xy(i, rows[i][d.player])
+            title = tr("move {n}: {move}, {verdict} (−{loss}%)").format(
+                n=d.ply + 1, move=d.move, verdict=class_title(d.classification), loss=f"{100 * d.loss:.0f}"
+            )
             body.append(
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{mark}" stroke="#ffffff">'
-                f"<title>move {d.ply + 1}: {_escape(str(d.move))}, {d.classification} "
-                f"(−{100 * d.loss:.0f}%)</title></circle>"
+                f"<title>{_escape(title)}</title></circle>"
             )
-    return _svg(width, height, "win chance over the game", body)
+    return _svg(width, height, tr("win chance over the game"), body)

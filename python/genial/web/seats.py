@@ -128,7 +128,7 @@ def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[s
             raise ApiError(400, tr("seat {i}: name must be text").format(i=i))
         name = clean_name(name or "")
         if kind == "human":
-            seats.append({"kind": "human", "name": name or f"Player {i + 1}"})
+            seats.append({"kind": "human", "name": name or tr("Player {n}").format(n=i + 1)})
         elif kind == "bot" and "engine" in s:
             engine = s.get("engine")
             if "bot" in s or s.get("options"):
