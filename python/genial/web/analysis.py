@@ -238,11 +238,11 @@ class Analyses:
             return game, names, [], ahead
         if "setup" in body:
             game, tiles = setup_game(body["setup"])
-            return game, [f"Seat {i + 1}" for i in range(game.players)], tiles, []
+            return game, [tr("Seat {n}").format(n=i + 1) for i in range(game.players)], tiles, []
         if "notation" in body:
             game = notation_game(body["notation"])
             setup = [Move.parse(m) for m in (game._setup[0] if game._setup is not None else ())]
-            return game, [f"Seat {i + 1}" for i in range(game.players)], setup, []
+            return game, [tr("Seat {n}").format(n=i + 1) for i in range(game.players)], setup, []
         raise ApiError(400, tr("a position names a game, a review, a record, a setup or a notation"))
 
     def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]], Move | None]:

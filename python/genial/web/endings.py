@@ -128,7 +128,7 @@ def _forfeit_reason(forfeit: dict[str, Any], names: Sequence[str]) -> str:
     if forfeit.get("kind") == "time":
         return tr("{name} ran out of time").format(name=name)
     if forfeit.get("kind") == "engine":  # the engine's own words after the name
-        return tr("{name}'s engine {why}").format(name=name, why=forfeit.get("why", ""))
+        return tr("{name}'s engine {why}").format(name=name, why=tr(str(forfeit.get("why", ""))))
     return str(forfeit["reason"])
 
 

@@ -277,7 +277,7 @@ class Reviews:
             self.jobs.pop(job.key, None)  # the server is stopping: the next start resumes it
         except Exception as e:  # a review that cannot be made says why, once
             log.exception("review %s failed", job.key)
-            job.error = f"the review could not be made: {type(e).__name__}: {e}"
+            job.error = tr("the review could not be made: {why}").format(why=f"{type(e).__name__}: {e}")
         finally:
             self.workers.forget(queue)
 

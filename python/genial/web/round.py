@@ -198,7 +198,7 @@ class Rounds:
         the bots' pool, once per version)."""
         table = self.tables(game_id)
         seat = table.seat_of(token)
-        check_turn(table, seat, "ask for a hint")
+        check_turn(table, seat, tr("ask for a hint"))
         if not table.hints:
             raise ApiError(403, tr("this table plays without hints: they were turned off when the game was made"))
         assert seat is not None

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots import BUILTIN_BOTS, make
 from ..game import Game
 from ..refusals import refusal_text
-from ..translation import tr
+from ..translation import ntr, tr
 from .commitment import commitment, new_salt
 from .errors import ApiError
 from .store import hash_token
@@ -222,11 +222,13 @@ def hand_on(table: Table, by: int, seat: Any) -> tuple[str, bool]:
         wait = table.hand_on_in(seat)
         if wait is None or wait > 0:
             after = (
-                "this table never hands on a seat for being away"
+                tr("this table never hands on a seat for being away")
                 if wait is None
-                else f"it can be handed on after {_duration(table.away_s)} away (in {_duration(wait)})"
+                else tr("it can be handed on after {away} away (in {wait})").format(
+                    away=_duration(table.away_s), wait=_duration(wait)
+                )
             )
-            what = f"{name} holds this seat" if held else f"{name}'s invite is still open"
+            what = (tr("{name} holds this seat") if held else tr("{name}'s invite is still open")).format(name=name)
             raise ApiError(
                 409,
                 tr("{what}: only its holder can give it to someone else, or leave it; {after}").format(
@@ -285,5 +287,5 @@ def redeal(table: Table, seat: int) -> None:
 def _duration(seconds: float) -> str:
     minutes = round(seconds / 60)
     if minutes >= 1:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{max(1, round(seconds))} s"
+        return ntr("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return tr("{n} s").format(n=max(1, round(seconds)))

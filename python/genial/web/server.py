@@ -436,9 +436,9 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             return
         refused = None
         if seat is None and table.spectators() >= MAX_SPECTATORS:
-            refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
+            refused = tr("this game has {n} spectators already: watch it later").format(n=MAX_SPECTATORS)
         elif seat is None and watching >= MAX_SPECTATORS_TOTAL:
-            refused = f"this server has {MAX_SPECTATORS_TOTAL} spectators already: watch later"
+            refused = tr("this server has {n} spectators already: watch later").format(n=MAX_SPECTATORS_TOTAL)
         if refused is not None:
             await ws.send_json({"type": "error", "status": 429, "error": refused})
             await ws.close(code=4429)

@@ -25,7 +25,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
     after each move as the page draws them, and the end (all from the core). No rack.
     ``start``: the game before its first move (it is played on); ``game``: at its end."""
     if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
-        names = [f"Seat {i + 1}" for i in range(game.players)]
+        names = [tr("Seat {n}").format(n=i + 1) for i in range(game.players)]
     names = [n[:40] for n in names]
     frames = []
     for i in range(len(entries) + 1):

@@ -68,18 +68,22 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
     and the public frames of a replay (tracks after each move)."""
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("record field 'moves' must be a list")
+        raise RecordError(tr("record field 'moves' must be a list"))
     game = from_record(start_record(record))
     entries: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = [views.frame(game)]
     for i, m in enumerate(moves):
         if not isinstance(m, str):
-            raise RecordError(f"move {i} must be text like 'R0,-4+B1,-4', not {type(m).__name__}")
+            raise RecordError(
+                tr("move {i} must be text like 'R0,-4+B1,-4', not {kind}").format(i=i, kind=type(m).__name__)
+            )
         seat = game.current_player
         try:
             result = game.play(m)
         except IllegalMoveError as e:
-            raise RecordError(f"move {i} ({m!r}) cannot be played: {e}") from None
+            raise RecordError(
+                tr("move {i} ({move}) cannot be played: {why}").format(i=i, move=repr(m), why=refusal_text(str(e)))
+            ) from None
         entries.append(views.entry(i, seat, result))
         frames.append(views.frame(game))
     return game, entries, frames
@@ -103,8 +107,8 @@ def record_names(record: dict[str, Any], players: int) -> list[str]:
     """The seats' names a record gives, or ``Seat 1`` ... when it gives none that fit."""
     names = record.get("names")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
-        return [clean_name(n) or f"Seat {i + 1}" for i, n in enumerate(names)]
-    return [f"Seat {i + 1}" for i in range(players)]
+        return [clean_name(n) or tr("Seat {n}").format(n=i + 1) for i, n in enumerate(names)]
+    return [tr("Seat {n}").format(n=i + 1) for i in range(players)]
 
 
 @dataclass(eq=False)
