@@ -14,6 +14,7 @@ or a rack slot by its index.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from ..choices import Choice, ranked_placements
 from ..colors import Color
 from ..game import Game
 from ..render import explain_ranking
-from ..translation import mark, ntr, tr
+from ..translation import current, mark, ntr, tr
 from .endings import ending
 from .endings import game_ending as _ending
 from .endings import ranking_groups as _ranking
@@ -75,6 +76,13 @@ def _names(colors: Sequence[int]) -> str:
 
 
 def _gains_text(gains: Sequence[int]) -> str:
+    return _gains_words(current(), tuple(gains))
+
+
+@functools.lru_cache(maxsize=4096)
+def _gains_words(language: str, gains: tuple[int, ...]) -> str:
+    """A move's gains in words, in ``language``: the one in use, passed as the cache's key
+    (a log's entries are written anew in every state made, and their words are few)."""
     return ", ".join(f"{Color(c).title} +{g}" for c, g in enumerate(gains) if g) or tr("no points")
 
 
