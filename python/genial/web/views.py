@@ -70,9 +70,15 @@ def _names(colors: Sequence[int]) -> str:
 
 # ----- moves -------------------------------------------------------------------------------------
 # Every text here is made in the language in use: the page's (genial.translation; the Edge
-# sets it for each request and live connection). A state is made once per change, audience
-# and language (`Table.view_text`), so a lookup is one dictionary read per text made, never
-# one per page sent; the game itself (moves, cells, tracks) is language-free.
+# sets it for each request and live connection). One design for every payload (views,
+# facts, endings, study, lobby, round, the refusals): the server translates, the page does
+# not. Why: these texts are sentences composed from the game's facts (names, a reason
+# inside a status, a list of colours, counts); made where they are composed, each language
+# orders and inflects them in its own catalogue entry (Polish cases and three plurals),
+# where ids and parameters sent to the page would need that grammar in JavaScript too. A
+# state is made once per change, audience and language (`Table.view_text`), so a lookup is
+# one dictionary read per text made, never one per page sent; the game itself (moves,
+# cells, tracks) is language-free.
 
 
 def _gains_text(gains: Sequence[int]) -> str:
