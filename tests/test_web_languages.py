@@ -89,6 +89,12 @@ def test_the_page_catalogue_is_the_po_file(client: TestClient, code: str) -> Non
     assert len(data["plural"]) == translation.PAGE_PLURAL_SPAN
 
 
+def test_asking_for_many_languages_keeps_one_catalogue_per_language(client: TestClient) -> None:
+    for i in range(60):
+        assert client.get(f"/api/catalogue/zz{i}").status_code == 200
+    assert translation._page_catalogue.cache_info().currsize <= len(LANGUAGES)
+
+
 def test_the_polish_plural_table_has_three_forms() -> None:
     table = json.loads(page_catalogue("pl"))["plural"]
     assert [table[n] for n in (1, 2, 4, 5, 12, 22, 25, 112, 122)] == [0, 1, 1, 2, 2, 1, 2, 2, 1]

@@ -54,7 +54,7 @@ def pseudo_server() -> Iterator[str]:
         mp.setattr(translation, "CATALOGUES", folder)
         mp.setitem(translation.LANGUAGES, "qps", "pseudo")
         translation.catalogue.cache_clear()
-        translation.page_catalogue.cache_clear()
+        translation._page_catalogue.cache_clear()
         sock = _bound()
         srv, thread = _serve(Path(tmp) / "games.sqlite3", sock, review_iterations=2)
         try:
@@ -64,7 +64,7 @@ def pseudo_server() -> Iterator[str]:
             thread.join(10)
             sock.close()
             translation.catalogue.cache_clear()
-            translation.page_catalogue.cache_clear()
+            translation._page_catalogue.cache_clear()
 
 
 @pytest.fixture(scope="module")

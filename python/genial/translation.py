@@ -350,14 +350,19 @@ def decimal(x: float, digits: int) -> str:
 PAGE_PLURAL_SPAN = 200
 
 
-@functools.cache
 def page_catalogue(language: str) -> bytes:
-    """The catalogue of a language of `LANGUAGES` as the page reads it (JSON, made once):
+    """The catalogue of ``language`` (as `language_of` reads it: anything unknown is
+    English's, empty) as the page reads it (JSON, made once per language):
     ``language``; ``plural``, the form's index for each count below `PAGE_PLURAL_SPAN`
     (the page runs no code it is sent, so the ``.po`` file's C rule is turned into a table
     here); and ``messages``, each English text with its translations. It is the same
     ``.po`` file as the terminal's: one source of truth."""
-    found = catalogue(language_of(language))
+    return _page_catalogue(language_of(language))
+
+
+@functools.cache  # keyed by a language of `LANGUAGES` only: an address's text cannot grow it
+def _page_catalogue(language: str) -> bytes:
+    found = catalogue(language)
     data = {
         "language": found.language,
         "plural": [found.plural(n) for n in range(PAGE_PLURAL_SPAN)],
