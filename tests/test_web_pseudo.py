@@ -89,6 +89,13 @@ def check(page: Page, screen: str, names: list[str] = NAMES) -> None:
     """The visible text of ``page`` holds nothing outside ⟦…⟧ but what is allowed."""
     page.wait_for_timeout(150)  # a toast or a redraw in flight
     text = page.inner_text("body")
+    # What a screen reader says and a field shows before it is filled, too.
+    text += "\n" + "\n".join(
+        page.eval_on_selector_all(
+            "[aria-label], [placeholder], [title]",
+            "els => els.flatMap(e => ['aria-label', 'placeholder', 'title'].map(a => e.getAttribute(a) || ''))",
+        )
+    )
     # The rulebooks' links name each in its own language (lang="fr", ...), as the switch does.
     for links in page.locator("dialog[open] .rules-links").all_inner_texts():
         text = text.replace(links, " ")
