@@ -514,8 +514,6 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
     """A win-chance graph of a `genial.reviews.Review`: one line per seat over the
     decisions (0 to 100%), inaccuracies, mistakes and blunders marked on the mover's line.
     ``names``: the seats' names for the legend (``player N`` without them)."""
-    from .reviews import class_title  # (reviews draws its graph here)
-
     for name, v in (("width", width), ("height", height)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 100 <= v <= 4000:
             raise ValueError(f"{name} must be a number of pixels from 100 to 4000, not {v!r}")
@@ -554,8 +552,10 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
         mark = _CLASS_INK.get(d.classification)
         if mark and not d.forced:
             x, y = xy(i, rows[i][d.player])
+            # The class's name is its catalogue message (`genial.reviews.class_title`, which
+            # this module cannot import: reviews draws its graph here).
             title = tr("move {n}: {move}, {verdict} (−{loss}%)").format(
-                n=d.ply + 1, move=d.move, verdict=class_title(d.classification), loss=f"{100 * d.loss:.0f}"
+                n=d.ply + 1, move=d.move, verdict=tr(d.classification), loss=f"{100 * d.loss:.0f}"
             )
             body.append(
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{mark}" stroke="#ffffff">'
