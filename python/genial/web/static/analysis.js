@@ -8,7 +8,7 @@
 import { api } from "./api.js";
 import { BoardView, icon, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
-import { nt, t } from "./i18n.js";
+import { nt, pct, t } from "./i18n.js";
 import { boardOf, marksOf, stepIndex } from "./marks.js";
 import { notationOfSearch, notationPath } from "./notation.js";
 import { explanationView } from "./review.js";
@@ -272,7 +272,7 @@ class AnalysisBoard {
             h(
               "span",
               { class: "cand-text" },
-              `${c.win_text} · ${c.text}`,
+              `${pct(c.win)} · ${c.text}`,
               c.played ? h("span", { class: "tag" }, t("played in the game")) : null,
             ),
             h(
@@ -339,8 +339,8 @@ class AnalysisBoard {
           markSwatch("candidate"),
           ` ${
             e?.cells
-              ? t("Candidate {n}: {move} ({win})", { n: i + 1, move: c.move, win: c.win_text })
-              : t("Candidate {n}: {move} ({win}), nothing laid", { n: i + 1, move: c.move, win: c.win_text })
+              ? t("Candidate {n}: {move} ({win})", { n: i + 1, move: c.move, win: pct(c.win) })
+              : t("Candidate {n}: {move} ({win}), nothing laid", { n: i + 1, move: c.move, win: pct(c.win) })
           }`,
         ),
       );
@@ -371,7 +371,7 @@ class AnalysisBoard {
     }
     this.legend.replaceChildren(...items);
     this.detail.replaceChildren(
-      c ? explanationView(t("Candidate {n} ({win})", { n: i + 1, win: c.win_text }), e, "analysis-explained") : "",
+      c ? explanationView(t("Candidate {n} ({win})", { n: i + 1, win: pct(c.win) }), e, "analysis-explained") : "",
     );
   }
 
