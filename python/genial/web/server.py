@@ -8,6 +8,9 @@ header, never in the URL, so tokens stay out of access logs):
   what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
   NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
   from how many people the server draws the seed (``fair_seed``)
+- ``GET  /api/catalogue/{code}``       the page's words in a language: the same gettext
+  catalogue as ``genial play``'s, as JSON (`genial.translation.page_catalogue`); any other
+  code is English's, empty
 - ``GET  /api/games``                  the lobby: the newest games' public summaries (no
   rack), those waiting for a player (``joinable``) first
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
@@ -53,8 +56,12 @@ header, never in the URL, so tokens stay out of access logs):
   watch) within `HELLO_TIMEOUT_S` (else close 4408); then the server sends the seat's state
   on every change, and a spectator the latest state at most every
   `tables.SPECTATOR_INTERVAL`. Counted against its address from the upgrade on (beyond
-  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays)
+  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays).
+  ``?lang=CODE`` names the language of the states' texts
 
+Every text the server writes (states, refusals, meta, the page's HTML) is in the language
+the request asks for: ``Accept-Language`` (the page sends its own), a live connection's
+``?lang=``; English for anything else (`genial.web.edge.request_language`).
 Errors are ``{"error": message}`` with a 4xx status, and nothing changes. Before any of
 this, `genial.web.edge` checks the Host, the Origin, the body and the pace of new games.
 """
