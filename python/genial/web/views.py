@@ -14,7 +14,6 @@ or a rack slot by its index.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,14 +22,14 @@ import numpy as np
 
 from .._core import Move, PlayResult, Rules, Tile
 from ..choices import Choice, ranked_placements
-from ..colors import Color
 from ..game import Game
 from ..render import explain_ranking
-from ..translation import current, mark, ntr, tr
+from ..translation import mark, ntr, tr
 from .endings import ending
 from .endings import game_ending as _ending
 from .endings import ranking_groups as _ranking
 from .facts import DIRECTION, DIRECTION_OF
+from .words import colour_list, entry_text
 from .words import names_of as _names_of
 from .words import players as _players
 from .words import variant_title as _variant_title
@@ -61,13 +60,6 @@ _RULE_OPTION_TAGS: dict[str, dict[str, str]] = {
 }
 
 
-def _names(colors: Sequence[int]) -> str:
-    words = [Color(c).title for c in colors]
-    if len(words) == 1:
-        return words[0]
-    return tr("{list} and {last}").format(list=", ".join(words[:-1]), last=words[-1])
-
-
 # ----- moves -------------------------------------------------------------------------------------
 # Every text here is made in the language in use: the page's (genial.translation; the Edge
 # sets it for each request and live connection). One design for every payload (views,
@@ -79,25 +71,6 @@ def _names(colors: Sequence[int]) -> str:
 # state is made once per change, audience and language (`Table.view_text`), so a lookup is
 # one dictionary read per text made, never one per page sent; the game itself (moves,
 # cells, tracks) is language-free.
-
-
-def _gains_text(gains: Sequence[int]) -> str:
-    return _gains_words(current(), tuple(gains))
-
-
-@functools.lru_cache(maxsize=4096)
-def _gains_words(language: str, gains: tuple[int, ...]) -> str:
-    """A move's gains in words, in ``language``: the one in use, passed as the cache's key
-    (a log's entries are written anew in every state made, and their words are few)."""
-    return ", ".join(f"{Color(c).title} +{g}" for c, g in enumerate(gains) if g) or tr("no points")
-
-
-def _entry_text(e: dict[str, Any]) -> str:
-    """A move of the log in words: its gains, or the swap answered (the log keeps the
-    facts, so that each page reads them in its own language)."""
-    if "gains" in e:
-        return _gains_text(e["gains"])
-    return tr("swapped the rack") if e.get("swapped") else tr("kept the rack")
 
 
 def entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
@@ -114,7 +87,7 @@ def entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
         out["lost"] = result.bonuses_lost
     else:
         out["swapped"] = result.swapped
-    out["text"] = _entry_text(out)
+    out["text"] = entry_text(out)
     return out
 
 
@@ -134,7 +107,7 @@ def log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
         )
     if e.get("cut_short"):
         notes.append(tr("(stopped at the server's time cap: played with less search than its level)"))
-    return {**e, "text": _entry_text(e), "who": names[e["seat"]], "notes": notes}
+    return {**e, "text": entry_text(e), "who": names[e["seat"]], "notes": notes}
 
 
 def _anchors(cells: list[list[int]], colors: list[int], first: int) -> list[list[int]]:
@@ -360,7 +333,7 @@ def _swap_why(game: Game, seat: int) -> str:
     core's `Game.swap_colors`)."""
     colors = [int(c) for c in game.swap_colors(seat)]
     rules = game.rules
-    names = _names(colors)
+    names = colour_list(colors)
     if rules.shared_track:
         if len(colors) == 1:
             text = tr("none of your tiles shows the colour at {max} on your side ({colors})")

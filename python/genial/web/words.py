@@ -1,17 +1,20 @@
-"""Words the page is shown in several payloads: counts, titles, sides and seats' names."""
+"""Words the page is shown in several payloads, in the language in use: counts, titles,
+sides, seats' names, colours and a move's gains."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._core import Rules
-from ..translation import mark, ntr, tr
+from ..colors import Color
+from ..translation import current, mark, ntr, tr
 
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["names_of", "players", "side_label", "variant_title"]
+__all__ = ["colour_list", "entry_text", "names_of", "players", "side_label", "variant_title"]
 
 
 def players(n: int) -> str:
@@ -40,3 +43,26 @@ def side_label(rules: Rules, side: int, names: Sequence[str]) -> str:
 def names_of(table: Table) -> list[str]:
     """The seats' names, in seat order."""
     return [s["name"] for s in table.seats]
+
+
+def colour_list(colors: Sequence[int]) -> str:
+    """Colours' names as a list in words: "red, blue and green"."""
+    words = [Color(c).title for c in colors]
+    if len(words) == 1:
+        return words[0]
+    return tr("{list} and {last}").format(list=", ".join(words[:-1]), last=words[-1])
+
+
+def entry_text(e: dict[str, Any]) -> str:
+    """A move of the log in words: its gains, or the swap answered (the log keeps the
+    facts, so that each page reads them in its own language)."""
+    if "gains" in e:
+        return _gains_words(current(), tuple(e["gains"]))
+    return tr("swapped the rack") if e.get("swapped") else tr("kept the rack")
+
+
+@functools.lru_cache(maxsize=4096)
+def _gains_words(language: str, gains: tuple[int, ...]) -> str:
+    """A move's gains in words, in ``language``: the one in use, passed as the cache's key
+    (a log's entries are written anew in every state made, and their words are few)."""
+    return ", ".join(f"{Color(c).title} +{g}" for c, g in enumerate(gains) if g) or tr("no points")
