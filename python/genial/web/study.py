@@ -12,10 +12,10 @@ from .._core import Move
 from ..game import Game
 from ..position import write_position
 from ..render import explain_ranking
-from ..translation import decimal, mark, ntr, tr
+from ..translation import current, decimal, mark, ntr, tr
 from .endings import game_ending
 from .views import entry, frame, log_entry, scoring, track_views
-from .words import players, variant_title
+from .words import players, tile_label, variant_title
 
 __all__ = ["INFORMATION_NOTE", "analysis", "explained", "replay", "review"]
 
@@ -274,9 +274,7 @@ def analysis(
         "phase": game.phase,
         "status": tr("{name} to move: {phase}").format(name=names[mover], phase=phase),
         "rack": [[int(c) for c in t.colors] for t in rack],
-        "rack_labels": [
-            tr("{first} and {second}").format(first=t.colors[0].title, second=t.colors[1].title) for t in rack
-        ],
+        "rack_labels": [tile_label(current(), int(t.colors[0]), int(t.colors[1])) for t in rack],
         "played": None if went_on is None else explained(game, went_on),
         # The position in one line (`genial.position`): what the board shows, the mover's
         # rack the only rack. Written at the start of a placement only.

@@ -24,12 +24,12 @@ from .._core import Move, PlayResult, Rules, Tile
 from ..choices import Choice, ranked_placements
 from ..game import Game
 from ..render import explain_ranking
-from ..translation import mark, ntr, tr
+from ..translation import current, mark, ntr, tr
 from .endings import ending
 from .endings import game_ending as _ending
 from .endings import ranking_groups as _ranking
 from .facts import DIRECTION, DIRECTION_OF
-from .words import colour_list, entry_text
+from .words import colour_list, entry_text, tile_label
 from .words import names_of as _names_of
 from .words import players as _players
 from .words import variant_title as _variant_title
@@ -467,9 +467,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         rack = gv.rack()
         out["rack"] = [[int(c) for c in t.colors] for t in rack]
-        out["rack_labels"] = [
-            tr("{first} and {second}").format(first=t.colors[0].title, second=t.colors[1].title) for t in rack
-        ]
+        out["rack_labels"] = [tile_label(current(), int(t.colors[0]), int(t.colors[1])) for t in rack]
         if not over and gv.current_player == seat:
             # Placements are fetched per tile (`placements`), with their points; here only
             # the other moves (swap, keep) and how many placements there are.

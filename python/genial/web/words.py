@@ -14,7 +14,7 @@ from ..translation import current, mark, ntr, tr
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["colour_list", "entry_text", "names_of", "players", "side_label", "variant_title"]
+__all__ = ["colour_list", "entry_text", "names_of", "players", "side_label", "tile_label", "variant_title"]
 
 
 def players(n: int) -> str:
@@ -66,3 +66,10 @@ def _gains_words(language: str, gains: tuple[int, ...]) -> str:
     """A move's gains in words, in ``language``: the one in use, passed as the cache's key
     (a log's entries are written anew in every state made, and their words are few)."""
     return ", ".join(f"{Color(c).title} +{g}" for c, g in enumerate(gains) if g) or tr("no points")
+
+
+@functools.lru_cache(maxsize=256)
+def tile_label(language: str, first: int, second: int) -> str:
+    """A rack tile's colours in words ("red and blue"), in ``language``: the one in use,
+    passed as the cache's key (every state made names the rack's tiles)."""
+    return tr("{first} and {second}").format(first=Color(first).title, second=Color(second).title)
