@@ -201,3 +201,19 @@ def test_the_game_state_of_a_get_follows_accept_language(client: TestClient) -> 
     assert state["status"]["text"] == "Du bist am Zug: wähle einen Spielstein und lege ihn"
     assert state["rack_labels"][0].count(" und ") == 1
     assert "Jede Farbe zählt 0 bis 18" in state["scoring"]
+
+
+def test_a_refused_live_connection_says_why_in_its_language_within_a_close_frame(client: TestClient) -> None:
+    """A close frame's reason holds 123 bytes: a translation with accents is cut as UTF-8."""
+    from starlette.websockets import WebSocketDisconnect
+
+    made = create(client, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    origin = "http://abcdefghijklmnopqrstuvw.example"  # 120 characters of the Polish are 124 bytes
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"ws://127.0.0.1/api/games/{made['id']}/ws?lang=pl", headers={"origin": origin}),
+    ):
+        pass
+    assert refused.value.code == 4403
+    assert refused.value.reason.startswith("zapytania ze stron")
+    assert len(refused.value.reason.encode("utf-8")) <= 123

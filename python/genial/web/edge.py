@@ -241,7 +241,9 @@ class Edge:
         if refused is None:
             await self.app(scope, receive, logged)
         elif scope["type"] == "websocket":
-            await logged({"type": "websocket.close", "code": 4000 + refused[0], "reason": refused[1][:120]})
+            # A close frame's reason is at most 123 bytes: cut as UTF-8 (a translation's accents).
+            reason = refused[1].encode("utf-8")[:120].decode("utf-8", "ignore")
+            await logged({"type": "websocket.close", "code": 4000 + refused[0], "reason": reason})
         else:
             await _json(logged, refused[0], {"error": refused[1]})
 
