@@ -68,7 +68,7 @@ test: test-rust test-python test-js
 # until each is translated again. Babel is a development tool: genial reads the .po files.
 LOCALE := python/genial/locale
 catalogues: $(STAMP)
-	$(VENV)/bin/pybabel extract --no-default-keywords -F babel.cfg -k tr -k ntr:1,2 -k mark --no-location --sort-output -w 100 \
+	$(VENV)/bin/pybabel extract --no-default-keywords -F babel.cfg -k tr -k ntr:1,2 -k mark -k t -k nt:1,2 --no-location --sort-output -w 100 \
 		--project genial --copyright-holder "genial's authors" -o $(LOCALE)/genial.pot .
 	for po in $(LOCALE)/*.po; do \
 		$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -w 100 \

@@ -36,16 +36,21 @@ from genial.translation import (
 
 REAL = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
-KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None}
+KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None, "t": None, "nt": (1, 2)}
+# What babel.cfg extracts: the package's Python, the page's JavaScript and its HTML.
+METHODS = [
+    ("python/genial/**.py", "python"),
+    ("python/genial/web/static/**.js", "javascript"),
+    ("python/genial/web/static/**.html", "genial.translation:extract_page_html"),
+]
 
 
 def extracted() -> dict[str, str | None]:
-    """Every message the code marks (tr, ntr, mark), as `make catalogues` extracts it:
-    English text -> its plural, if any."""
+    """Every message the code marks (tr, ntr, mark; the page's t, nt and data-t), as
+    `make catalogues` extracts it: English text -> its plural, if any."""
     out: dict[str, str | None] = {}
-    for _, _, message, _, _ in extract_from_dir(
-        str(ROOT), method_map=[("python/genial/**.py", "python")], keywords=KEYWORDS
-    ):
+    options = {"python/genial/web/static/**.js": {"parse_template_string": "true"}}
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map=METHODS, options_map=options, keywords=KEYWORDS):
         if isinstance(message, tuple):
             out[message[0]] = message[1]
         else:
@@ -519,3 +524,37 @@ def test_decimals_are_written_the_language_s_way(code: str, text: str) -> None:
         assert translation.decimal(12.5, 1) == text
         assert translation.decimal(-0.25, 2) == text.replace("12", "-0").replace("5", "25")
         assert translation.decimal(3.0, 0) == "3"
+
+
+# ----- the page's catalogues ------------------------------------------------------------
+
+
+def page_messages() -> dict[str, str | None]:
+    """The messages of the page's JavaScript and HTML alone, as `make catalogues` extracts them."""
+    out: dict[str, str | None] = {}
+    options = {"python/genial/web/static/**.js": {"parse_template_string": "true"}}
+    for _, _, message, _, _ in extract_from_dir(
+        str(ROOT), method_map=METHODS[1:], options_map=options, keywords=KEYWORDS
+    ):
+        out[message[0] if isinstance(message, tuple) else message] = message[1] if isinstance(message, tuple) else None
+    return out
+
+
+@pytest.mark.parametrize("code", REAL)
+def test_the_page_catalogue_holds_every_text_of_the_page_with_its_placeholders(code: str) -> None:
+    """The JSON the page reads (`page_catalogue`): every text its JavaScript and HTML write,
+    translated, each form with the English placeholders, and the plural forms of the language."""
+    data = json.loads(translation.page_catalogue(code))
+    page = page_messages()
+    assert len(page) > 200
+    missing = sorted(set(page) - set(data["messages"]))
+    assert not missing, f"{code}: the page's catalogue lacks {missing[:5]}"
+    nplurals = translation.catalogue(code).nplurals
+    for message, plural in page.items():
+        forms = data["messages"][message]
+        wanted = {*PLACEHOLDER.findall(message), *PLACEHOLDER.findall(plural or "")}
+        assert len(forms) == (nplurals if plural is not None else 1), f"{code}: {message!r}"
+        for form in forms:
+            got = set(PLACEHOLDER.findall(form))
+            assert got <= wanted and (wanted - got) <= {"n"}, f"{code}: {form!r} against {message!r}"
+    assert sorted(set(data["plural"])) == list(range(nplurals))

@@ -32,6 +32,7 @@ from ._core import Board, Move, Tile
 from .colors import Color
 from .geometry import SQRT3, Layout, hex_corners, polar
 from .render import ranking_summary
+from .translation import tr
 from .variants import track_titles
 
 if TYPE_CHECKING:
@@ -537,7 +538,7 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
         )
     body.append(
         f'<text x="{_n(left + w / 2)}" y="{_n(height - 6)}" font-size="11" text-anchor="middle" '
-        f'fill="{_MUTED}">move</text>'
+        f'fill="{_MUTED}">{_escape(tr("move"))}</text>'
     )
     for seat in range(review.players):
         ink = SEAT_INK[seat % len(SEAT_INK)]
@@ -545,15 +546,19 @@ def win_chance_svg(review: Review, width: float = 640, height: float = 220, name
         body.append(f'<polyline points="{pts}" fill="none" stroke="{ink}" stroke-width="2"/>')
         body.append(
             f'<text x="{_n(left + w + 8)}" y="{_n(top + 14 + 16 * seat)}" font-size="12" fill="{ink}">'
-            f"{_escape(_legend(names[seat]) if names else f'player {seat}')}</text>"
+            f"{_escape(_legend(names[seat]) if names else tr('player {seat}').format(seat=seat))}</text>"
         )
     for i, d in enumerate(review.decisions):
         mark = _CLASS_INK.get(d.classification)
         if mark and not d.forced:
             x, y = xy(i, rows[i][d.player])
+            # The class's name is its catalogue message (`genial.reviews.class_title`, which
+            # this module cannot import: reviews draws its graph here).
+            title = tr("move {n}: {move}, {verdict} (−{loss}%)").format(
+                n=d.ply + 1, move=d.move, verdict=tr(d.classification), loss=f"{100 * d.loss:.0f}"
+            )
             body.append(
                 f'<circle cx="{_n(x)}" cy="{_n(y)}" r="4" fill="{mark}" stroke="#ffffff">'
-                f"<title>move {d.ply + 1}: {_escape(str(d.move))}, {d.classification} "
-                f"(−{100 * d.loss:.0f}%)</title></circle>"
+                f"<title>{_escape(title)}</title></circle>"
             )
-    return _svg(width, height, "win chance over the game", body)
+    return _svg(width, height, tr("win chance over the game"), body)

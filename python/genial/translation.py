@@ -22,11 +22,13 @@ import contextlib
 import contextvars
 import functools
 import gettext
+import json
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 __all__ = [
     "LANGUAGES",
@@ -47,6 +49,9 @@ __all__ = [
     "ntr",
     "mark",
     "decimal",
+    "page_catalogue",
+    "extract_page_html",
+    "render_page_html",
 ]
 
 #: The languages there is a catalogue for, by their code, each with its own name. Adding a
@@ -336,3 +341,87 @@ def decimal(x: float, digits: int) -> str:
         return text
     integer, _, fraction = text.partition(".")
     return tr("{integer}.{fraction}").format(integer=integer, fraction=fraction)
+
+
+#: How many counts the page's plural table covers: 0..199 directly; a larger ``n`` reads
+#: the entry of ``100 + n % 100``. Every gettext rule of the languages here (and of the
+#: common ones: they test ``n``, ``n % 10`` and ``n % 100`` against numbers below 100)
+#: gives a count of 200 or more the form of that entry.
+PAGE_PLURAL_SPAN = 200
+
+
+def page_catalogue(language: str) -> bytes:
+    """The catalogue of ``language`` (as `language_of` reads it: anything unknown is
+    English's, empty) as the page reads it (JSON, made once per language):
+    ``language``; ``plural``, the form's index for each count below `PAGE_PLURAL_SPAN`
+    (the page runs no code it is sent, so the ``.po`` file's C rule is turned into a table
+    here); and ``messages``, each English text with its translations. It is the same
+    ``.po`` file as the terminal's: one source of truth."""
+    return _page_catalogue(language_of(language))
+
+
+@functools.cache  # keyed by a language of `LANGUAGES` only: an address's text cannot grow it
+def _page_catalogue(language: str) -> bytes:
+    found = catalogue(language)
+    data = {
+        "language": found.language,
+        "plural": [found.plural(n) for n in range(PAGE_PLURAL_SPAN)],
+        "messages": dict(found.messages),
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+#: An element of the page's HTML whose text is a catalogue message: ``data-t`` on the tag.
+PAGE_TEXT = re.compile(r"(<(\w+)\b[^>]*?\sdata-t)(\s[^>]*)?>([^<]+)(</\2>)")
+#: An attribute of the page's HTML that is a catalogue message: ``data-t-title`` (or
+#: ``-aria-label``, ``-content``) holds the English text of the attribute it names.
+PAGE_ATTRIBUTE = re.compile(r'\sdata-t-([\w-]+)="([^"]+)"')
+
+
+def extract_page_html(
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extractor for the page's HTML (``babel.cfg``): the text of each element
+    marked ``data-t`` and each ``data-t-ATTRIBUTE="..."`` value."""
+    text = fileobj.read().decode("utf-8")
+    for m in PAGE_TEXT.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, "tr", _html_text(m.group(4)), []
+    for m in PAGE_ATTRIBUTE.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, "tr", _html_text(m.group(2)), []
+
+
+_HTML_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"}
+
+
+def _html_text(text: str) -> str:
+    """An HTML text as the catalogue keys it: entities read, spaces folded."""
+    text = " ".join(text.split())
+    return re.sub(r"&\w+;|&#\d+;", lambda m: _HTML_ENTITIES.get(m.group(0), m.group(0)), text)
+
+
+def _html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def render_page_html(html: str, language: str) -> str:
+    """The page's HTML in ``language``: ``<html lang>`` set, each ``data-t`` element's text
+    and each ``data-t-ATTRIBUTE`` attribute translated, the English kept in ``data-t`` (and
+    ``data-t-ATTRIBUTE``) for the page to switch languages without a reload of the
+    server's copy."""
+    with use(language) as code:
+
+        def text(m: re.Match[str]) -> str:
+            english = _html_text(m.group(4))
+            rest = m.group(3) or ""
+            return f'{m.group(1)}="{_html_escape(english)}"{rest}>{_html_escape(tr(english))}{m.group(5)}'
+
+        def attribute(m: re.Match[str]) -> str:
+            english = _html_text(m.group(2))
+            return f' {m.group(1)}="{_html_escape(tr(english))}" data-t-{m.group(1)}="{_html_escape(english)}"'
+
+        out = PAGE_TEXT.sub(text, html)
+        out = PAGE_ATTRIBUTE.sub(attribute, out)
+        # The languages the header's switch offers: those with a catalogue (`LANGUAGES`).
+        offered = _html_escape(json.dumps(LANGUAGES, ensure_ascii=False))
+        head = f'<html lang="{code}" data-served="{code}" data-languages="{offered}"'
+        return re.sub(r'<html lang="[^"]*"', head, out, count=1)

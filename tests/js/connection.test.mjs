@@ -103,6 +103,6 @@ test("a socket closed for a late hello (4408) reconnects", () => {
 });
 
 test("the live address follows the page's scheme", () => {
-  assert.equal(liveUrl({ protocol: "https:", host: "h:1" }, "a b"), "wss://h:1/api/games/a%20b/ws");
-  assert.equal(liveUrl({ protocol: "http:", host: "h" }, "g"), "ws://h/api/games/g/ws");
+  assert.equal(liveUrl({ protocol: "https:", host: "h:1" }, "a b"), "wss://h:1/api/games/a%20b/ws?lang=en");
+  assert.equal(liveUrl({ protocol: "http:", host: "h" }, "g", "pl"), "ws://h/api/games/g/ws?lang=pl");
 });

@@ -37,6 +37,8 @@ from ..colors import Color
 from ..game import Game
 from ..position import PositionError, read_position
 from ..records import to_record
+from ..refusals import refusal_text
+from ..translation import tr
 from . import study, views
 from .errors import ApiError
 from .workers import Stopped
@@ -78,26 +80,26 @@ def position_key(position: dict[str, Any], line: list[str]) -> str:
 def _upto(body: dict[str, Any], moves: int) -> int:
     upto = body.get("upto", moves)
     if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= moves:
-        raise ApiError(400, f"upto must be a move number 0..{moves}")
+        raise ApiError(400, tr("upto must be a move number 0..{moves}").format(moves=moves))
     return upto
 
 
 def _pair(value: Any, what: str) -> tuple[Any, Any]:
     if not (isinstance(value, list) and len(value) == 2):
-        raise ApiError(400, f"{what} must be a pair")
+        raise ApiError(400, tr("{what} must be a pair").format(what=what))
     return value[0], value[1]
 
 
 def _color(value: Any, what: str) -> Color:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(Color):
-        raise ApiError(400, f"{what} must be a colour number 0..{len(Color) - 1}")
+        raise ApiError(400, tr("{what} must be a colour number 0..{len}").format(what=what, len=len(Color) - 1))
     return Color(value)
 
 
 def _cell(value: Any, what: str) -> tuple[int, int]:
     q, r = _pair(value, what)
     if any(isinstance(x, bool) or not isinstance(x, int) or not -20 <= x <= 20 for x in (q, r)):
-        raise ApiError(400, f"{what} must be [q, r] with small whole numbers")
+        raise ApiError(400, tr("{what} must be [q, r] with small whole numbers").format(what=what))
     return q, r
 
 
@@ -115,8 +117,10 @@ def _setup_tile(t: Any, i: int) -> Move:
                 _color(cb, f"tile {i}: colour"),
             )
     except ValueError as e:
-        raise ApiError(400, f"tile {i}: {e}") from None
-    raise ApiError(400, f'tile {i} must be {{"cells": [[q, r], [q, r]], "colors": [a, b]}} or a move\'s text')
+        raise ApiError(400, tr("tile {i}: {why}").format(i=i, why=refusal_text(str(e)))) from None
+    raise ApiError(
+        400, tr('tile {i} must be {{"cells": [[q, r], [q, r]], "colors": [a, b]}} or a move\'s text').format(i=i)
+    )
 
 
 def _rack_tile(t: Any, i: int) -> Tile:
@@ -126,14 +130,19 @@ def _rack_tile(t: Any, i: int) -> Tile:
         a, b = _pair(t, f"rack tile {i}")
         return Tile(_color(a, f"rack tile {i}"), _color(b, f"rack tile {i}"))
     except ValueError as e:
-        raise ApiError(400, f"rack tile {i}: {e}") from None
+        raise ApiError(400, tr("rack tile {i}: {why}").format(i=i, why=refusal_text(str(e)))) from None
 
 
 def _only(value: Any, fields: set[str], what: str) -> None:
     if isinstance(value, dict):
         unknown = sorted(set(value) - fields)
         if unknown:
-            raise ApiError(400, f"{what} holds only {', '.join(sorted(fields))}; unknown: {', '.join(unknown)[:80]}")
+            raise ApiError(
+                400,
+                tr("{what} holds only {names}; unknown: {value}").format(
+                    what=what, names=", ".join(sorted(fields)), value=", ".join(unknown)[:80]
+                ),
+            )
 
 
 def _setup_rack(setup: dict[str, Any]) -> list[Tile]:
@@ -143,25 +152,25 @@ def _setup_rack(setup: dict[str, Any]) -> list[Tile]:
 def setup_game(setup: Any) -> tuple[Game, list[Move]]:
     """The game of a position set up by hand, and its tiles (for the drawing)."""
     if not isinstance(setup, dict):
-        raise ApiError(400, "setup must be an object with players, tiles, tracks, seat and rack")
+        raise ApiError(400, tr("setup must be an object with players, tiles, tracks, seat and rack"))
     tiles, tracks, rack = setup.get("tiles", []), setup.get("tracks"), setup.get("rack")
     if not isinstance(tiles, list) or len(tiles) > 60:
-        raise ApiError(400, "tiles must be a list of at most 60 tiles")
+        raise ApiError(400, tr("tiles must be a list of at most 60 tiles"))
     if not isinstance(tracks, list) or len(tracks) > 4 or not all(isinstance(t, list) for t in tracks):
-        raise ApiError(400, "tracks must be a list with the six markers of each track")
+        raise ApiError(400, tr("tracks must be a list with the six markers of each track"))
     if any(isinstance(v, bool) or not isinstance(v, int) for t in tracks for v in t):
-        raise ApiError(400, "a marker is a whole number")
+        raise ApiError(400, tr("a marker is a whole number"))
     if not isinstance(rack, list) or len(rack) > 6:
-        raise ApiError(400, "rack must be a list of at most six tiles")
+        raise ApiError(400, tr("rack must be a list of at most six tiles"))
     placed = [_setup_tile(t, i) for i, t in enumerate(tiles)]
     held = [_rack_tile(t, i) for i, t in enumerate(rack)]
     players, variant, seat = setup.get("players"), setup.get("variant", "standard"), setup.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise ApiError(400, "seat must be the number of the seat to move")
+        raise ApiError(400, tr("seat must be the number of the seat to move"))
     try:
         game = Game.from_setup(placed, tracks, seat, held, players=players, variant=variant)
     except (ValueError, TypeError, OverflowError) as e:
-        raise ApiError(400, f"this position cannot be set up: {e}") from None
+        raise ApiError(400, tr("this position cannot be set up: {why}").format(why=refusal_text(str(e)))) from None
     return game, placed
 
 
@@ -169,11 +178,16 @@ def notation_game(text: Any) -> Game:
     """The game of a position in the notation; `ApiError` 400 naming the first bad
     character (its ``index`` in the answer too)."""
     if not isinstance(text, str) or len(text) > MAX_NOTATION:
-        raise ApiError(400, f"notation must be a position's text of at most {MAX_NOTATION} characters")
+        raise ApiError(
+            400,
+            tr("notation must be a position's text of at most {max_notation} characters").format(
+                max_notation=MAX_NOTATION
+            ),
+        )
     try:
         return read_position(text)
     except PositionError as e:
-        raise ApiError(400, f"not a position: {e}", index=e.index) from None
+        raise ApiError(400, tr("not a position: {why}").format(why=refusal_text(str(e))), index=e.index) from None
 
 
 class Analyses:
@@ -184,7 +198,7 @@ class Analyses:
         self.reviews = reviews
         self.level = level
         self.iterations = iterations
-        self._cache: dict[str, dict[str, Any]] = {}
+        self._cache: dict[str, Any] = {}  # position key -> its search (None: game over)
         self._shares: dict[str, tuple[int, int, int]] = {}  # client -> (day, positions, bytes)
 
     def _record_game(self, record: Any, body: dict[str, Any]) -> tuple[Game, list[str], list[Move]]:
@@ -201,18 +215,21 @@ class Analyses:
         with (none but a setup's: the others' tiles are in their moves) and the moves its
         game went on with (none for a setup)."""
         if not isinstance(body, dict):
-            raise ApiError(400, 'a position is an object: {"game": id, "upto": n}, {"record": ...}, {"setup": ...}')
+            raise ApiError(
+                400,
+                tr('a position is an object: {{"game": id, "upto": n}}, {{"record": ...}}, {{"setup": ...}}').format(),
+            )
         if "game" in body:
             table = self.hub.table(body["game"])
             if not table.over:  # over by the rules or by a forfeit: the bag is public then
                 raise ApiError(
-                    409, "a game is analysed once it is over: until then its record would show the hidden racks"
+                    409, tr("a game is analysed once it is over: until then its record would show the hidden racks")
                 )
             game, _, ahead = self._record_game(to_record(table.game), body)
             return game, [s["name"][:40] for s in table.seats], [], ahead
         if "review" in body:
             if not isinstance(body["review"], str) or len(body["review"]) > 64:
-                raise ApiError(400, "review must be a review's id")
+                raise ApiError(400, tr("review must be a review's id"))
             record = self.reviews.record_of(body["review"])
             game, names, ahead = self._record_game(record, body)
             return game, names, [], ahead
@@ -221,37 +238,49 @@ class Analyses:
             return game, names, [], ahead
         if "setup" in body:
             game, tiles = setup_game(body["setup"])
-            return game, [f"Seat {i + 1}" for i in range(game.players)], tiles, []
+            return game, [tr("Seat {n}").format(n=i + 1) for i in range(game.players)], tiles, []
         if "notation" in body:
             game = notation_game(body["notation"])
             setup = [Move.parse(m) for m in (game._setup[0] if game._setup is not None else ())]
-            return game, [f"Seat {i + 1}" for i in range(game.players)], setup, []
-        raise ApiError(400, "a position names a game, a review, a record, a setup or a notation")
+            return game, [tr("Seat {n}").format(n=i + 1) for i in range(game.players)], setup, []
+        raise ApiError(400, tr("a position names a game, a review, a record, a setup or a notation"))
 
     def played(self, body: Any) -> tuple[Game, list[str], list[Move], list[dict[str, Any]], Move | None]:
         """The position of ``body["position"]`` with the variation ``body["line"]`` played,
         and the move its game went on with from there (``None`` once the variation leaves
         the game, at the game's end, or for a setup)."""
         if not isinstance(body, dict):
-            raise ApiError(400, 'ask for {"position": {...}, "line": ["R0,-4+B1,-4", ...]}')
+            raise ApiError(400, tr('ask for {{"position": {{...}}, "line": ["R0,-4+B1,-4", ...]}}').format())
         line = body.get("line", [])
         if not isinstance(line, list) or len(line) > MAX_LINE or not all(isinstance(m, str) for m in line):
-            raise ApiError(400, f"line must be a list of at most {MAX_LINE} moves' texts")
+            raise ApiError(400, tr("line must be a list of at most {max_line} moves' texts").format(max_line=MAX_LINE))
         game, names, tiles, ahead = self.position(body.get("position"))
         entries = []
         follows = True
         for i, text in enumerate(line):
             seat = game.current_player
             if game.is_over:
-                raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}): the game is over")
+                raise ApiError(
+                    422, tr("move {i} of the line ({text}): the game is over").format(i=i + 1, text=repr(text[:20]))
+                )
             try:
                 move = Move.parse(text)
                 follows = follows and i < len(ahead) and move == ahead[i]
                 result = game.play(move)
             except IllegalMoveError as e:
-                raise ApiError(422, f"move {i + 1} of the line ({text[:20]!r}) is not legal: {e}") from None
+                raise ApiError(
+                    422,
+                    tr("move {i} of the line ({text}) is not legal: {why}").format(
+                        i=i + 1, text=repr(text[:20]), why=refusal_text(str(e))
+                    ),
+                ) from None
             except ValueError as e:
-                raise ApiError(400, f"move {i + 1} of the line ({text[:20]!r}): {e}") from None
+                raise ApiError(
+                    400,
+                    tr("move {i} of the line ({text}): {why}").format(
+                        i=i + 1, text=repr(text[:20]), why=refusal_text(str(e))
+                    ),
+                ) from None
             entries.append(views.entry(i, seat, result))
         went_on = ahead[len(line)] if follows and len(line) < len(ahead) else None
         return game, names, tiles, entries, went_on
@@ -261,9 +290,9 @@ class Analyses:
         moves of the seat to move (searched on the bots' pool, once per position)."""
         game, names, tiles, entries, went_on = self.played(body)
         key = position_key(body["position"], body.get("line", []))
-        found = self._cache.get(key)
-        if found is not None:
-            return found
+        # The search is kept, not the payload: its texts are made in each request's language.
+        if key in self._cache:
+            return study.analysis(game, names, tiles, entries, self._cache[key], went_on)
         its, level = self.iterations, self.level
         search: Callable[[], Any] | None = None
         if not game.is_over:
@@ -275,14 +304,13 @@ class Analyses:
         try:
             result = None if search is None else await self.hub.workers.run(f"analysis:{key}", "analysis", search)
         except Stopped:
-            raise ApiError(503, "the server is shutting down") from None
+            raise ApiError(503, tr("the server is shutting down")) from None
         finally:
             self.hub.workers.forget(f"analysis:{key}")
-        payload = study.analysis(game, names, tiles, entries, result, went_on)
         if len(self._cache) >= _CACHE:
             self._cache.pop(next(iter(self._cache)))
-        self._cache[key] = payload
-        return payload
+        self._cache[key] = result
+        return study.analysis(game, names, tiles, entries, result, went_on)
 
     def share(self, body: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/positions``: keeps a position and its variation (checked by playing
@@ -295,7 +323,12 @@ class Analyses:
         data = {"position": self._canonical(body["position"], game, names, tiles), "line": body.get("line", [])}
         size = len(json.dumps(data, separators=(",", ":")))
         if size > MAX_SHARED:
-            raise ApiError(413, f"this position is {size} bytes as kept; a shared position is at most {MAX_SHARED}")
+            raise ApiError(
+                413,
+                tr("this position is {size} bytes as kept; a shared position is at most {max_shared}").format(
+                    size=size, max_shared=MAX_SHARED
+                ),
+            )
         key = position_key(data["position"], data["line"])
         if self.hub.store.get_position(key) is None:
             self._count_share(client, size)
@@ -342,8 +375,11 @@ class Analyses:
         if count + 1 > SHARES_PER_DAY or used + size > SHARED_BYTES_PER_DAY:
             raise ApiError(
                 429,
-                f"your address has shared {count} positions ({used} bytes) today: at most {SHARES_PER_DAY} "
-                f"positions and {SHARED_BYTES_PER_DAY} bytes a day",
+                tr(
+                    "your address has shared {count} positions ({used} bytes) today: at most {shares_per_day} positions and {shared_bytes_per_day} bytes a day"
+                ).format(
+                    count=count, used=used, shares_per_day=SHARES_PER_DAY, shared_bytes_per_day=SHARED_BYTES_PER_DAY
+                ),
             )
         if len(self._shares) > 10_000:
             self._shares = {c: v for c, v in self._shares.items() if v[0] == day}
@@ -351,8 +387,8 @@ class Analyses:
 
     def shared(self, key: str) -> dict[str, Any]:
         if not (isinstance(key, str) and 1 <= len(key) <= 64):
-            raise ApiError(404, "no such position")
+            raise ApiError(404, tr("no such position"))
         found = self.hub.store.get_position(key)
         if found is None:
-            raise ApiError(404, f"no position {key!r} on this server")
+            raise ApiError(404, tr("no position {key} on this server").format(key=repr(key)))
         return {"id": key, **found}

@@ -12,6 +12,9 @@ body, how fast one address creates games; and the access log.
   ``Content-Length`` before reading and cut off at the limit when it is missing or wrong.
 - **New games**: at most ``new_games_per_minute`` per client address (a token bucket, the
   same number as a burst).
+- **Language**: each request is answered in the language it asks for (`request_language`:
+  a live connection's ``?lang=``, else ``Accept-Language``), English for anything else; the
+  texts the server makes for it (refusals, statuses, endings) are in that language.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
+from ..translation import from_accept_language, language_of, tr, use
 from .errors import ApiError
 
-__all__ = ["SECURITY_HEADERS", "AccessLog", "Edge", "EdgeRules", "RateLimit", "host_name"]
+__all__ = ["SECURITY_HEADERS", "AccessLog", "Edge", "EdgeRules", "RateLimit", "host_name", "request_language"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -132,8 +136,9 @@ class RateLimit:
             wait = (1.0 - tokens) * 60.0 / self.per_minute
             raise ApiError(
                 429,
-                f"too many {self.what} from your address: at most {self.per_minute:g} a minute; "
-                f"try again in {wait:.0f} s",
+                tr("too many {what} from your address: at most {per_minute} a minute; try again in {wait} s").format(
+                    what=self.what, per_minute=format(self.per_minute, "g"), wait=format(wait, ".0f")
+                ),
             )
         self._buckets[client] = (tokens - 1.0, now)
         if len(self._buckets) > 10_000:  # forget the addresses whose bucket is full again
@@ -175,7 +180,9 @@ class Edge:
         if not self.rules.host_allowed(host):
             return (
                 400,
-                f"this server does not serve the host {host!r} (the operator lists its names with --allowed-host)",
+                tr(
+                    "this server does not serve the host {host} (the operator lists its names with --allowed-host)"
+                ).format(host=repr(host)),
             )
         method = scope.get("method", "GET")
         if scope["type"] == "websocket" or method not in _SAFE_METHODS:
@@ -183,18 +190,20 @@ class Edge:
             if origin is not None and not self.rules.origin_allowed(origin, host):
                 return (
                     403,
-                    f"requests from pages at {origin!r} are refused (the operator lists origins with --allowed-origin)",
+                    tr(
+                        "requests from pages at {origin} are refused (the operator lists origins with --allowed-origin)"
+                    ).format(origin=repr(origin)),
                 )
         if scope["type"] == "http" and method not in _SAFE_METHODS:
             media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media != "application/json":
-                return 415, "send the body as JSON, with Content-Type: application/json"
+                return 415, tr("send the body as JSON, with Content-Type: application/json")
             length = headers.get("content-length")
             if length is not None:
                 if not length.strip().isdigit():
-                    return 400, "Content-Length must be a number of bytes"
+                    return 400, tr("Content-Length must be a number of bytes")
                 if int(length) > self.rules.max_body:
-                    return 413, f"request body is larger than {self.rules.max_body} bytes"
+                    return 413, tr("request body is larger than {limit} bytes").format(limit=self.rules.max_body)
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -219,16 +228,36 @@ class Edge:
             await send(message)
 
         try:
-            refused = self.refusal(scope)
-            if refused is None:
-                await self.app(scope, receive, logged)
-            elif scope["type"] == "websocket":
-                await logged({"type": "websocket.close", "code": 4000 + refused[0], "reason": refused[1][:120]})
-            else:
-                await _json(logged, refused[0], {"error": refused[1]})
+            # The language in use (genial.translation) for all this request does, a live
+            # connection's whole life included: its states are made in it.
+            with use(request_language(scope)):
+                await self._checked(scope, receive, logged)
         finally:
             if self.log is not None:
                 self.log.line(scope, status, size, started)
+
+    async def _checked(self, scope: Scope, receive: Receive, logged: Send) -> None:
+        refused = self.refusal(scope)
+        if refused is None:
+            await self.app(scope, receive, logged)
+        elif scope["type"] == "websocket":
+            # A close frame's reason is at most 123 bytes: cut as UTF-8 (a translation's accents).
+            reason = refused[1].encode("utf-8")[:120].decode("utf-8", "ignore")
+            await logged({"type": "websocket.close", "code": 4000 + refused[0], "reason": reason})
+        else:
+            await _json(logged, refused[0], {"error": refused[1]})
+
+
+def request_language(scope: Scope) -> str:
+    """The language a request asks for: a live connection's ``?lang=`` (a page cannot set a
+    WebSocket's headers), else its ``Accept-Language`` (the page sends its chosen language
+    with every request); English for anything unknown or malformed."""
+    if scope["type"] == "websocket":
+        query = scope.get("query_string", b"").decode("latin-1")
+        asked = parse_qs(query[:200]).get("lang")
+        if asked:
+            return language_of(asked[0][:40])
+    return from_accept_language(_headers(scope).get("accept-language"))
 
 
 async def _json(send: Send, status: int, data: dict[str, Any]) -> None:

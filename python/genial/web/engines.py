@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import Move
 from ..bots import Forfeit, GameView
 from ..engine.host import MARGIN_MS, MOVETIME_MS, EngineBot, EngineError
+from ..translation import mark
 from .seats import BotLimits
 from .workers import Stopped
 
@@ -82,7 +83,9 @@ class EngineSeats:
         and forfeits, whatever its thread is doing."""
         command = self.engines.get(name)
         if command is None:
-            raise Forfeit(f"engine {name!r} is not offered by this server any more", public="is no longer offered")
+            raise Forfeit(
+                f"engine {name!r} is not offered by this server any more", public=mark("is no longer offered")
+            )
         cap = self.limits.max_think_ms
         # The engine's own deadline (move time + margin) falls within the operator's cap.
         movetime = max(1, min(MOVETIME_MS, cap // 2))
@@ -112,7 +115,7 @@ class EngineSeats:
                 result = engine.choose(view)
             except EngineError as e:  # it does not start, or fails its handshake
                 log.warning("game %s: seat %d: %s", table.id, seat, e)
-                error = Forfeit(str(e), seat=seat, public="did not start")
+                error = Forfeit(str(e), seat=seat, public=mark("did not start"))
             except BaseException as e:  # handed to the waiting task
                 error = e
             finally:
@@ -134,7 +137,7 @@ class EngineSeats:
             future.add_done_callback(_retrieved)  # its thread's outcome is no longer wanted
             engine.kill("did not answer in time")  # its thread forfeits and reaps it
             log.warning("game %s: seat %d: engine %s past the hard deadline: killed", table.id, seat, name)
-            raise Forfeit(f"engine {name!r} passed the hard deadline", public="did not answer in time") from None
+            raise Forfeit(f"engine {name!r} passed the hard deadline", public=mark("did not answer in time")) from None
         except asyncio.CancelledError:
             future.add_done_callback(_retrieved)
             engine.kill("the server stopped")

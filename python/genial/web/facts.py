@@ -16,8 +16,9 @@ from .._core import Board, Rules, Tile
 from ..colors import Color
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
 from ..svg import PALETTE, symbol
+from ..translation import mark, ntr, tr
 from ..variants import variants
-from .words import plural, variant_title
+from .words import variant_title
 
 __all__ = [
     "DIRECTION",
@@ -33,30 +34,33 @@ __all__ = [
 _CELL_SIZE = 10.0  # circumradius of a cell in the page's board drawing (its own units)
 _DIRECTION_NAMES = ("east", "south-east", "south-west", "west", "north-west", "north-east")
 
-PRODUCT = {"name": "genial", "description": "for Reiner Knizia's Ingenious"}
+PRODUCT = {"name": "genial", "description": mark("for Reiner Knizia's Ingenious")}
 #: Words for the lobby's edition options (`Rules.options`): an option's title, and for a
 #: choice what each value means. An option not named here is shown by its own help text
 #: and value names, so a new rule option reaches the lobby with no edit here.
 RULE_OPTION_LABELS: dict[str, dict[str, str]] = {
     "swap_timing": {
-        "": "Swap",
-        "after_placement": "after placing (books)",
-        "instead_of_placement": "instead of placing (older editions)",
+        "": mark("Swap"),
+        "after_placement": mark("after placing (books)"),
+        "instead_of_placement": mark("instead of placing (older editions)"),
     },
-    "require_contact": {"": "Tiles must touch tiles already placed (older editions)"},
+    "require_contact": {"": mark("Tiles must touch tiles already placed (older editions)")},
 }
 
 
 def _rule_option(option: dict[str, Any]) -> dict[str, Any]:
     """One edition option as the lobby draws it: a switch (``flag``) or a choice of values."""
     words = RULE_OPTION_LABELS.get(option["name"], {})
-    helped = str(option["help"])
+    helped = tr(str(option["help"]))
     return {
         "name": option["name"],
         "flag": option["flag"],
-        "label": words.get("", helped[:1].upper() + helped[1:]),
+        "label": tr(words[""]) if "" in words else helped[:1].upper() + helped[1:],
         "default": option["default"],
-        "values": [{"value": v, "label": words.get(str(v), str(v).replace("_", " "))} for v in option["values"]],
+        "values": [
+            {"value": v, "label": tr(words[str(v)]) if str(v) in words else str(v).replace("_", " ")}
+            for v in option["values"]
+        ],
     }
 
 
@@ -135,25 +139,34 @@ for (_dq, _dr), _d in DIRECTION.items():
 # ----- the server's facts ----------------------------------------------------------------------
 
 
+def _bot_in_language(bot: dict[str, Any]) -> dict[str, Any]:
+    """A bot of the catalogue with its description and its options' help in the language
+    in use (`core_texts`: the core's English is the key)."""
+    specs = [{**spec, "help": tr(spec["help"])} for spec in bot.get("option_specs", [])]
+    return {**bot, "description": tr(bot["description"]), "option_specs": specs}
+
+
 def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
     """``GET /api/meta``: the product, the variants with their facts, the bots (``bots``,
-    the catalogue), the edition options, the colours with their symbols, and the board."""
+    the catalogue), the edition options, the colours with their symbols, and the board;
+    its texts in the language in use (the server makes it once per language)."""
     every = Rules.all()
+    bots = [_bot_in_language(b) for b in bots]
     return {
         "version": __version__,
-        "product": PRODUCT,
+        "product": {**PRODUCT, "description": tr(PRODUCT["description"])},
         "variants": [
             {
                 "name": v.name,
                 "title": variant_title(v.name),
                 "player_counts": list(v.player_counts),
-                "player_labels": [plural(n, "player") for n in v.player_counts],
+                "player_labels": [ntr("{n} player", "{n} players", n).format(n=n) for n in v.player_counts],
                 "track_max": v.track_max,
                 # The editor's tracks follow the player count (one per seat) only then.
                 "tracks_per_seat": len(v.player_counts) > 1
                 and all(Rules(v.name, n).track_count == n for n in v.player_counts),
                 "rack_size": Rules(v.name).rack_size,
-                "description": v.description,
+                "description": tr(v.description),
                 "has_swap": Rules(v.name).has_swap,
                 # The values each edition option may take in this variant (the core refuses
                 # the others: the solo game has no swap to time).
@@ -174,6 +187,8 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
             {
                 "index": int(c),
                 "name": str(c),
+                # The colour's name in the language in use (`name` is the notation's word).
+                "title": c.title,
                 # The colour's letter in tiles' text (a revealed bag, the end's draws).
                 "letter": str(Tile(c, c))[0],
                 "symbol": c.symbol,
@@ -192,6 +207,7 @@ def fair_seed(humans: int) -> dict[str, Any]:
     lobby then offers no seed field), and what the lobby says instead."""
     return {
         "humans": humans,
-        "text": f"With {humans} or more people at the table the server draws the seed, so that "
-        "nobody knows the bag in advance.",
+        "text": tr(
+            "With {n} or more people at the table the server draws the seed, so that nobody knows the bag in advance."
+        ).format(n=humans),
     }

@@ -19,6 +19,8 @@ from typing import Any
 from ..bots import catalogue, make
 from ..game import Game
 from ..records import RecordError
+from ..refusals import refusal_text
+from ..translation import tr
 from ..variants import Rules
 from . import seats
 from .commitment import new_salt
@@ -118,21 +120,25 @@ def table_settings(body: dict[str, Any]) -> dict[str, Any]:
     if away is None:
         raise ApiError(
             400,
-            f"away_minutes must be 0 or {MIN_AWAY_MINUTES}..{MAX_AWAY_MINUTES} whole minutes: how long a player "
-            "must be away before another may give their seat to someone else (0: never)",
+            tr(
+                "away_minutes must be 0 or {min_away_minutes}..{max_away_minutes} whole minutes: how long a player must be away before another may give their seat to someone else (0: never)"
+            ).format(min_away_minutes=MIN_AWAY_MINUTES, max_away_minutes=MAX_AWAY_MINUTES),
         )
     clock = _whole_minutes(body.get("clock_minutes", 0), 1, MAX_CLOCK_MINUTES)
     if clock is None:
         raise ApiError(
             400,
-            f"clock_minutes must be 0 or 1..{MAX_CLOCK_MINUTES} whole minutes: each person's time for the game "
-            "(0: no clock)",
+            tr(
+                "clock_minutes must be 0 or 1..{max_clock_minutes} whole minutes: each person's time for the game (0: no clock)"
+            ).format(max_clock_minutes=MAX_CLOCK_MINUTES),
         )
     hints = body.get("hints", True)
     if not isinstance(hints, bool):
         raise ApiError(
             400,
-            "hints must be true or false: whether players may ask for hints and review their own moves before the end",
+            tr(
+                "hints must be true or false: whether players may ask for hints and review their own moves before the end"
+            ),
         )
     return {"away_s": float(away) * 60, "hints": hints, "clock_s": float(clock) * 60}
 
@@ -152,7 +158,7 @@ def posted_rules(body: dict[str, Any]) -> Rules:
             return Rules.from_text(text) if isinstance(text, str) else Rules.from_dict(text)
         return Rules.from_dict(given)
     except ValueError as e:
-        raise ApiError(400, f"cannot set up this game: {e}") from None
+        raise ApiError(400, tr("cannot set up this game: {why}").format(why=refusal_text(str(e)))) from None
 
 
 def game_from_record(
@@ -165,15 +171,16 @@ def game_from_record(
     upto = body.get("upto")
     if upto is not None:
         if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(entries):
-            raise ApiError(400, f"upto must be a move number 0..{len(entries)}")
+            raise ApiError(400, tr("upto must be a move number 0..{entries}").format(entries=len(entries)))
         trimmed = {**record, "moves": record["moves"][:upto]}
         game, entries, _ = replay_record(trimmed)
     seats = check_seats(body.get("seats"), game.players, limits, engines)
     if humans(seats) >= FAIR_SEED_HUMANS and not game.is_over:
         raise ApiError(
             400,
-            "a game between two or more people cannot start from a record: whoever has the file "
-            "knows the bag. Start a new game (the server draws its seed)",
+            tr(
+                "a game between two or more people cannot start from a record: whoever has the file knows the bag. Start a new game (the server draws its seed)"
+            ),
         )
     return game, entries, seats
 
@@ -187,19 +194,20 @@ def new_game(body: dict[str, Any], limits: BotLimits, engines: Collection[str]) 
     if seed is not None and humans(seats) >= FAIR_SEED_HUMANS:
         raise ApiError(
             400,
-            "a game between two or more people gets its seed from the server's secure random "
-            "source, so that nobody knows the bag: leave the seed out",
+            tr(
+                "a game between two or more people gets its seed from the server's secure random source, so that nobody knows the bag: leave the seed out"
+            ),
         )
     if isinstance(seed, str):  # seeds travel as text: JavaScript rounds 63-bit numbers
         if not (seed.isascii() and seed.isdigit() and len(seed) <= 20):
-            raise ApiError(400, f"seed must be a whole number 0..2**64-1, not {seed[:24]!r}")
+            raise ApiError(400, tr("seed must be a whole number 0..2**64-1, not {seed}").format(seed=repr(seed[:24])))
         seed = int(seed)
     if seed is None:
         seed = secrets.randbits(63)
     try:
         game = Game(seed=seed, rules=rules)
     except (ValueError, TypeError, OverflowError) as e:
-        raise ApiError(400, f"cannot set up this game: {e}") from None
+        raise ApiError(400, tr("cannot set up this game: {why}").format(why=refusal_text(str(e)))) from None
     return game, seats
 
 
@@ -217,8 +225,9 @@ def _check_open(mine: list[str], tables: dict[str, Table], store: Store) -> None
     if len(mine) >= MAX_OPEN_PER_ADDRESS:
         raise ApiError(
             429,
-            f"your address has {MAX_OPEN_PER_ADDRESS} open games waiting for players: "
-            "play them, or wait until they are taken, before making more",
+            tr(
+                "your address has {max_open_per_address} open games waiting for players: play them, or wait until they are taken, before making more"
+            ).format(max_open_per_address=MAX_OPEN_PER_ADDRESS),
         )
 
 
@@ -264,20 +273,21 @@ class Lobby:
 
     def table(self, game_id: str) -> Table:
         if not isinstance(game_id, str):
-            raise ApiError(400, f"a game is named by its id (text), not {type(game_id).__name__}")
+            raise ApiError(400, tr("a game is named by its id (text), not {name}").format(name=type(game_id).__name__))
         found = self.tables.get(game_id)
         if found is not None:
             found.touched = time.monotonic()
             return found
         if not 1 <= len(game_id) <= 64:
-            raise ApiError(404, "no such game")
+            raise ApiError(404, tr("no such game"))
         row = self.store.get(game_id)
         if row is None:
-            raise ApiError(404, f"no game {game_id!r} on this server")
+            raise ApiError(404, tr("no game {game_id} on this server").format(game_id=repr(game_id)))
         try:
             table = Table(row)
         except (RecordError, ValueError) as e:
-            raise ApiError(500, f"game {game_id} is stored but cannot be replayed: {e}") from None
+            why = tr("game {game_id} is stored but cannot be replayed: {why}").format(game_id=game_id, why=e)
+            raise ApiError(500, why) from None
         self.tables[game_id] = table
         return table
 
@@ -345,7 +355,7 @@ class Lobby:
         the operating system's secure source and refuses one chosen by the client. From a
         ``client`` address, a game that waits for players counts against its open games."""
         if not isinstance(body, dict):
-            raise ApiError(400, "a new game is described by a JSON object")
+            raise ApiError(400, tr("a new game is described by a JSON object"))
         if body.get("record") is not None:
             game, entries, seats = game_from_record(body, self.limits, self.engines)
         else:
@@ -355,7 +365,12 @@ class Lobby:
         settings = table_settings(body)
         creator = body.get("creator_seat", humans[0] if humans else None)
         if creator is not None and (isinstance(creator, bool) or creator not in humans):
-            raise ApiError(400, f"creator_seat must be one of the human seats {humans} or null, not {creator!r}")
+            raise ApiError(
+                400,
+                tr("creator_seat must be one of the human seats {humans} or null, not {creator}").format(
+                    humans=humans, creator=repr(creator)
+                ),
+            )
         game_id = secrets.token_urlsafe(6)
         while self.store.get(game_id) is not None:
             game_id = secrets.token_urlsafe(6)
@@ -410,9 +425,9 @@ class Lobby:
         table = self.table(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise ApiError(401, "only a player of this game (header X-Seat-Token) can ask for a rematch")
+            raise ApiError(401, tr("only a player of this game (header X-Seat-Token) can ask for a rematch"))
         if not table.over:
-            raise ApiError(409, "a rematch follows a game that is over")
+            raise ApiError(409, tr("a rematch follows a game that is over"))
         found = table.settings.get("rematch")
         if found is None:
             made = self.create(
@@ -445,7 +460,9 @@ class Lobby:
             return {"id": made["id"], "seat": seat, "token": made["token"]}
         new = self.table(found)
         if new.tokens[seat] is not None:
-            raise ApiError(409, "your seat in the rematch is taken already (by this seat's holder on another page?)")
+            raise ApiError(
+                409, tr("your seat in the rematch is taken already (by this seat's holder on another page?)")
+            )
         token = new_token()
         new.tokens[seat] = hash_token(token)
         new.invites[seat] = None
@@ -460,7 +477,7 @@ class Lobby:
         """``{"invite": code}`` -> the seat and its fresh token, for the claimer only."""
         table = self.table(game_id)
         if not isinstance(body, dict):
-            raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
+            raise ApiError(400, tr('claim a seat with {{"invite": "<the code of your invite link>"}}').format())
         seat, token = seats.claim(table, body.get("invite"))
         self._save_seats(table)
         return {"id": table.id, "seat": seat, "token": token, "version": table.version}
@@ -470,9 +487,9 @@ class Lobby:
         table = self.table(game_id)
         by = table.seat_of(token)
         if by is None:
-            raise ApiError(401, "only a player of this game (header X-Seat-Token) can replace a player")
+            raise ApiError(401, tr("only a player of this game (header X-Seat-Token) can replace a player"))
         if not isinstance(body, dict):
-            raise ApiError(400, 'name the seat to give to someone new: {"seat": n}')
+            raise ApiError(400, tr('name the seat to give to someone new: {{"seat": n}}').format())
         code, redealt = seats.hand_on(table, by, body.get("seat"))
         self._save_seats(table, redealt)
         return {
@@ -489,7 +506,7 @@ class Lobby:
         table = self.table(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise ApiError(401, "send your seat's token (header X-Seat-Token) to leave your seat")
+            raise ApiError(401, tr("send your seat's token (header X-Seat-Token) to leave your seat"))
         redealt = seats.leave(table, seat)
         self._save_seats(table, redealt)
         return {"id": table.id, "seat": seat, "redealt": redealt, "commitment": table.commitment}

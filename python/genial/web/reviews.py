@@ -40,6 +40,7 @@ from typing import Any
 from ..game import Game, core_state
 from ..records import RecordError, from_record, start_record, to_record
 from ..reviews import Decision, Review, review
+from ..translation import LANGUAGES, current, tr, use
 from . import study
 from .errors import ApiError
 from .store import Store
@@ -143,10 +144,17 @@ class Reviews:
         if sum(j.client == client for j in under_way) >= PER_CLIENT:
             raise ApiError(
                 429,
-                f"your address has {PER_CLIENT} reviews being computed or waiting: ask again when one of them is done",
+                tr(
+                    "your address has {per_client} reviews being computed or waiting: ask again when one of them is done"
+                ).format(per_client=PER_CLIENT),
             )
         if len(self._waiting) >= MAX_WAITING:
-            raise ApiError(503, f"{MAX_WAITING} reviews are waiting for their turn: ask again in a minute")
+            raise ApiError(
+                503,
+                tr("{max_waiting} reviews are waiting for their turn: ask again in a minute").format(
+                    max_waiting=MAX_WAITING
+                ),
+            )
         # Kept as pending until it is done: a server stopped meanwhile resumes it (`resume`).
         pending = {"record": record, "names": names, "source": source, "seat": seat, "client": client}
         self.store.put_review(key, {"pending": pending})
@@ -202,8 +210,9 @@ class Reviews:
             return {"id": key, "status": "running", "done": job.done, "total": job.total}
         found = self.store.get_review(key)
         if found is None or not _finished(found):  # (pending and not in memory: never, once resumed)
-            raise ApiError(404, "no such review on this server: ask for it with POST /api/reviews")
-        payload = _current(found["payload"])
+            raise ApiError(404, tr("no such review on this server: ask for it with POST /api/reviews"))
+        # In the page's language where it was made in it (a review kept before: English).
+        payload = _current(found.get("translated", {}).get(current()) or found["payload"])
         return {"id": key, "status": "done", "done": payload["total"], "total": payload["total"], "review": payload}
 
     def record_of(self, key: str) -> dict[str, Any]:
@@ -211,12 +220,25 @@ class Reviews:
         analysis board)."""
         found = self.store.get_review(key)
         if found is None or not _finished(found):
-            raise ApiError(404, "no finished review with this id on this server")
+            raise ApiError(404, tr("no finished review with this id on this server"))
         if found.get("seat") is not None:
             raise ApiError(
-                403, "this review is of one seat's decisions in a game then unfinished: its game stays closed"
+                403, tr("this review is of one seat's decisions in a game then unfinished: its game stays closed")
             )
         return dict(found["record"])
+
+    @staticmethod
+    def _payload(game: Game, full: Review, job: _Job) -> dict[str, Any]:
+        """The review's payload in the language in use (`study.review`)."""
+        payload = study.review(game, full, job.names, job.source)
+        payload["id"] = job.key
+        payload["total"] = job.total
+        payload["analysable"] = job.seat is None
+        if job.seat is not None:
+            payload["note"] += " " + tr(
+                "The game was not over: this review holds {name}'s decisions only, as that seat saw them."
+            ).format(name=job.names[job.seat])
+        return payload
 
     async def _run(self, job: _Job) -> None:
         game, level, its = job.game, self.level, self.iterations
@@ -241,23 +263,21 @@ class Reviews:
             else:
                 # No row for the position now: it would be estimated from the next mover's view.
                 full = Review.partial(game, level, its, 0, job.decisions)
-            payload = await asyncio.to_thread(study.review, game, full, job.names, job.source)
-            payload["id"] = job.key
-            payload["total"] = job.total
-            payload["analysable"] = job.seat is None
-            if job.seat is not None:
-                payload["note"] += (
-                    f" The game was not over: this review holds {job.names[job.seat]}'s decisions only, "
-                    "as that seat saw them."
-                )
+            # The payload in every language (its texts are made once, here: a page reads
+            # the one of its language); the search is the costly part, done once.
+            payloads = {}
+            for code in LANGUAGES:
+                with use(code):
+                    payloads[code] = await asyncio.to_thread(self._payload, game, full, job)
             record = {**to_record(game), "names": job.names}
-            self.store.put_review(job.key, {"payload": payload, "record": record, "seat": job.seat})
+            stored = {"payload": payloads.pop("en"), "translated": payloads, "record": record, "seat": job.seat}
+            self.store.put_review(job.key, stored)
             del self.jobs[job.key]
         except Stopped:
             self.jobs.pop(job.key, None)  # the server is stopping: the next start resumes it
         except Exception as e:  # a review that cannot be made says why, once
             log.exception("review %s failed", job.key)
-            job.error = f"the review could not be made: {type(e).__name__}: {e}"
+            job.error = tr("the review could not be made: {why}").format(why=f"{type(e).__name__}: {e}")
         finally:
             self.workers.forget(queue)
 

@@ -21,6 +21,8 @@ from ..bots import BuiltinBot, Forfeit, GameView, make
 from ..choices import ordered_choices
 from ..game import Game
 from ..records import to_record
+from ..refusals import refusal_text
+from ..translation import tr
 from . import views
 from .engines import EngineSeats
 from .errors import ApiError
@@ -43,11 +45,29 @@ def _make_bot(seat_cfg: dict[str, Any], game: Game, seat: int) -> BuiltinBot:
 def check_turn(table: Table, seat: int | None, what: str) -> None:
     """Refuses (4xx) unless ``seat`` is the seat to move in a game still on."""
     if seat is None:
-        raise ApiError(401, f"send your seat's token (header X-Seat-Token) to {what}")
+        raise ApiError(401, tr("send your seat's token (header X-Seat-Token) to {what}").format(what=what))
     if table.over:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, tr("the game is over"))
     if table.game.current_player != seat:
-        raise ApiError(403, f"it is seat {table.game.current_player}'s turn, and your token holds seat {seat}")
+        raise _not_your_turn(table.game.current_player, seat)
+
+
+def _not_your_turn(current: int, seat: int) -> ApiError:
+    return ApiError(
+        403,
+        tr("it is seat {current_player}'s turn, and your token holds seat {seat}").format(
+            current_player=current, seat=seat
+        ),
+    )
+
+
+def _stale(answered: object, now: int, undo: bool = False) -> ApiError:
+    """An action (or undo) that answers a version of the game other than the current one."""
+    if undo:
+        text = tr("stale undo: you answered version {version}, the game is at version {version2}")
+    else:
+        text = tr("stale action: you answered version {version}, the game is at version {version2}")
+    return ApiError(409, text.format(version=answered, version2=now))
 
 
 class Rounds:
@@ -98,34 +118,37 @@ class Rounds:
         table = self.tables(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise ApiError(401, "send your seat's token (header X-Seat-Token) to act in this game")
+            raise ApiError(401, tr("send your seat's token (header X-Seat-Token) to act in this game"))
         if not isinstance(body, dict):
-            raise ApiError(400, 'an action is a JSON object: {"version": n, "move": "..."}')
+            raise ApiError(400, tr('an action is a JSON object: {{"version": n, "move": "..."}}').format())
         version = body.get("version")
         move_text = body.get("move")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ApiError(400, "version must be the game's version number (an int) you are answering")
+            raise ApiError(400, tr("version must be the game's version number (an int) you are answering"))
         if not isinstance(move_text, str):
-            raise ApiError(400, 'move must be a move\'s text, e.g. "R0,-4+B1,-4", "swap" or "keep"')
+            raise ApiError(400, tr('move must be a move\'s text, e.g. "R0,-4+B1,-4", "swap" or "keep"'))
         if "seat" in body and body["seat"] != seat:
-            raise ApiError(403, f"your token holds seat {seat}, not seat {body['seat']!r}")
+            raise ApiError(
+                403, tr("your token holds seat {seat}, not seat {seat2}").format(seat=seat, seat2=repr(body["seat"]))
+            )
         async with table.lock:
             g = table.game
             if version != table.version:
-                raise ApiError(
-                    409, f"stale action: you answered version {version}, the game is at version {table.version}"
-                )
+                raise _stale(version, table.version)
             if table.over:
-                raise ApiError(409, "the game is over")
+                raise ApiError(409, tr("the game is over"))
             if g.current_player != seat:
-                raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
+                raise _not_your_turn(g.current_player, seat)
             if table.clock_running() == seat and table.time_left(seat) <= 0:
-                raise ApiError(409, "your time ran out")
+                raise ApiError(409, tr("your time ran out"))
             try:
                 move = Move.parse(move_text)
                 g.check(move)
             except IllegalMoveError as e:
-                raise ApiError(422, f"illegal move {move_text!r}: {e}") from None
+                raise ApiError(
+                    422,
+                    tr("illegal move {move_text}: {why}").format(move_text=repr(move_text), why=refusal_text(str(e))),
+                ) from None
             table.charge()
             result = g.play(move)
             entry = views.entry(len(table.log), seat, result)
@@ -141,24 +164,22 @@ class Rounds:
         table = self.tables(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise ApiError(401, "send your seat's token (header X-Seat-Token) to undo")
+            raise ApiError(401, tr("send your seat's token (header X-Seat-Token) to undo"))
         if (
             not isinstance(body, dict)
             or isinstance(body.get("version"), bool)
             or not isinstance(body.get("version"), int)
         ):
-            raise ApiError(400, 'undo is a JSON object with the game\'s version: {"version": n}')
+            raise ApiError(400, tr('undo is a JSON object with the game\'s version: {{"version": n}}').format())
         async with table.lock:
             if body["version"] != table.version:
-                raise ApiError(
-                    409, f"stale undo: you answered version {body['version']}, the game is at version {table.version}"
-                )
+                raise _stale(body["version"], table.version, undo=True)
             if not table.others_are_bots(seat):
-                raise ApiError(403, "undo is only allowed when every other seat is a bot")
+                raise ApiError(403, tr("undo is only allowed when every other seat is a bot"))
             if table.forfeit is not None:
-                raise ApiError(409, "the game ended by forfeit: it cannot be taken back")
+                raise ApiError(409, tr("the game ended by forfeit: it cannot be taken back"))
             if not any(e["seat"] == seat for e in table.log):
-                raise ApiError(409, "nothing to undo: you have not moved yet")
+                raise ApiError(409, tr("nothing to undo: you have not moved yet"))
             g = table.game
             table.charge()
             while table.log:
@@ -177,9 +198,9 @@ class Rounds:
         the bots' pool, once per version)."""
         table = self.tables(game_id)
         seat = table.seat_of(token)
-        check_turn(table, seat, "ask for a hint")
+        check_turn(table, seat, tr("ask for a hint"))
         if not table.hints:
-            raise ApiError(403, "this table plays without hints: they were turned off when the game was made")
+            raise ApiError(403, tr("this table plays without hints: they were turned off when the game was made"))
         assert seat is not None
         version = table.version
         if table.hint is None or table.hint[0] != version:
@@ -187,7 +208,7 @@ class Rounds:
             try:
                 choice = (await self.workers.run(table.id, "hint", lambda: ordered_choices(game)))[0]
             except Stopped:
-                raise ApiError(503, "the server is shutting down") from None
+                raise ApiError(503, tr("the server is shutting down")) from None
             table.hint = (version, views.hint(game, seat, choice))
         return {"version": version, **table.hint[1]}
 
@@ -199,16 +220,23 @@ class Rounds:
         table = self.tables(game_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise ApiError(401, "send your seat's token (header X-Seat-Token) to see your placements")
+            raise ApiError(401, tr("send your seat's token (header X-Seat-Token) to see your placements"))
         g = table.game
         if table.over:
-            raise ApiError(409, "the game is over")
+            raise ApiError(409, tr("the game is over"))
         if g.current_player != seat:
-            raise ApiError(403, f"it is seat {g.current_player}'s turn, and your token holds seat {seat}")
+            raise ApiError(
+                403,
+                tr("it is seat {current_player}'s turn, and your token holds seat {seat}").format(
+                    current_player=g.current_player, seat=seat
+                ),
+            )
         try:
             tile, index = views.tile_of(g, seat, tile=tile_text, slot=slot)
         except ValueError as e:
-            raise ApiError(400, f"tile {tile_text or slot!r}: {e}") from None
+            raise ApiError(
+                400, tr("tile {value}: {why}").format(value=repr(tile_text or slot), why=refusal_text(str(e)))
+            ) from None
         cache_key = (table.version, index)
         body = table.placements.get(cache_key)
         if body is None:
@@ -241,7 +269,9 @@ class Rounds:
             return
         table.charge()
         name = table.seats[seat]["name"]
-        table.forfeit = {"seat": seat, "reason": f"{name} ran out of time", "move": len(table.log)}
+        # ``kind`` lets each page say the reason in its language (`endings`); ``reason``
+        # is the log's and an old server's English.
+        table.forfeit = {"seat": seat, "reason": f"{name} ran out of time", "kind": "time", "move": len(table.log)}
         table.version += 1
         self.persist(table)
         self.workers.forget(table.id)
@@ -308,7 +338,8 @@ class Rounds:
             if table.over or table.version != version:
                 return  # the game changed meanwhile (an undo): its bot plays again
             name = table.seats[seat]["name"]
-            table.forfeit = {"seat": seat, "reason": f"{name}'s engine {why}", "move": len(table.log)}
+            reason = f"{name}'s engine {why}"
+            table.forfeit = {"seat": seat, "reason": reason, "kind": "engine", "why": why, "move": len(table.log)}
             table.version += 1
             self.persist(table)
         log.warning("game %s: seat %d forfeits: %s", table.id, seat, table.forfeit["reason"])
@@ -322,8 +353,9 @@ class Rounds:
         if not table.can_download(seat):
             raise ApiError(
                 403,
-                "the record holds the bag's order and every rack: it can be downloaded once the game is over "
-                "(or by a player whose opponents are all bots)",
+                tr(
+                    "the record holds the bag's order and every rack: it can be downloaded once the game is over (or by a player whose opponents are all bots)"
+                ),
             )
         record = to_record(table.game)
         record["seats"] = [s.get("label", "human") if s["kind"] == "bot" else "human" for s in table.seats]

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import BUILTIN_BOTS, make
 from ..game import Game
+from ..refusals import refusal_text
+from ..translation import ntr, tr
 from .commitment import commitment, new_salt
 from .errors import ApiError
 from .store import hash_token
@@ -84,8 +86,9 @@ class BotLimits:
         if options and not self.options:
             raise ApiError(
                 400,
-                f"seat {i}: this server offers the bots as they come (choose a level); bot options "
-                "need the operator's --allow-bot-options",
+                tr(
+                    "seat {i}: this server offers the bots as they come (choose a level); bot options need the operator's --allow-bot-options"
+                ).format(i=i),
             )
         for key, cap, flag in (
             ("iterations", self.max_iterations, "--max-iterations"),
@@ -93,7 +96,12 @@ class BotLimits:
         ):
             value = options.get(key)
             if isinstance(value, int) and not isinstance(value, bool) and value > cap:
-                raise ApiError(400, f"seat {i}: {key}={value} is above this server's cap of {cap} ({flag})")
+                raise ApiError(
+                    400,
+                    tr("seat {i}: {key}={value} is above this server's cap of {cap} ({flag})").format(
+                        i=i, key=key, value=value, cap=cap, flag=flag
+                    ),
+                )
 
 
 def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[str] = ()) -> list[dict[str, Any]]:
@@ -102,47 +110,66 @@ def check_seats(raw: Any, players: int, limits: BotLimits, engines: Collection[s
     the ``engines`` the operator listed with ``--engine NAME=COMMAND``: a request names an
     engine, never a command), one per player."""
     if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list with one entry per player")
+        raise ApiError(400, tr("seats must be a list with one entry per player"))
     if len(raw) != players:
-        raise ApiError(400, f"{players} players need {players} seats, not {len(raw)}")
+        raise ApiError(
+            400,
+            tr("{players} players need {players2} seats, not {raw}").format(
+                players=players, players2=players, raw=len(raw)
+            ),
+        )
     seats: list[dict[str, Any]] = []
     for i, s in enumerate(raw):
         if not isinstance(s, dict):
-            raise ApiError(400, f'seat {i} must be an object like {{"kind": "human"}}')
+            raise ApiError(400, tr('seat {i} must be an object like {{"kind": "human"}}').format(i=i))
         kind = s.get("kind")
         name = s.get("name")
         if name is not None and not isinstance(name, str):
-            raise ApiError(400, f"seat {i}: name must be text")
+            raise ApiError(400, tr("seat {i}: name must be text").format(i=i))
         name = clean_name(name or "")
         if kind == "human":
-            seats.append({"kind": "human", "name": name or f"Player {i + 1}"})
+            seats.append({"kind": "human", "name": name or tr("Player {n}").format(n=i + 1)})
         elif kind == "bot" and "engine" in s:
             engine = s.get("engine")
             if "bot" in s or s.get("options"):
-                raise ApiError(400, f"seat {i}: an engine seat names its engine only (no bot, no options)")
+                raise ApiError(
+                    400, tr("seat {i}: an engine seat names its engine only (no bot, no options)").format(i=i)
+                )
             if not isinstance(engine, str) or engine not in engines:
                 offered = ", ".join(sorted(engines)) or "none on this server"
                 shown = repr(engine[:40]) if isinstance(engine, str) else "?"
-                raise ApiError(400, f"seat {i}: unknown engine {shown}: this server offers {offered}")
+                raise ApiError(
+                    400,
+                    tr("seat {i}: unknown engine {shown}: this server offers {offered}").format(
+                        i=i, shown=shown, offered=offered
+                    ),
+                )
             label = f"engine {engine}"
             seats.append({"kind": "bot", "engine": engine, "options": {}, "name": name or engine, "label": label})
         elif kind == "bot":
             bot = s.get("bot")
             options = s.get("options") or {}
             if not isinstance(bot, str):
-                raise ApiError(400, f"seat {i}: a bot seat names its bot ({', '.join(BUILTIN_BOTS)})")
+                raise ApiError(
+                    400, tr("seat {i}: a bot seat names its bot ({names})").format(i=i, names=", ".join(BUILTIN_BOTS))
+                )
             if not isinstance(options, dict):
-                raise ApiError(400, f"seat {i}: bot options must be an object")
+                raise ApiError(400, tr("seat {i}: bot options must be an object").format(i=i))
             if bot not in BUILTIN_BOTS:
-                raise ApiError(400, f"seat {i}: unknown bot {bot!r}: use {', '.join(BUILTIN_BOTS)}")
+                raise ApiError(
+                    400,
+                    tr("seat {i}: unknown bot {bot}: use {names}").format(
+                        i=i, bot=repr(bot), names=", ".join(BUILTIN_BOTS)
+                    ),
+                )
             limits.check(i, bot, options)
             try:
                 label = make(bot, 0, **options).label
             except (ValueError, TypeError, OverflowError) as e:
-                raise ApiError(400, f"seat {i}: {e}") from None
+                raise ApiError(400, tr("seat {i}: {why}").format(i=i, why=refusal_text(str(e)))) from None
             seats.append({"kind": "bot", "bot": bot, "options": options, "name": name or label, "label": label})
         else:
-            raise ApiError(400, f'seat {i}: kind must be "human" or "bot", not {kind!r}')
+            raise ApiError(400, tr('seat {i}: kind must be "human" or "bot", not {kind}').format(i=i, kind=repr(kind)))
     return seats
 
 
@@ -154,7 +181,7 @@ def claim(table: Table, code: Any) -> tuple[int, str]:
     The ``joined`` event says whether the seat's rack was held by someone else before
     (``inherited``: it was handed on after the first move, so no new deal was possible)."""
     if not isinstance(code, str) or not code:
-        raise ApiError(400, 'claim a seat with {"invite": "<the code of your invite link>"}')
+        raise ApiError(400, tr('claim a seat with {{"invite": "<the code of your invite link>"}}').format())
     digest = hash_token(code)
     for seat, h in enumerate(table.invites):
         if h is not None and secrets.compare_digest(h, digest):
@@ -165,8 +192,8 @@ def claim(table: Table, code: Any) -> tuple[int, str]:
             table.events.append({**table.event("joined", seat), "inherited": table.inherited(seat)})
             return seat, token
     if table.over:
-        raise ApiError(409, "the game is over: an invite not used before its end seats nobody")
-    raise ApiError(409, "this invite is not valid (any more): an invite seats one person once; ask for a new one")
+        raise ApiError(409, tr("the game is over: an invite not used before its end seats nobody"))
+    raise ApiError(409, tr("this invite is not valid (any more): an invite seats one person once; ask for a new one"))
 
 
 def hand_on(table: Table, by: int, seat: Any) -> tuple[str, bool]:
@@ -180,11 +207,11 @@ def hand_on(table: Table, by: int, seat: Any) -> tuple[str, bool]:
     was held by someone else. Every seat sees the event. Returns the invite and whether
     the game was dealt anew."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-        raise ApiError(400, f"seat must be a seat number 0..{len(table.seats) - 1}")
+        raise ApiError(400, tr("seat must be a seat number 0..{len}").format(len=len(table.seats) - 1))
     if table.seats[seat]["kind"] != "human":
-        raise ApiError(400, f"seat {seat} is a bot's")
+        raise ApiError(400, tr("seat {seat} is a bot's").format(seat=seat))
     if table.over:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, tr("the game is over"))
     held = table.tokens[seat] is not None
     name = table.seats[seat]["name"]
     if seat == by:
@@ -195,12 +222,19 @@ def hand_on(table: Table, by: int, seat: Any) -> tuple[str, bool]:
         wait = table.hand_on_in(seat)
         if wait is None or wait > 0:
             after = (
-                "this table never hands on a seat for being away"
+                tr("this table never hands on a seat for being away")
                 if wait is None
-                else f"it can be handed on after {_duration(table.away_s)} away (in {_duration(wait)})"
+                else tr("it can be handed on after {away} away (in {wait})").format(
+                    away=_duration(table.away_s), wait=_duration(wait)
+                )
             )
-            what = f"{name} holds this seat" if held else f"{name}'s invite is still open"
-            raise ApiError(409, f"{what}: only its holder can give it to someone else, or leave it; {after}")
+            what = (tr("{name} holds this seat") if held else tr("{name}'s invite is still open")).format(name=name)
+            raise ApiError(
+                409,
+                tr("{what}: only its holder can give it to someone else, or leave it; {after}").format(
+                    what=what, after=after
+                ),
+            )
         reason = "away" if held else "open"
     seen = held or table.inherited(seat)
     anew = held and table.can_redeal()
@@ -219,7 +253,7 @@ def leave(table: Table, seat: int) -> bool:
     any player may hand it on. Before any person has moved, the game is dealt anew, as
     for a seat handed on. Returns whether it was."""
     if table.over:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, tr("the game is over"))
     anew = table.can_redeal()
     _vacate(table, seat)
     table.events.append({**table.event("left", seat), "seen": not anew})
@@ -253,5 +287,5 @@ def redeal(table: Table, seat: int) -> None:
 def _duration(seconds: float) -> str:
     minutes = round(seconds / 60)
     if minutes >= 1:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{max(1, round(seconds))} s"
+        return ntr("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return tr("{n} s").format(n=max(1, round(seconds)))

@@ -8,6 +8,9 @@ header, never in the URL, so tokens stay out of access logs):
   what the operator allows bots (``bot_limits``), the engines offered (``engines``: the
   NAMEs of ``--engine NAME=COMMAND``; a seat ``{"kind": "bot", "engine": NAME}``), and
   from how many people the server draws the seed (``fair_seed``)
+- ``GET  /api/catalogue/{code}``       the page's words in a language: the same gettext
+  catalogue as ``genial play``'s, as JSON (`genial.translation.page_catalogue`); any other
+  code is English's, empty
 - ``GET  /api/games``                  the lobby: the newest games' public summaries (no
   rack), those waiting for a player (``joinable``) first
 - ``POST /api/games``                  a new game (or one loaded from a record); returns
@@ -53,8 +56,12 @@ header, never in the URL, so tokens stay out of access logs):
   watch) within `HELLO_TIMEOUT_S` (else close 4408); then the server sends the seat's state
   on every change, and a spectator the latest state at most every
   `tables.SPECTATOR_INTERVAL`. Counted against its address from the upgrade on (beyond
-  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays)
+  `MAX_LIVE_PER_ADDRESS`: close 4429, which the page retries with growing delays).
+  ``?lang=CODE`` names the language of the states' texts
 
+Every text the server writes (states, refusals, meta, the page's HTML) is in the language
+the request asks for: ``Accept-Language`` (the page sends its own), a live connection's
+``?lang=``; English for anything else (`genial.web.edge.request_language`).
 Errors are ``{"error": message}`` with a 4xx status, and nothing changes. Before any of
 this, `genial.web.edge` checks the Host, the Origin, the body and the pace of new games.
 """
@@ -67,7 +74,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,11 +82,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..refusals import refusal_text
+from ..translation import current, page_catalogue, render_page_html, tr
 from . import facts
 from .analysis import Analyses
 from .edge import AccessLog, Edge, EdgeRules, RateLimit
@@ -123,23 +132,23 @@ async def _body(request: Request, limit: int = MAX_BODY) -> Any:
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"request body is larger than {limit} bytes")
+            raise ApiError(413, tr("request body is larger than {limit} bytes").format(limit=limit))
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw:
-        raise ApiError(400, "request body is empty: send a JSON object")
+        raise ApiError(400, tr("request body is empty: send a JSON object"))
     try:
         if len(raw) > _PARSE_IN_THREAD:  # a record of a megabyte: parsed off the event loop
             return await asyncio.to_thread(json.loads, raw)
         return json.loads(raw)
     except (ValueError, RecursionError) as e:  # bad JSON or UTF-8; an int of over 4300 digits
-        raise ApiError(400, f"request body is not valid JSON: {e}") from None
+        raise ApiError(400, tr("request body is not valid JSON: {why}").format(why=refusal_text(str(e)))) from None
 
 
 def _game_id(value: Any) -> str:
     """A game's id as a request names it: text, or a 400."""
     if not isinstance(value, str):
-        raise ApiError(400, f'"game" must be a game\'s id (text), not {type(value).__name__}')
+        raise ApiError(400, tr('"game" must be a game\'s id (text), not {name}').format(name=type(value).__name__))
     return value
 
 
@@ -191,18 +200,47 @@ class _Paces:
         )
 
 
-def _page_routes(meta: dict[str, Any]) -> list[Route]:
-    """The page (one HTML file, a view of the API) at each of its addresses, and its meta."""
-    index = STATIC / "index.html"
+def _page_routes(meta: Callable[[], dict[str, Any]]) -> list[Route]:
+    """The page (one HTML file, a view of the API) at each of its addresses, in the language
+    its request asks for; its meta; and the page's catalogue of each language."""
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    pages: dict[tuple[str, bool], bytes] = {}  # (language, asked) -> the page, made once
 
     async def page(request: Request) -> Response:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        # The language is the Accept-Language's (the Edge set it); `data-asked` tells the
+        # page the browser asked for it, so it follows that before navigator.language.
+        key = (current(), bool(request.headers.get("accept-language")))
+        body = pages.get(key)
+        if body is None:
+            html = render_page_html(index, key[0])
+            if key[1]:
+                html = html.replace("<html ", "<html data-asked ", 1)
+            body = pages[key] = html.encode("utf-8")
+        return Response(body, media_type="text/html", headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    metas: dict[str, bytes] = {}  # language -> meta's JSON, made once
 
     async def get_meta(request: Request) -> Response:
-        return JSONResponse(meta)
+        language = current()
+        body = metas.get(language)
+        if body is None:
+            body = metas[language] = json.dumps(meta(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return Response(body, media_type="application/json", headers={"Vary": "Accept-Language"})
+
+    async def get_catalogue(request: Request) -> Response:
+        # Any code: an unknown one is English's (empty) catalogue, never an error.
+        return Response(
+            page_catalogue(request.path_params["code"][:20]),
+            media_type="application/json",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
 
     paths = ["/", "/game/{game_id}", "/replay", "/review/{review_id}", "/analysis", "/analysis/{position_id}"]
-    return [*(Route(path, page) for path in paths), Route("/api/meta", get_meta)]
+    return [
+        *(Route(path, page) for path in paths),
+        Route("/api/meta", get_meta),
+        Route("/api/catalogue/{code}", get_catalogue),
+    ]
 
 
 def _game_routes(hub: Hub, paces: _Paces) -> list[Route]:
@@ -293,7 +331,9 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
         body = await _body(request)
         paces.reviews.take(_client(request))
         if not isinstance(body, dict) or ("game" in body) == ("record" in body):
-            raise ApiError(400, 'ask for a review with {"game": id} (a finished game) or {"record": {...}}')
+            raise ApiError(
+                400, tr('ask for a review with {{"game": id}} (a finished game) or {{"record": {{...}}}}').format()
+            )
         if "record" in body:
             game, _ = posted_record(body["record"], "reviewed")
             names = record_names(body["record"], game.players)
@@ -305,12 +345,15 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
             return JSONResponse(started, status_code=202)
         seat = table.seat_of(_token(request))
         if seat is not None and not table.hints:
-            raise ApiError(403, "this table plays without hints or reviews until the end: ask again once it is over")
+            raise ApiError(
+                403, tr("this table plays without hints or reviews until the end: ask again once it is over")
+            )
         if seat is None:
             raise ApiError(
                 409,
-                "a game is reviewed once it is over: until then the review would tell what the hidden "
-                "racks hold (a player may review their own moves with their seat's token)",
+                tr(
+                    "a game is reviewed once it is over: until then the review would tell what the hidden racks hold (a player may review their own moves with their seat's token)"
+                ),
             )
         started = reviews.start(table.game, names, {}, seat=seat, client=_client(request))
         return JSONResponse(started, status_code=202)
@@ -318,7 +361,7 @@ def _study_routes(hub: Hub, reviews: Reviews, analyses: Analyses, paces: _Paces)
     async def get_review(request: Request) -> Response:
         key = request.path_params["review_id"]
         if len(key) > 64:
-            raise ApiError(404, "no such review")
+            raise ApiError(404, tr("no such review"))
         return JSONResponse(reviews.status(key))
 
     async def analysis(request: Request) -> Response:
@@ -373,16 +416,18 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             table = hub.table(ws.path_params["game_id"])
             text = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_TIMEOUT_S)
             if len(text) > 10_000:
-                raise ApiError(413, "the first message is a token, not a book")
+                raise ApiError(413, tr("the first message is a token, not a book"))
             try:
                 hello = json.loads(text)
             except (ValueError, RecursionError):
-                raise ApiError(400, 'the first message is JSON: {"token": "..."} (or null to watch)') from None
+                raise ApiError(
+                    400, tr('the first message is JSON: {{"token": "..."}} (or null to watch)').format()
+                ) from None
             if not isinstance(hello, dict):
-                raise ApiError(400, 'the first message is {"token": "..."} (or null to watch)')
+                raise ApiError(400, tr('the first message is {{"token": "..."}} (or null to watch)').format())
             token = hello.get("token")
             if token is not None and not isinstance(token, str):
-                raise ApiError(400, 'the token is text: {"token": "..."} (or null to watch)')
+                raise ApiError(400, tr('the token is text: {{"token": "..."}} (or null to watch)').format())
             seat = table.seat_of(token)
         except ApiError as e:
             await ws.send_json({"type": "error", "status": e.status, "error": e.message})
@@ -398,9 +443,9 @@ def _live_route(hub: Hub) -> WebSocketRoute:
             return
         refused = None
         if seat is None and table.spectators() >= MAX_SPECTATORS:
-            refused = f"this game has {MAX_SPECTATORS} spectators already: watch it later"
+            refused = tr("this game has {n} spectators already: watch it later").format(n=MAX_SPECTATORS)
         elif seat is None and watching >= MAX_SPECTATORS_TOTAL:
-            refused = f"this server has {MAX_SPECTATORS_TOTAL} spectators already: watch later"
+            refused = tr("this server has {n} spectators already: watch later").format(n=MAX_SPECTATORS_TOTAL)
         if refused is not None:
             await ws.send_json({"type": "error", "status": 429, "error": refused})
             await ws.close(code=4429)
@@ -469,16 +514,19 @@ def create_app(
         review_iterations = max(1, min(review_iterations, limits.max_iterations))
     reviews = Reviews(store, hub.workers, iterations=review_iterations)
     analyses = Analyses(hub, reviews, iterations=review_iterations)
-    meta = {
-        **facts.meta(bot_catalogue()),
-        "bot_limits": limits.meta(),
-        "engines": [{"name": name} for name in sorted(hub.engines.engines)],
-        "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
-        # What the lobby offers for a table's away_minutes (0: never), and its default.
-        "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
-        # What the lobby offers for a table's game clock (minutes each; 0: none).
-        "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
-    }
+    bots = bot_catalogue()
+
+    def meta() -> dict[str, Any]:  # in the language in use: made once per language
+        return {
+            **facts.meta(bots),
+            "bot_limits": limits.meta(),
+            "engines": [{"name": name} for name in sorted(hub.engines.engines)],
+            "fair_seed": facts.fair_seed(FAIR_SEED_HUMANS),
+            # What the lobby offers for a table's away_minutes (0: never), and its default.
+            "away_minutes": {"default": round(DEFAULT_AWAY_S / 60), "choices": [5, 10, 30, 60, 0]},
+            # What the lobby offers for a table's game clock (minutes each; 0: none).
+            "clock_minutes": {"default": 0, "choices": [0, 5, 10, 20, 30, 60]},
+        }
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

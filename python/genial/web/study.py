@@ -12,9 +12,10 @@ from .._core import Move
 from ..game import Game
 from ..position import write_position
 from ..render import explain_ranking
+from ..translation import current, decimal, mark, ntr, tr
 from .endings import game_ending
 from .views import entry, frame, log_entry, scoring, track_views
-from .words import plural, variant_title
+from .words import players, tile_label, variant_title
 
 __all__ = ["INFORMATION_NOTE", "analysis", "explained", "replay", "review"]
 
@@ -24,7 +25,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
     after each move as the page draws them, and the end (all from the core). No rack.
     ``start``: the game before its first move (it is played on); ``game``: at its end."""
     if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
-        names = [f"Seat {i + 1}" for i in range(game.players)]
+        names = [tr("Seat {n}").format(n=i + 1) for i in range(game.players)]
     names = [n[:40] for n in names]
     frames = []
     for i in range(len(entries) + 1):
@@ -43,10 +44,12 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
         )
         frames.append(f)
     seed = game.seed
-    title = f"Replay · {variant_title(game.variant)}, {plural(game.players, 'player')}"
+    title = tr("Replay · {variant}, {players}").format(
+        variant=variant_title(game.variant), players=players(game.players)
+    )
     return {
         "variant": game.variant,
-        "title": title + (f" · seed {seed}" if seed is not None else ""),
+        "title": title + (tr(" · seed {seed}").format(seed=seed) if seed is not None else ""),
         "players": game.players,
         "rules": game.rules.to_text(),
         "swap_timing": game.swap_timing,
@@ -69,7 +72,7 @@ def replay(start: Game, game: Game, entries: list[dict[str, Any]], names: Any) -
 # ----- reviews and the analysis board ------------------------------------------------------------
 
 #: What the review and the analysis board say about hidden information.
-INFORMATION_NOTE = (
+INFORMATION_NOTE = mark(
     "Each decision is judged from the mover's information only: the board, the tracks and the "
     "mover's own rack. The other racks and the bag are dealt anew in every search iteration, so "
     "the verdicts never use a tile the mover could not see."
@@ -78,23 +81,40 @@ INFORMATION_NOTE = (
 
 def _class_texts() -> list[dict[str, Any]]:
     """Each class of a decision with its limit (`genial.reviews.LOSS_LIMITS`) in words."""
-    from ..reviews import CLASSES, LOSS_LIMITS
+    from ..reviews import CLASSES, LOSS_LIMITS, class_title
 
     out = []
     for c in CLASSES:
         limit = LOSS_LIMITS.get(c)
         if limit is not None:
-            text = f"lost less than {_pct(limit)} win chance beyond the search's noise" + (
-                " (or the engine's own choice)" * (c == "best")
-            )
+            if c == "best":
+                text = tr("lost less than {percent} win chance beyond the search's noise (or the engine's own choice)")
+            else:
+                text = tr("lost less than {percent} win chance beyond the search's noise")
+            text = text.format(percent=_pct(limit))
         else:
-            text = f"lost {_pct(max(LOSS_LIMITS.values()))} win chance or more beyond the search's noise"
-        out.append({"name": c, "text": text, "limit": limit})
+            text = tr("lost {percent} win chance or more beyond the search's noise").format(
+                percent=_pct(max(LOSS_LIMITS.values()))
+            )
+        out.append({"name": c, "title": class_title(c), "text": text, "limit": limit})
     return out
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
+    return tr("{percent}%").format(percent=f"{100 * x:.0f}")
+
+
+def _decision_text(name: str, move: Move, d: Any) -> str:
+    before, after = _pct(d.win_before), _pct(d.win_after)
+    if d.best == move:
+        return tr("{name} played {move} ({before} → {after})").format(name=name, move=move, before=before, after=after)
+    return tr("{name} played {move} ({before} → {after}); best was {best} ({win})").format(
+        name=name, move=move, before=before, after=after, best=d.best, win=_pct(d.best_win)
+    )
+
+
+#: The analysis board's phases of the mover's turn.
+_PHASES = {"place": mark("to place"), "bonus": mark("a bonus placement"), "swap_offer": mark("a swap offer")}
 
 
 def explained(game: Game, move: Move) -> dict[str, Any]:
@@ -102,7 +122,7 @@ def explained(game: Game, move: Move) -> dict[str, Any]:
     half's lines per direction, each marker's move with the 18 cap and "Ingenious!", and
     the rulebooks' sentences behind them. A swap or keep has no cells and no points."""
     if move.cells is None or move.colors is None:
-        text = "swap the rack" if move == Move.swap() else "keep the rack"
+        text = tr("swap the rack") if move == Move.swap() else tr("keep the rack")
         return {
             "move": str(move),
             "cells": None,
@@ -122,7 +142,7 @@ def explained(game: Game, move: Move) -> dict[str, Any]:
         "colors": [int(c) for c in move.colors],
         "points": list(e.points),
         "total": sum(e.points),
-        "text": f"{move.colors[0]} +{e.points[0]}, {move.colors[1]} +{e.points[1]} = {sum(e.points)}",
+        "text": f"{move.colors[0].title} +{e.points[0]}, {move.colors[1].title} +{e.points[1]} = {sum(e.points)}",
         "lines": e.lines_text(),
         "steps": [s.describe() for s in e.steps],
         "wins": e.wins,
@@ -136,6 +156,7 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
     their score previews explained; the win-chance graph of every seat; the per-player
     summary; the moves (for the board at each decision)."""
     from ..records import from_record, start_record, to_record
+    from ..reviews import class_title
 
     names = [n[:40] for n in names]
     board = from_record(start_record(to_record(game)))
@@ -157,12 +178,11 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
                 {
                     **shown,
                     "who": names[d.player],
+                    # The verdict in words ("forced": the only legal move).
+                    "verdict": class_title("forced" if shown.get("forced") else str(shown.get("classification"))),
                     "played": played,
                     "alternative": None if d.best == move else best,
-                    "text": (
-                        f"{names[d.player]} played {move} ({_pct(d.win_before)} → {_pct(d.win_after)})"
-                        + ("" if d.best == move else f"; best was {d.best} ({_pct(d.best_win)})")
-                    ),
+                    "text": _decision_text(names[d.player], move, d),
                 }
             )
         log.append(entry(ply, seat, board.play(move)))
@@ -173,20 +193,24 @@ def review(game: Game, r: Any, names: Sequence[str], source: dict[str, Any]) -> 
             "who": names[s.player],
             "decisions": s.decisions,
             "average_loss": s.average_loss,
-            "text": f"average loss {100 * s.average_loss:.1f}% over {plural(s.decisions, 'decision')}",
+            "text": ntr(
+                "average loss {loss} over {n} decision", "average loss {loss} over {n} decisions", s.decisions
+            ).format(loss=tr("{percent}%").format(percent=decimal(100 * s.average_loss, 1)), n=s.decisions),
             "counts": s.counts,
         }
         for s in r.summary
     ]
     return {
-        "title": f"Review · {variant_title(game.variant)}, {plural(game.players, 'player')}",
+        "title": tr("Review · {variant}, {players}").format(
+            variant=variant_title(game.variant), players=players(game.players)
+        ),
         "level": r.level,
         "iterations": r.iterations,
         "players": game.players,
         "names": names,
         "radius": game.board.radius,
         "total": len(game.moves),
-        "note": INFORMATION_NOTE,
+        "note": tr(INFORMATION_NOTE),
         "classes": _class_texts(),
         "log": [log_entry(e, names) for e in log],
         "decisions": decisions,
@@ -215,7 +239,9 @@ def analysis(
     mover = game.current_player
     placed = [m for m in [*tiles, *game.moves] if m.cells is not None and m.colors is not None]
     out: dict[str, Any] = {
-        "title": f"Analysis · {variant_title(game.variant)}, {plural(game.players, 'player')}",
+        "title": tr("Analysis · {variant}, {players}").format(
+            variant=variant_title(game.variant), players=players(game.players)
+        ),
         "players": game.players,
         "names": list(names),
         "variant": game.variant,
@@ -232,7 +258,7 @@ def analysis(
         "scoring": scoring(game.rules, names),
         "over": game.is_over,
         "line": [log_entry(e, names) for e in line],
-        "note": INFORMATION_NOTE,
+        "note": tr(INFORMATION_NOTE),
         "candidates": [],
         "expected": [],
         "played": None,
@@ -241,16 +267,14 @@ def analysis(
         out["status"] = game_ending(game, names)["summary"]
         return out
     rack = game.rack(mover)
-    phase = {"place": "to place", "bonus": "a bonus placement", "swap_offer": "a swap offer"}.get(
-        game.phase, game.phase
-    )
+    phase = tr(_PHASES[game.phase]) if game.phase in _PHASES else game.phase
     out |= {
         "mover": mover,
         "who": names[mover],
         "phase": game.phase,
-        "status": f"{names[mover]} to move: {phase}",
+        "status": tr("{name} to move: {phase}").format(name=names[mover], phase=phase),
         "rack": [[int(c) for c in t.colors] for t in rack],
-        "rack_labels": [f"{t.colors[0]} and {t.colors[1]}" for t in rack],
+        "rack_labels": [tile_label(current(), int(t.colors[0]), int(t.colors[1])) for t in rack],
         "played": None if went_on is None else explained(game, went_on),
         # The position in one line (`genial.position`): what the board shows, the mover's
         # rack the only rack. Written at the start of a placement only.

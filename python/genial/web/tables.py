@@ -24,6 +24,8 @@ from .._core import IllegalMoveError
 from ..bots import forfeit_ranks
 from ..game import Game
 from ..records import RecordError, from_record, start_record
+from ..refusals import refusal_text
+from ..translation import current, tr
 from ..variants import Rules
 from . import study, views
 from .commitment import commitment
@@ -66,18 +68,22 @@ def replay_record(record: dict[str, Any]) -> tuple[Game, list[dict[str, Any]], l
     and the public frames of a replay (tracks after each move)."""
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("record field 'moves' must be a list")
+        raise RecordError(tr("record field 'moves' must be a list"))
     game = from_record(start_record(record))
     entries: list[dict[str, Any]] = []
     frames: list[dict[str, Any]] = [views.frame(game)]
     for i, m in enumerate(moves):
         if not isinstance(m, str):
-            raise RecordError(f"move {i} must be text like 'R0,-4+B1,-4', not {type(m).__name__}")
+            raise RecordError(
+                tr("move {i} must be text like 'R0,-4+B1,-4', not {kind}").format(i=i, kind=type(m).__name__)
+            )
         seat = game.current_player
         try:
             result = game.play(m)
         except IllegalMoveError as e:
-            raise RecordError(f"move {i} ({m!r}) cannot be played: {e}") from None
+            raise RecordError(
+                tr("move {i} ({move}) cannot be played: {why}").format(i=i, move=repr(m), why=refusal_text(str(e)))
+            ) from None
         entries.append(views.entry(i, seat, result))
         frames.append(views.frame(game))
     return game, entries, frames
@@ -87,11 +93,13 @@ def posted_record(record: Any, doing: str) -> tuple[Game, list[dict[str, Any]]]:
     """A record a page sent, replayed (`replay_record`): the game and its move log; anything
     else is a 400 saying why the record cannot be ``doing`` (loaded, reviewed)."""
     if not isinstance(record, dict):
-        raise ApiError(400, "record must be a game record object (Game.to_json)")
+        raise ApiError(400, tr("record must be a game record object (Game.to_json)"))
     try:
         game, entries, _ = replay_record(record)
     except RecordError as e:
-        raise ApiError(400, f"record cannot be {doing}: {e}") from None
+        raise ApiError(
+            400, tr("record cannot be {doing}: {why}").format(doing=doing, why=refusal_text(str(e)))
+        ) from None
     return game, entries
 
 
@@ -99,8 +107,8 @@ def record_names(record: dict[str, Any], players: int) -> list[str]:
     """The seats' names a record gives, or ``Seat 1`` ... when it gives none that fit."""
     names = record.get("names")
     if isinstance(names, list) and len(names) == players and all(isinstance(n, str) for n in names):
-        return [clean_name(n) or f"Seat {i + 1}" for i, n in enumerate(names)]
-    return [f"Seat {i + 1}" for i in range(players)]
+        return [clean_name(n) or tr("Seat {n}").format(n=i + 1) for i, n in enumerate(names)]
+    return [tr("Seat {n}").format(n=i + 1) for i in range(players)]
 
 
 @dataclass(eq=False)
@@ -168,7 +176,8 @@ class Table:
         # PRESENCE_DELAY.
         self.epoch = 0
         self.encoded = 0
-        self._texts: dict[int | None, tuple[str, float]] = {}  # audience -> (text, when made)
+        # (audience, language) -> (text, when made): a page reads its texts in its language.
+        self._texts: dict[tuple[int | None, str], tuple[str, float]] = {}
         self._texts_epoch = -1
         self._tick: asyncio.TimerHandle | None = None
         self._presence: asyncio.TimerHandle | None = None
@@ -196,7 +205,7 @@ class Table:
             if h is not None and secrets.compare_digest(h, digest):
                 self.seen_at[seat] = time.time()
                 return seat
-        raise ApiError(403, f"this token holds no seat in game {self.id}")
+        raise ApiError(403, tr("this token holds no seat in game {id}").format(id=self.id))
 
     def end_invites(self) -> bool:
         """The game has ended: the invites still open die with it (a stranger holding one
@@ -264,8 +273,8 @@ class Table:
             self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self.notify)
 
     def view_text(self, seat: int | None, first: bool = False) -> str:
-        """`view` as the JSON text sent, made once per change and audience (a seat, or the
-        spectators). With a clock, the time left is as of when the text was made (the page
+        """`view` as the JSON text sent, made once per change, audience (a seat, or the
+        spectators) and language (the one in use: the connection's, `genial.translation`). With a clock, the time left is as of when the text was made (the page
         counts down from there; the server keeps the time): a page's ``first`` state is made
         anew if that was over `CLOCK_FRESH_S` ago, so a page opened late in a turn shows
         the time left now."""
@@ -273,11 +282,12 @@ class Table:
             self._texts.clear()
             self._texts_epoch = self.epoch
         now = time.monotonic()
-        made = self._texts.get(seat)
+        key = (seat, current())
+        made = self._texts.get(key)
         stale = made is not None and first and self.clock_running() is not None and now - made[1] > CLOCK_FRESH_S
         if made is None or stale:
             self.encoded += 1
-            made = self._texts[seat] = (json.dumps(self.view(seat), separators=(",", ":")), now)
+            made = self._texts[key] = (json.dumps(self.view(seat), separators=(",", ":")), now)
         return made[0]
 
     def spectators(self) -> int:

@@ -22,15 +22,16 @@ import numpy as np
 
 from .._core import Move, PlayResult, Rules, Tile
 from ..choices import Choice, ranked_placements
-from ..colors import Color
 from ..game import Game
 from ..render import explain_ranking
+from ..translation import current, mark, ntr, tr
 from .endings import ending
 from .endings import game_ending as _ending
 from .endings import ranking_groups as _ranking
 from .facts import DIRECTION, DIRECTION_OF
+from .words import colour_list, entry_text, tile_label
 from .words import names_of as _names_of
-from .words import plural as _plural
+from .words import players as _players
 from .words import variant_title as _variant_title
 
 if TYPE_CHECKING:
@@ -54,23 +55,22 @@ __all__ = [
 #: The lobby's short tag for an edition option's value away from its default; another
 #: option is tagged with its name and value.
 _RULE_OPTION_TAGS: dict[str, dict[str, str]] = {
-    "swap_timing": {"instead_of_placement": "swap instead"},
-    "require_contact": {"True": "contact"},
+    "swap_timing": {"instead_of_placement": mark("swap instead")},
+    "require_contact": {"True": mark("contact")},
 }
-
-_COLOR_NAMES = tuple(str(c) for c in Color)
-
-
-def _names(colors: Sequence[int]) -> str:
-    words = [str(Color(c)) for c in colors]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # ----- moves -------------------------------------------------------------------------------------
-
-
-def _gains_text(gains: Sequence[int]) -> str:
-    return ", ".join(f"{Color(c)} +{g}" for c, g in enumerate(gains) if g) or "no points"
+# Every text here is made in the language in use: the page's (genial.translation; the Edge
+# sets it for each request and live connection). One design for every payload (views,
+# facts, endings, study, lobby, round, the refusals): the server translates, the page does
+# not. Why: these texts are sentences composed from the game's facts (names, a reason
+# inside a status, a list of colours, counts); made where they are composed, each language
+# orders and inflects them in its own catalogue entry (Polish cases and three plurals),
+# where ids and parameters sent to the page would need that grammar in JavaScript too. A
+# state is made once per change, audience and language (`Table.view_text`), so a lookup is
+# one dictionary read per text made, never one per page sent; the game itself (moves,
+# cells, tracks) is language-free.
 
 
 def entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
@@ -85,24 +85,29 @@ def entry(n: int, seat: int, result: PlayResult) -> dict[str, Any]:
         out["bonus"] = result.bonuses_earned
         out["was_bonus"] = result.was_bonus
         out["lost"] = result.bonuses_lost
-        out["text"] = _gains_text(result.gains)
     else:
         out["swapped"] = result.swapped
-        out["text"] = "swapped the rack" if result.swapped else "kept the rack"
+    out["text"] = entry_text(out)
     return out
 
 
 def log_entry(e: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     notes = []
     if e.get("bonus"):
-        notes.append("Ingenious!")
+        notes.append(tr("Ingenious!"))
     if e.get("was_bonus"):
-        notes.append("(bonus)")
+        notes.append(tr("(bonus)"))
     if e.get("lost"):
-        notes.append(f"{_plural(e['lost'], 'bonus placement')} lost: no legal placement")
+        notes.append(
+            ntr(
+                "{n} bonus placement lost: no legal placement",
+                "{n} bonus placements lost: no legal placement",
+                e["lost"],
+            ).format(n=e["lost"])
+        )
     if e.get("cut_short"):
-        notes.append("(stopped at the server's time cap: played with less search than its level)")
-    return {**e, "who": names[e["seat"]], "notes": notes}
+        notes.append(tr("(stopped at the server's time cap: played with less search than its level)"))
+    return {**e, "text": entry_text(e), "who": names[e["seat"]], "notes": notes}
 
 
 def _anchors(cells: list[list[int]], colors: list[int], first: int) -> list[list[int]]:
@@ -121,7 +126,7 @@ def hint(game: Game, seat: int, choice: Choice) -> dict[str, Any]:
     move = choice.move
     out: dict[str, Any] = {
         "move": str(move),
-        "text": f"Hint: {choice.describe().strip()}",
+        "text": tr("Hint: {move}").format(move=choice.describe().strip()),
         "win": choice.win,
         "slot": None,
         "anchor": None,
@@ -163,9 +168,9 @@ def placements(game: Game, tile: Tile, slot: int) -> dict[str, Any]:
     distinct, notes = np.unique(kinds, return_inverse=True)
     note_texts = []
     for kind in distinct.tolist():
-        texts = ["wins the game at once"] if kind & 1 else []
+        texts = [tr("wins the game at once")] if kind & 1 else []
         if kind >> 1:
-            texts.append(f"Ingenious! {_plural(kind >> 1, 'bonus tile')}")
+            texts.append(ntr("Ingenious! {n} bonus tile", "Ingenious! {n} bonus tiles", kind >> 1).format(n=kind >> 1))
         note_texts.append(texts)
     return {
         "tile": str(tile),
@@ -191,11 +196,11 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
     rules = table.game.rules
     out: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
     team = rules.team_of(i)
-    out["team"] = None if team is None else f"Team {'AB'[team]}"
+    out["team"] = None if team is None else tr("Team {letter}").format(letter="AB"[team])
     out["track_index"] = rules.track_of(i)
     if s["kind"] == "bot":
         out["label"] = s["label"]
-        out["role"] = f"bot · {s['label']}"
+        out["role"] = tr("bot · {label}").format(label=s["label"])
     else:
         out["online"] = table.present(i)
         out["joined"] = table.tokens[i] is not None  # the seat's invite was claimed
@@ -204,26 +209,32 @@ def seat_public(table: Table, i: int) -> dict[str, Any]:
         # Seconds until another player may hand the seat on (0: now; None: only its holder).
         wait = table.hand_on_in(i)
         out["hand_on_in_s"] = None if wait is None else round(wait)
-        out["role"] = "online" if out["online"] else "left" if out["vacant"] else "away"
+        out["role"] = tr("online") if out["online"] else tr("left") if out["vacant"] else tr("away")
     return out
 
 
 def scoring(rules: Rules, names: Sequence[str]) -> str:
     """What the scores mean, in one sentence or two (from the core's facts of the rules)."""
     if rules.scored_alone:
-        return f"Each colour scores 0 to {rules.track_max}; your result is your lowest colour."
+        return tr("Each colour scores 0 to {max}; your result is your lowest colour.").format(max=rules.track_max)
     if rules.shared_track:
         seats = rules.seats_of_track(0)
-        return (
-            f"One marker per colour between {names[seats[-1]]} (left) and {names[seats[0]]} (right): "
-            "points push it toward the side of the player who scores. Most markers on one's side wins; "
-            "on a tie, the side whose nearest marker stands farther from the middle."
+        return tr(
+            "One marker per colour between {left} (left) and {right} (right): points push it toward the side "
+            "of the player who scores. Most markers on one's side wins; on a tie, the side whose nearest "
+            "marker stands farther from the middle."
+        ).format(left=names[seats[-1]], right=names[seats[0]])
+    if rules.sides < rules.players:
+        text = tr(
+            "Each colour scores 0 to {max}. The lowest colour ranks each team: the higher lowest wins, and on "
+            "a tie the next lowest decides."
         )
-    who = "each team" if rules.sides < rules.players else "each player"
-    return (
-        f"Each colour scores 0 to {rules.track_max}. The lowest colour ranks {who}: the higher lowest "
-        "wins, and on a tie the next lowest decides."
-    )
+    else:
+        text = tr(
+            "Each colour scores 0 to {max}. The lowest colour ranks each player: the higher lowest wins, and "
+            "on a tie the next lowest decides."
+        )
+    return text.format(max=rules.track_max)
 
 
 def track_views(
@@ -245,7 +256,7 @@ def track_views(
         if rules.shared_track:
             title = f"{names[seats[-1]]}  ◀  ▶  {names[seats[0]]}"
         elif len(seats) > 1:
-            title = f"Team {'AB'[t]} · {' & '.join(names[s] for s in seats)}"
+            title = tr("Team {letter} · {names}").format(letter="AB"[t], names=" & ".join(names[s] for s in seats))
         else:
             title = names[seats[0]]
         lowest = min(values)
@@ -253,7 +264,8 @@ def track_views(
         if rules.shared_track:
             for holder in game.duel_tokens:
                 side = None if holder is None else ("left" if holder == seats[-1] else "right")
-                tokens.append({"side": side, "title": "" if holder is None else f"token of {names[holder]}"})
+                title = "" if holder is None else tr("token of {name}").format(name=names[holder])
+                tokens.append({"side": side, "title": title})
         out.append(
             {
                 "title": title,
@@ -281,26 +293,39 @@ def track_views(
 def _status(table: Table, names: Sequence[str], seats: Sequence[dict[str, Any]], viewer: int | None) -> dict[str, str]:
     game = table.game
     if table.over:
-        return {"kind": "over", "text": f"Game over. {ending(table)['summary']}"}
+        return {"kind": "over", "text": tr("Game over. {summary}").format(summary=ending(table)["summary"])}
     current = game.current_player
     phase = game.phase
     if viewer is not None and viewer == current:
         if phase == "bonus":
             more = game.pending_bonuses
-            extra = f" ({more} more after this)" if more else ""
-            return {"kind": "bonus", "text": f"Ingenious! Place a bonus tile{extra}"}
+            if more:
+                text = ntr(
+                    "Ingenious! Place a bonus tile ({n} more after this)",
+                    "Ingenious! Place a bonus tile ({n} more after this)",
+                    more,
+                ).format(n=more)
+            else:
+                text = tr("Ingenious! Place a bonus tile")
+            return {"kind": "bonus", "text": text}
         if phase == "swap_offer":
-            return {"kind": "swap", "text": f"You may swap your whole rack for new tiles: {_swap_why(game, viewer)}"}
+            why = _swap_why(game, viewer)
+            return {"kind": "swap", "text": tr("You may swap your whole rack for new tiles: {why}").format(why=why)}
         # With several people in the game (pass and play), say whose turn it is.
-        you = f", {names[current]}" if sum(s["kind"] == "human" for s in seats) > 1 else ""
-        return {"kind": "mine", "text": f"Your turn{you}: pick a tile and place it"}
+        if sum(s["kind"] == "human" for s in seats) > 1:
+            return {
+                "kind": "mine",
+                "text": tr("Your turn, {name}: pick a tile and place it").format(name=names[current]),
+            }
+        return {"kind": "mine", "text": tr("Your turn: pick a tile and place it")}
     who = seats[current]
     if who["kind"] == "bot":
-        return {"kind": "wait", "text": f"{names[current]} is thinking…"}
+        return {"kind": "wait", "text": tr("{name} is thinking…").format(name=names[current])}
     # A swap offer is the mover's own business: it says that no tile of theirs shows their
     # lowest colour, which the table would not learn. To the others it is still their turn.
-    verb = {"bonus": "plays a bonus tile"}.get(phase, "is placing")
-    return {"kind": "wait", "text": f"Waiting: {names[current]} {verb}"}
+    if phase == "bonus":
+        return {"kind": "wait", "text": tr("Waiting: {name} plays a bonus tile").format(name=names[current])}
+    return {"kind": "wait", "text": tr("Waiting: {name} is placing").format(name=names[current])}
 
 
 def _swap_why(game: Game, seat: int) -> str:
@@ -308,21 +333,33 @@ def _swap_why(game: Game, seat: int) -> str:
     core's `Game.swap_colors`)."""
     colors = [int(c) for c in game.swap_colors(seat)]
     rules = game.rules
+    names = colour_list(colors)
     if rules.shared_track:
-        what = "the colour" if len(colors) == 1 else "any colour"
-        return f"none of your tiles shows {what} at {rules.track_max} on your side ({_names(colors)})"
-    lowest = "your lowest colour" if len(colors) == 1 else "any of your lowest colours"
-    return f"none of your tiles shows {lowest} ({_names(colors)})"
+        if len(colors) == 1:
+            text = tr("none of your tiles shows the colour at {max} on your side ({colors})")
+        else:
+            text = tr("none of your tiles shows any colour at {max} on your side ({colors})")
+        return text.format(max=rules.track_max, colors=names)
+    if len(colors) == 1:
+        return tr("none of your tiles shows your lowest colour ({colors})").format(colors=names)
+    return tr("none of your tiles shows any of your lowest colours ({colors})").format(colors=names)
 
 
 def _table_text(table: Table) -> str:
+    away_m, clock_m = round(table.away_s / 60), round(table.clock_s / 60)
     away = (
-        "a seat is never handed on for being away"
+        tr("a seat is never handed on for being away")
         if table.away_s <= 0
-        else f"a seat may be handed on after {_plural(round(table.away_s / 60), 'minute')} away"
+        else ntr(
+            "a seat may be handed on after {n} minute away", "a seat may be handed on after {n} minutes away", away_m
+        ).format(n=away_m)
     )
-    clock = "no clock" if table.clock_s <= 0 else f"clock: {_plural(round(table.clock_s / 60), 'minute')} each"
-    return f"At this table {away}; {clock}."
+    clock = (
+        tr("no clock")
+        if table.clock_s <= 0
+        else ntr("clock: {n} minute each", "clock: {n} minutes each", clock_m).format(n=clock_m)
+    )
+    return tr("At this table {away}; {clock}.").format(away=away, clock=clock)
 
 
 def state(table: Table, seat: int | None) -> dict[str, Any]:
@@ -341,7 +378,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "id": table.id,
         "version": table.version,
         "variant": gv.variant,
-        "title": f"{_variant_title(gv.variant)} · {_plural(gv.players, 'player')}",
+        "title": f"{_variant_title(gv.variant)} · {_players(gv.players)}",
         "players": gv.players,
         "rules": gv.rules.to_text(),
         "swap_timing": gv.swap_timing,
@@ -400,13 +437,17 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
             "per_seat_s": table.clock_s,
             "left": [round(table.time_left(i), 1) if s["kind"] == "human" else None for i, s in enumerate(table.seats)],
             "running": table.clock_running(),
-            "text": f"{_plural(round(table.clock_s / 60), 'minute')} each; a player whose time runs out loses",
+            "text": ntr(
+                "{n} minute each; a player whose time runs out loses",
+                "{n} minutes each; a player whose time runs out loses",
+                round(table.clock_s / 60),
+            ).format(n=round(table.clock_s / 60)),
         },
     }
     if seat is not None and table.inherited(seat):
-        out["inherited"] = (
-            "Someone else held this seat before you and saw its rack: the game had begun, so "
-            "it could not be dealt anew."
+        out["inherited"] = tr(
+            "Someone else held this seat before you and saw its rack: the game had begun, so it could not be "
+            "dealt anew."
         )
     if table.forfeit is not None:
         out["ranking"] = _ranking(ranks)
@@ -426,7 +467,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         rack = gv.rack()
         out["rack"] = [[int(c) for c in t.colors] for t in rack]
-        out["rack_labels"] = [f"{t.colors[0]} and {t.colors[1]}" for t in rack]
+        out["rack_labels"] = [tile_label(current(), int(t.colors[0]), int(t.colors[1])) for t in rack]
         if not over and gv.current_player == seat:
             # Placements are fetched per tile (`placements`), with their points; here only
             # the other moves (swap, keep) and how many placements there are.
@@ -447,15 +488,20 @@ def summary(table: Table) -> dict[str, Any]:
     # One tag per edition option away from its default, from the core's option table: a
     # new option is tagged with no edit here.
     tags = [
-        _RULE_OPTION_TAGS.get(o["name"], {}).get(str(value), f"{o['name']}: {value}".replace("_", " "))
+        tr(tag)
+        if (tag := _RULE_OPTION_TAGS.get(o["name"], {}).get(str(value)))
+        else f"{o['name']}: {value}".replace("_", " ")
         for o in Rules.options()
         if (value := table.rules.option(o["name"])) != o["default"]
     ]
     if table.over:
-        status = f"finished · {ending(table)['summary']}"
+        status = tr("finished · {summary}").format(summary=ending(table)["summary"])
     else:
-        phase = {"place": "to place", "bonus": "bonus placement", "swap_offer": "to place"}.get(g.phase, g.phase)
-        status = f"move {len(table.log) + 1} · {names[g.current_player]} {phase}"
+        name = names[g.current_player]
+        if g.phase == "bonus":
+            status = tr("move {n} · {name}, bonus placement").format(n=len(table.log) + 1, name=name)
+        else:
+            status = tr("move {n} · {name} to place").format(n=len(table.log) + 1, name=name)
     return {
         "id": table.id,
         "variant": g.variant,
@@ -523,11 +569,11 @@ def tile_of(game: Game, seat: int, *, tile: str | None, slot: str | None) -> tup
     rack = game.rack(seat)
     if slot is not None:
         if not (slot.isascii() and slot.isdigit()) or not 0 <= int(slot[:3]) < len(rack):
-            raise ValueError(f"slot must be a rack slot 0..{len(rack) - 1}")
+            raise ValueError(tr("slot must be a rack slot 0..{last}").format(last=len(rack) - 1))
         return rack[int(slot)], int(slot)
     if not tile:
-        raise ValueError("name a tile of your rack: ?slot=0 (or ?tile=RB)")
+        raise ValueError(tr("name a tile of your rack: ?slot=0 (or ?tile=RB)"))
     parsed = Tile.parse(tile)
     if parsed not in rack:
-        raise ValueError(f"tile {parsed} is not in your rack")
+        raise ValueError(tr("tile {tile} is not in your rack").format(tile=parsed))
     return parsed, rack.index(parsed)

@@ -8,13 +8,14 @@
 import { api } from "./api.js";
 import { BoardView, icon, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
+import { nt, pct, t } from "./i18n.js";
 import { boardOf, marksOf, stepIndex } from "./marks.js";
 import { notationOfSearch, notationPath } from "./notation.js";
 import { explanationView } from "./review.js";
 import { clickCell } from "./setup.js";
 
 export async function showAnalysis(root, meta, id) {
-  document.title = `Analysis · ${meta.product.name}`;
+  document.title = `${t("Analysis")} · ${meta.product.name}`;
   let position = null;
   let line = [];
   const notation = id ? null : notationOfSearch(location.search);
@@ -59,7 +60,7 @@ class AnalysisBoard {
     this.candEl = h("ol", {
       class: "log candidates",
       id: "analysis-candidates",
-      "aria-label": "Candidate moves",
+      "aria-label": t("Candidate moves"),
       onmouseleave: () => this.showCandidate(this.selected),
       onfocusout: (ev) => {
         if (!this.candEl.contains(ev.relatedTarget)) this.showCandidate(this.selected);
@@ -96,20 +97,20 @@ class AnalysisBoard {
           h(
             "div",
             { class: "card" },
-            h("h3", {}, "Candidate moves"),
+            h("h3", {}, t("Candidate moves")),
             this.candEl,
-            h("h4", {}, "Variation"),
+            h("h4", {}, t("Variation")),
             this.lineEl,
             this.expectedEl,
             h(
               "div",
               { class: "actions" },
-              h("button", { type: "button", id: "analysis-back", onclick: () => this.back() }, "Take back"),
-              h("button", { type: "button", id: "analysis-share", onclick: () => this.share() }, "Share"),
+              h("button", { type: "button", id: "analysis-back", onclick: () => this.back() }, t("Take back")),
+              h("button", { type: "button", id: "analysis-share", onclick: () => this.share() }, t("Share")),
               h(
                 "button",
                 { type: "button", id: "analysis-edit", onclick: () => this.edit(this.data) },
-                "Edit position",
+                t("Edit position"),
               ),
             ),
             this.shareEl,
@@ -126,7 +127,7 @@ class AnalysisBoard {
   // Asks the server for the position after the variation; false (and a message) when it
   // refuses the position or a move.
   async load() {
-    this.status.textContent = "The engine is thinking…";
+    this.status.textContent = t("The engine is thinking…");
     try {
       this.data = await api("/api/analysis", { method: "POST", body: { position: this.position, line: this.line } });
     } catch (e) {
@@ -153,7 +154,7 @@ class AnalysisBoard {
       h(
         "div",
         { class: "card error", id: "notation-error", role: "alert" },
-        h("p", {}, `This link's position cannot be read: ${e.message}`),
+        h("p", {}, t("This link's position cannot be read: {error}", { error: e.message })),
         h(
           "p",
           {},
@@ -165,7 +166,7 @@ class AnalysisBoard {
             text.slice(at + 1),
           ),
         ),
-        h("p", { class: "muted" }, "Set up the position below instead, or correct the link."),
+        h("p", { class: "muted" }, t("Set up the position below instead, or correct the link.")),
       ),
     );
   }
@@ -179,20 +180,22 @@ class AnalysisBoard {
           "p",
           { class: "muted" },
           d.over
-            ? "The game is over: no position notation."
-            : "Position notation: written at the start of a turn (play the bonus placement or answer the swap offer).",
+            ? t("The game is over: no position notation.")
+            : t(
+                "Position notation: written at the start of a turn (play the bonus placement or answer the swap offer).",
+              ),
         ),
       );
       return;
     }
     const url = new URL(notationPath(d.notation), location.origin).href;
     this.notationEl.replaceChildren(
-      h("h4", {}, "Position notation"),
+      h("h4", {}, t("Position notation")),
       h("p", {}, h("code", { class: "notation-text", id: "notation-text" }, d.notation)),
       h(
         "p",
         { class: "actions" },
-        h("a", { href: url, id: "notation-link" }, "Link to this position"),
+        h("a", { href: url, id: "notation-link" }, t("Link to this position")),
         h(
           "button",
           {
@@ -201,13 +204,13 @@ class AnalysisBoard {
             onclick: async () => {
               try {
                 await navigator.clipboard.writeText(url);
-                toast("Link copied");
+                toast(t("Link copied"));
               } catch {
-                toast(`Copy this link: ${url}`);
+                toast(t("Copy this link: {url}", { url }));
               }
             },
           },
-          "Copy link",
+          t("Copy link"),
         ),
       ),
     );
@@ -225,17 +228,22 @@ class AnalysisBoard {
         ? h(
             "p",
             {},
-            `${d.who}'s rack: `,
-            d.rack.map((t, i) =>
-              h("span", { class: "log-tile", title: d.rack_labels[i] }, icon(this.meta, t[0]), icon(this.meta, t[1])),
+            `${t("{name}'s rack:", { name: d.who })} `,
+            d.rack.map((tile, i) =>
+              h(
+                "span",
+                { class: "log-tile", title: d.rack_labels[i] },
+                icon(this.meta, tile[0]),
+                icon(this.meta, tile[1]),
+              ),
             ),
           )
         : null,
     );
     this.lineEl.textContent = d.line.length
       ? d.line.map((e) => `${e.who}: ${e.move}`).join(" · ")
-      : "none yet: play a candidate";
-    this.expectedEl.textContent = d.expected.length ? `Expected line: ${d.expected.join(" ")}` : "";
+      : t("none yet: play a candidate");
+    this.expectedEl.textContent = d.expected.length ? t("Expected line: {line}", { line: d.expected.join(" ") }) : "";
     this.drawNotation();
     // Each candidate: its move (a button that shows it on the board: pointing at it or
     // focusing it shows it for a moment, pressing it keeps it shown), its figures, and Play.
@@ -255,7 +263,7 @@ class AnalysisBoard {
                 type: "button",
                 class: "ghost cand-show",
                 "aria-pressed": "false",
-                title: "Show this move on the board",
+                title: t("Show this move on the board"),
                 onfocus: () => this.showCandidate(i),
                 onclick: () => this.selectCandidate(i),
               },
@@ -264,13 +272,18 @@ class AnalysisBoard {
             h(
               "span",
               { class: "cand-text" },
-              `${c.win_text} · ${c.text}`,
-              c.played ? h("span", { class: "tag" }, "played in the game") : null,
+              `${pct(c.win)} · ${c.text}`,
+              c.played ? h("span", { class: "tag" }, t("played in the game")) : null,
             ),
             h(
               "button",
-              { type: "button", class: "cand-play", "aria-label": `Play ${c.move}`, onclick: () => this.play(c.move) },
-              "Play",
+              {
+                type: "button",
+                class: "cand-play",
+                "aria-label": t("Play {move}", { move: c.move }),
+                onclick: () => this.play(c.move),
+              },
+              t("Play"),
             ),
           ),
         ),
@@ -324,7 +337,11 @@ class AnalysisBoard {
           "span",
           { class: "legend-item" },
           markSwatch("candidate"),
-          ` Candidate ${i + 1}: ${c.move} (${c.win_text})${e?.cells ? "" : ", nothing laid"}`,
+          ` ${
+            e?.cells
+              ? t("Candidate {n}: {move} ({win})", { n: i + 1, move: c.move, win: pct(c.win) })
+              : t("Candidate {n}: {move} ({win}), nothing laid", { n: i + 1, move: c.move, win: pct(c.win) })
+          }`,
         ),
       );
     }
@@ -334,7 +351,11 @@ class AnalysisBoard {
           "span",
           { class: "legend-item" },
           markSwatch("played"),
-          ` Played in the game: ${d.played.move}${d.played.cells ? "" : ", nothing laid"}`,
+          ` ${
+            d.played.cells
+              ? t("Played in the game: {move}", { move: d.played.move })
+              : t("Played in the game: {move}, nothing laid", { move: d.played.move })
+          }`,
         ),
       );
     }
@@ -344,13 +365,13 @@ class AnalysisBoard {
           "span",
           { class: "legend-item" },
           end.cells ? markSwatch("variation") : null,
-          ` Last move of the variation: ${end.who}, ${end.move}`,
+          ` ${t("Last move of the variation: {name}, {move}", { name: end.who, move: end.move })}`,
         ),
       );
     }
     this.legend.replaceChildren(...items);
     this.detail.replaceChildren(
-      c ? explanationView(`Candidate ${i + 1} (${c.win_text})`, e, "analysis-explained") : "",
+      c ? explanationView(t("Candidate {n} ({win})", { n: i + 1, win: pct(c.win) }), e, "analysis-explained") : "",
     );
   }
 
@@ -371,7 +392,7 @@ class AnalysisBoard {
       const url = new URL(link.path, location.origin).href;
       history.replaceState(null, "", link.path);
       this.shareEl.replaceChildren(
-        h("input", { type: "text", readonly: true, id: "share-link", value: url, "aria-label": "Share link" }),
+        h("input", { type: "text", readonly: true, id: "share-link", value: url, "aria-label": t("Share link") }),
       );
       await navigator.clipboard?.writeText(url).catch(() => {});
     } catch (e) {
@@ -381,14 +402,15 @@ class AnalysisBoard {
 
   // A bare /analysis: what the page is for and how to start.
   intro() {
-    this.status.textContent = "Set up a position to analyse";
+    this.status.textContent = t("Set up a position to analyse");
     this.note.replaceChildren(
-      h("strong", {}, "The analysis board. "),
-      "Lay tiles below (pick two colours, then click two neighbouring cells), set each track's markers, " +
-        "the seat to move and its rack, and press Analyse: the engine ranks that seat's moves. " +
-        "To analyse a game instead, open it from its end screen (Review, then a decision) or load its record on ",
-      h("a", { href: "/replay" }, "the Replay page"),
-      ".",
+      h("strong", {}, t("The analysis board.")),
+      " ",
+      t(
+        "Lay tiles below (pick two colours, then click two neighbouring cells), set each track's markers, the seat to move and its rack, and press Analyse: the engine ranks that seat's moves. To analyse a game instead, open it from its end screen (Review, then a decision) or load its record on the Replay page.",
+      ),
+      " ",
+      h("a", { href: "/replay" }, t("Open the Replay page")),
     );
   }
 
@@ -415,7 +437,7 @@ class AnalysisBoard {
 
   colourSelect(value, onchange, label) {
     const sel = h("select", { "aria-label": label, onchange: () => onchange(Number(sel.value)) });
-    for (const c of this.meta.colors) sel.append(h("option", { value: String(c.index) }, c.name));
+    for (const c of this.meta.colors) sel.append(h("option", { value: String(c.index) }, c.title));
     sel.value = String(value);
     return sel;
   }
@@ -430,7 +452,7 @@ class AnalysisBoard {
       "select",
       {
         id: "editor-players",
-        "aria-label": "Players",
+        "aria-label": t("Players"),
         disabled: !perSeat,
         onchange: () => {
           s.players = Number(players.value);
@@ -446,20 +468,21 @@ class AnalysisBoard {
       "select",
       {
         id: "editor-seat",
-        "aria-label": "Seat to move",
+        "aria-label": t("Seat to move"),
         onchange: () => {
           s.seat = Number(seat.value);
         },
       },
-      Array.from({ length: s.players }, (_, i) => h("option", { value: String(i) }, `Seat ${i + 1}`)),
+      Array.from({ length: s.players }, (_, i) => h("option", { value: String(i) }, t("Seat {n}", { n: i + 1 }))),
     );
     seat.value = String(s.seat);
-    const tracks = s.tracks.map((t, ti) =>
+    const trackName = (ti) => (perSeat ? t("Seat {n}", { n: ti + 1 }) : t("Track {n}", { n: ti + 1 }));
+    const tracks = s.tracks.map((track, ti) =>
       h(
         "div",
         { class: "editor-track" },
-        `${perSeat ? "Seat" : "Track"} ${ti + 1}: `,
-        t.map((v, ci) =>
+        `${trackName(ti)}: `,
+        track.map((v, ci) =>
           h(
             "label",
             { class: "marker" },
@@ -469,9 +492,9 @@ class AnalysisBoard {
               min: "0",
               max: String(variant.track_max),
               value: String(v),
-              "aria-label": `${perSeat ? "Seat" : "Track"} ${ti + 1} ${this.meta.colors[ci].name}`,
+              "aria-label": `${trackName(ti)} ${this.meta.colors[ci].title}`,
               onchange: (ev) => {
-                t[ci] = Number(ev.target.value);
+                track[ci] = Number(ev.target.value);
               },
             }),
           ),
@@ -481,23 +504,23 @@ class AnalysisBoard {
     const rack = h(
       "div",
       { class: "editor-rack" },
-      s.rack.map((t, i) =>
+      s.rack.map((tile, i) =>
         h(
           "span",
           { class: "rack-pair" },
           this.colourSelect(
-            t[0],
+            tile[0],
             (v) => {
-              t[0] = v;
+              tile[0] = v;
             },
-            `Rack tile ${i + 1} first colour`,
+            t("Rack tile {n} first colour", { n: i + 1 }),
           ),
           this.colourSelect(
-            t[1],
+            tile[1],
             (v) => {
-              t[1] = v;
+              tile[1] = v;
             },
-            `Rack tile ${i + 1} second colour`,
+            t("Rack tile {n} second colour", { n: i + 1 }),
           ),
           h(
             "button",
@@ -524,47 +547,49 @@ class AnalysisBoard {
                 this.renderEditor();
               },
             },
-            "+ rack tile",
+            `+ ${t("rack tile")}`,
           )
         : null,
     );
     this.editor.replaceChildren(
-      h("h3", {}, "Set up a position"),
+      h("h3", {}, t("Set up a position")),
       h(
         "p",
         { class: "muted" },
-        "Click two neighbouring free cells to lay a tile in the colours chosen here; click a tile to remove it. The other racks are dealt from the tiles nobody listed.",
+        t(
+          "Click two neighbouring free cells to lay a tile in the colours chosen here; click a tile to remove it. The other racks are dealt from the tiles nobody listed.",
+        ),
       ),
       h(
         "p",
         {},
-        "Tile to lay: ",
+        `${t("Tile to lay:")} `,
         this.colourSelect(
           this.paint[0],
           (v) => {
             this.paint[0] = v;
           },
-          "Colour of the first half",
+          t("Colour of the first half"),
         ),
         this.colourSelect(
           this.paint[1],
           (v) => {
             this.paint[1] = v;
           },
-          "Colour of the second half",
+          t("Colour of the second half"),
         ),
-        ` · ${s.tiles.length} tiles on the board`,
+        ` · ${nt("{n} tile on the board", "{n} tiles on the board", s.tiles.length)}`,
       ),
-      h("p", {}, "Players ", players, " · to move ", seat),
-      h("div", {}, h("h4", {}, "Scores"), tracks),
-      h("div", {}, h("h4", {}, "Rack to analyse"), rack),
+      h("p", {}, `${t("Players")} `, players, ` · ${t("to move")} `, seat),
+      h("div", {}, h("h4", {}, t("Scores")), tracks),
+      h("div", {}, h("h4", {}, t("Rack to analyse")), rack),
       h(
         "div",
         { class: "actions" },
         h(
           "button",
           { type: "button", class: "primary", id: "editor-analyse", onclick: () => this.analyseSetup() },
-          "Analyse",
+          t("Analyse"),
         ),
         h(
           "button",
@@ -577,7 +602,7 @@ class AnalysisBoard {
               this.drawSetup();
             },
           },
-          "Clear the board",
+          t("Clear the board"),
         ),
       ),
     );

@@ -2,6 +2,7 @@
 // tile laid in each direction come from the server (meta.board, from genial.geometry);
 // what is legal and what it scores comes from the engine. This module only draws.
 import { svgEl } from "./dom.js";
+import { t } from "./i18n.js";
 import { markedCells } from "./marks.js";
 import { cellKey } from "./placements.js";
 
@@ -77,7 +78,7 @@ export class BoardView {
     this.direction = new Map(this.geo.directions.map((d, i) => [d.delta.join(","), i]));
     this.svg = svgEl(
       "svg",
-      { viewBox: this.geo.view_box, class: "board", role: "img", "aria-label": "Game board" },
+      { viewBox: this.geo.view_box, class: "board", role: "img", "aria-label": t("Game board") },
       container,
     );
     const defs = svgEl("defs", {}, this.svg);

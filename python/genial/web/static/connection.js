@@ -68,7 +68,8 @@ export class Connection {
   }
 }
 
-export function liveUrl(location, id) {
+// `lang`: the page's language, for the states' texts (a page cannot set a WebSocket's headers).
+export function liveUrl(location, id, lang = "en") {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+  return `${proto}://${location.host}/api/games/${encodeURIComponent(id)}/ws?lang=${encodeURIComponent(lang)}`;
 }

@@ -6,6 +6,7 @@
 // bag to compare with the racks it kept (checkDeal): the server's list of draws is taken as a
 // claim, checked tile by tile against the bag and this browser's own record, never trusted.
 import { h } from "./dom.js";
+import { nt, t } from "./i18n.js";
 
 const KEY = (id) => `genial.commitment.${id}`;
 const DEAL = (id) => `genial.deal.${id}`;
@@ -165,17 +166,17 @@ function put(bag, key) {
 // browser saw played must be the one claimed; each rack this browser was shown must be the
 // rack the bag gives. `names[seat]` names the seats. Returns { ok, text, draws }.
 export function checkDeal(reveal, seen, letters, names = []) {
-  const who = (s) => names[s] || `seat ${s + 1}`;
+  const who = (s) => names[s] || t("seat {n}", { n: s + 1 });
   const order = keysOf(reveal.bag, letters);
   if (!order || !Array.isArray(reveal.steps)) {
-    return { ok: false, text: "✗ The server did not reveal the draws, so the deal cannot be checked." };
+    return { ok: false, text: `✗ ${t("The server did not reveal the draws, so the deal cannot be checked.")}` };
   }
   const fail = (text) => ({ ok: false, text: `✗ ${text}` });
   let rng;
   try {
     rng = new SwapRng(BigInt(reveal.seed));
   } catch {
-    return fail("The server did not reveal the seed, so the swaps' mix cannot be replayed.");
+    return fail(t("The server did not reveal the seed, so the swaps' mix cannot be replayed."));
   }
   const bag = [...order].reverse(); // as the core keeps it: the next draw last
   const racks = new Map(); // seat -> its tiles in rack order
@@ -185,23 +186,26 @@ export function checkDeal(reveal, seen, letters, names = []) {
   let swapped = false;
   for (const step of reveal.steps) {
     const seat = step.seat;
-    if (!Number.isInteger(seat) || seat < 0) return fail("The server's list of draws names no seat.");
+    if (!Number.isInteger(seat) || seat < 0) return fail(t("The server's list of draws names no seat."));
     if (!racks.has(seat)) racks.set(seat, []);
     const rack = racks.get(seat);
-    const at = step.move === null ? "the deal" : `move ${step.move + 1}`;
+    const at = step.move === null ? t("the deal") : t("move {n}", { n: step.move + 1 });
     const played = step.played ? keysOf(step.played, letters) : [];
     const returned = step.returned ? keysOf(step.returned, letters) : [];
     const drew = keysOf(step.drew || "", letters);
-    if (!played || !returned || !drew) return fail(`The server's list of draws is garbled at ${at}.`);
+    if (!played || !returned || !drew) return fail(t("The server's list of draws is garbled at {at}.", { at }));
     if (played.length && seen?.plays && step.move !== null) {
       const saw = seen.plays[step.move];
       if (saw !== undefined && saw !== played[0]) {
-        return fail(`At ${at} this browser saw ${who(seat)} lay another tile than the server lists.`);
+        return fail(
+          t("At {at} this browser saw {name} lay another tile than the server lists.", { at, name: who(seat) }),
+        );
       }
     }
     for (const k of played) {
       const i = rack.indexOf(k);
-      if (i < 0) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
+      if (i < 0)
+        return fail(t("At {at} {name} gave up a tile the revealed bag never dealt them.", { at, name: who(seat) }));
       rack.splice(i, 1);
     }
     // The tiles a swap puts back, in their rack order (the order the core mixes them in).
@@ -212,11 +216,20 @@ export function checkDeal(reveal, seen, letters, names = []) {
       if (take(want, rack[i])) aside.push(...rack.splice(i, 1));
       else i += 1;
     }
-    if (want.size) return fail(`At ${at} ${who(seat)} gave up a tile the revealed bag never dealt them.`);
+    if (want.size) {
+      return fail(t("At {at} {name} gave up a tile the revealed bag never dealt them.", { at, name: who(seat) }));
+    }
     for (const k of drew) {
       if (bag.pop() !== k) {
-        const after = swapped ? " (the bag as the swaps' seeded mix leaves it)" : "";
-        return fail(`Draw ${drawn + 1} (${who(seat)}, ${at}) is not the revealed bag's next tile${after}.`);
+        const params = { n: drawn + 1, name: who(seat), at };
+        return fail(
+          swapped
+            ? t(
+                "Draw {n} ({name}, {at}) is not the revealed bag's next tile (the bag as the swaps' seeded mix leaves it).",
+                params,
+              )
+            : t("Draw {n} ({name}, {at}) is not the revealed bag's next tile.", params),
+        );
       }
       drawn += 1;
       if (swapped) afterSwap += 1;
@@ -238,17 +251,34 @@ export function checkDeal(reveal, seen, letters, names = []) {
       let want = null;
       for (const [at, keys] of built) if (at <= m) want = keys;
       if (want !== rack.join(" ")) {
-        const when = m === 0 ? "at the deal" : `after move ${m}`;
-        return fail(`The rack ${who(Number(seat))} was shown ${when} is not the one the revealed bag deals.`);
+        const name = who(Number(seat));
+        return fail(
+          m === 0
+            ? t("The rack {name} was shown at the deal is not the one the revealed bag deals.", { name })
+            : t("The rack {name} was shown after move {n} is not the one the revealed bag deals.", { name, n: m }),
+        );
       }
       racksChecked += 1;
     }
   }
-  const mix = afterSwap ? ` (${afterSwap} of them after a swap, its mix replayed from the revealed seed)` : "";
+  const parts = [nt("{n} draw came in the revealed bag's order", "{n} draws came in the revealed bag's order", drawn)];
+  if (afterSwap) {
+    parts.push(
+      nt(
+        "({n} of them after a swap, its mix replayed from the revealed seed)",
+        "({n} of them after a swap, its mix replayed from the revealed seed)",
+        afterSwap,
+      ),
+    );
+  }
   const mine = racksChecked
-    ? ` and the ${racksChecked} racks this browser was shown are the ones it deals`
-    : " (this browser held no seat: no rack of its own to compare)";
-  return { ok: true, draws: drawn, text: `✓ ${drawn} draws came in the revealed bag's order${mix},${mine}.` };
+    ? nt(
+        "and the {n} rack this browser was shown is the one it deals.",
+        "and the {n} racks this browser was shown are the ones it deals.",
+        racksChecked,
+      )
+    : t("(this browser held no seat: no rack of its own to compare).");
+  return { ok: true, draws: drawn, text: `✓ ${parts.join(" ")}, ${mine}` };
 }
 
 function hexBytes(hex) {
@@ -269,37 +299,50 @@ export async function digest(reveal) {
 // { ok, text }: whether the revealed bag is the one this browser was shown at the start, and
 // whether every draw came from it (checkDeal against the racks this browser kept).
 export async function verify(id, st, letters = {}, storage = globalThis.localStorage) {
-  if (!st.reveal) return { ok: false, text: "The bag is revealed when the game is over." };
+  if (!st.reveal) return { ok: false, text: t("The bag is revealed when the game is over.") };
   if (!(globalThis.crypto && crypto.subtle)) {
-    return { ok: false, text: "This browser checks fingerprints only over https or on localhost." };
+    return { ok: false, text: t("This browser checks fingerprints only over https or on localhost.") };
   }
   const kept = load(KEY(id), storage);
   const expected = kept || st.commitment;
   const got = await digest(st.reveal);
   if (got !== expected || st.commitment !== expected) {
-    return { ok: false, text: "✗ The revealed bag does NOT match the fingerprint shown at the start." };
+    return { ok: false, text: `✗ ${t("The revealed bag does NOT match the fingerprint shown at the start.")}` };
   }
   const first = kept
-    ? "✓ The bag played is the one fingerprinted at the start (checked against this browser's copy)."
-    : "✓ The bag matches the server's fingerprint (this browser did not see the start).";
+    ? `✓ ${t("The bag played is the one fingerprinted at the start (checked against this browser's copy).")}`
+    : `✓ ${t("The bag matches the server's fingerprint (this browser did not see the start).")}`;
   const names = (st.seats || []).map((s) => s.name);
   const deal = checkDeal(st.reveal, seenOf(id, storage), letters, names);
   return { ok: deal.ok, text: deal.ok ? `${first} ${deal.text}` : deal.text };
 }
 
+// Why a seat was handed on, by the server's reason.
+const HANDED_WHY = {
+  away: () => t("away too long"),
+  left: () => t("left"),
+  open: () => t("its invite was never used"),
+};
+
 function eventText(e, name) {
-  const at = `at move ${e.move + 1}`;
+  const n = e.move + 1;
   if (e.type === "handed") {
-    if (e.reason === "own") return `${name(e.seat)} gave their seat to someone else ${at}.`;
-    const why = { away: "away too long", left: "left", open: "its invite was never used" }[e.reason] || e.reason;
-    return `${name(e.by)} handed on ${name(e.seat)}'s seat (${why}) ${at}.`;
+    if (e.reason === "own") return t("{name} gave their seat to someone else at move {n}.", { name: name(e.seat), n });
+    const why = Object.hasOwn(HANDED_WHY, e.reason) ? HANDED_WHY[e.reason]() : e.reason;
+    return t("{by} handed on {name}'s seat ({why}) at move {n}.", { by: name(e.by), name: name(e.seat), why, n });
   }
-  if (e.type === "left") return `${name(e.seat)} left their seat ${at}.`;
+  if (e.type === "left") return t("{name} left their seat at move {n}.", { name: name(e.seat), n });
   if (e.type === "redealt") {
-    return `New deal: a seat whose rack had been seen was handed on before anyone moved, so every rack was dealt anew from a new bag (fingerprint ${String(e.commitment).slice(0, 12)}…).`;
+    return t(
+      "New deal: a seat whose rack had been seen was handed on before anyone moved, so every rack was dealt anew from a new bag (fingerprint {fingerprint}…).",
+      { fingerprint: String(e.commitment).slice(0, 12) },
+    );
   }
-  if (e.type === "joined" && e.inherited) return `${name(e.seat)} took a seat whose rack someone else had held.`;
-  return `${name(e.by)} gave ${name(e.seat)}'s seat a new invite ${at}.`; // "replaced", from older servers
+  if (e.type === "joined" && e.inherited) {
+    return t("{name} took a seat whose rack someone else had held.", { name: name(e.seat) });
+  }
+  // "replaced", from older servers
+  return t("{by} gave {name}'s seat a new invite at move {n}.", { by: name(e.by), name: name(e.seat), n });
 }
 
 // The card beside the board: the fingerprint, and who was handed a seat, left or was dealt anew.
@@ -308,7 +351,7 @@ export function fairnessCard(id, st) {
   const shown = new Set(["replaced", "handed", "left", "redealt"]);
   const events = (st.events || []).filter((e) => shown.has(e.type) || (e.type === "joined" && e.inherited));
   if (!st.commitment && !events.length) return null;
-  const name = (i) => (st.seats[i] ? st.seats[i].name : `seat ${i + 1}`);
+  const name = (i) => (st.seats[i] ? st.seats[i].name : t("seat {n}", { n: i + 1 }));
   return h(
     "div",
     { class: "card fairness" },
@@ -316,9 +359,9 @@ export function fairnessCard(id, st) {
       ? h(
           "p",
           { class: "muted fingerprint" },
-          "Bag fingerprint ",
+          `${t("Bag fingerprint")} `,
           h("code", { title: st.commitment, "data-commitment": st.commitment }, `${st.commitment.slice(0, 12)}…`),
-          st.over ? "" : " (checked at the end)",
+          st.over ? "" : ` ${t("(checked at the end)")}`,
         )
       : null,
     events.map((e) => h("p", { class: `event ${e.type}`, "data-seat": e.seat }, eventText(e, name))),
@@ -341,7 +384,7 @@ export function verifyButton(id, st, letters) {
         out.classList.toggle("error", !ok);
       },
     },
-    "Verify the bag",
+    t("Verify the bag"),
   );
   return [button, out];
 }

@@ -6,6 +6,7 @@ import { BoardView, icon } from "./board.js";
 import { Connection, liveUrl } from "./connection.js";
 import { download, h, toast } from "./dom.js";
 import { fairnessCard, recordSeen, verifyButton } from "./fairness.js";
+import { current, nt, t } from "./i18n.js";
 import { glyph } from "./icons.js";
 import { inviteCard } from "./invite.js";
 import { cellKey } from "./placements.js";
@@ -99,7 +100,7 @@ class GamePage {
     const seats = this.mySeats;
     const slots = seats.length ? seats.map((s) => [s, this.held.mine[s]]) : [["watch", null]];
     for (const [slot, token] of slots) {
-      const conn = new Connection(liveUrl(location, this.id), token, {
+      const conn = new Connection(liveUrl(location, this.id, current()), token, {
         onState: (msg) => {
           // A seat given to someone else: the server now sends this page what a spectator sees.
           if (slot !== "watch" && msg.you === null) return this.seatLost(slot);
@@ -131,23 +132,24 @@ class GamePage {
     this.views.clear();
     this.down.clear();
     this.placer.tile = null;
-    toast("Your seat in this game was given to someone else: you are watching now.", "error");
+    toast(t("Your seat in this game was given to someone else: you are watching now."), "error");
     this.connect();
   }
 
   lostCard(st) {
     if (!this.lost.length) return null;
-    const names = this.lost.map((s) => (st.seats[s] ? st.seats[s].name : `seat ${s + 1}`));
+    const names = this.lost.map((s) => (st.seats[s] ? st.seats[s].name : t("seat {n}", { n: s + 1 })));
     return h(
       "div",
       { class: "card seat-lost", role: "alert", "data-seats": this.lost.join(" ") },
-      h("h3", {}, "You no longer hold your seat"),
+      h("h3", {}, t("You no longer hold your seat")),
       h(
         "p",
         {},
-        `${names.join(" and ")}'s seat was handed on with a new invite (its holder was away longer ` +
-          "than this table allows, or left), so the key this browser kept for it stopped working and " +
-          "was removed. You are watching the game now; to play again, ask a player for a new invite link.",
+        t(
+          "{names}'s seat was handed on with a new invite (its holder was away longer than this table allows, or left), so the key this browser kept for it stopped working and was removed. You are watching the game now; to play again, ask a player for a new invite link.",
+          { names: names.join(" & ") },
+        ),
       ),
     );
   }
@@ -157,9 +159,9 @@ class GamePage {
       h(
         "div",
         { class: "card error-card" },
-        h("h2", {}, "This game cannot be shown"),
+        h("h2", {}, t("This game cannot be shown")),
         h("p", {}, message),
-        h("a", { class: "button", href: "/" }, "Back to the lobby"),
+        h("a", { class: "button", href: "/" }, t("Back to the lobby")),
       ),
     );
   }
@@ -170,11 +172,11 @@ class GamePage {
     this.statusEl = h("div", { class: "status", role: "status", "aria-live": "polite" });
     this.previewEl = h("div", { class: "preview", "aria-live": "polite" });
     this.hintEl = h("div", { class: "hint muted", id: "hint-text", "aria-live": "polite" });
-    this.rackEl = h("div", { class: "rack", role: "listbox", "aria-label": "Your rack" });
+    this.rackEl = h("div", { class: "rack", role: "listbox", "aria-label": t("Your rack") });
     this.buttonsEl = h("div", { class: "buttons" });
     this.seatsEl = h("div", { class: "players" });
     this.tracksEl = h("div", { class: "tracks-box" });
-    this.logEl = h("ol", { class: "log", "aria-label": "Last moves" });
+    this.logEl = h("ol", { class: "log", "aria-label": t("Last moves") });
     this.inviteEl = h("div", { class: "invites" });
     this.fairEl = h("div", { class: "fairness-box" });
     this.overlay = h("div", { class: "overlay", hidden: true });
@@ -198,7 +200,7 @@ class GamePage {
         this.tracksEl,
         this.inviteEl,
         this.fairEl,
-        h("details", { class: "card log-card", open: !touchFirst }, h("summary", {}, "Moves"), this.logEl),
+        h("details", { class: "card log-card", open: !touchFirst }, h("summary", {}, t("Moves")), this.logEl),
       ),
     );
     this.root.replaceChildren(this.gameEl, this.overlay);
@@ -226,7 +228,7 @@ class GamePage {
       this.hintEl.textContent = "";
     }
     this.placer.update(st, changed);
-    document.title = `${this.myTurn(st) ? "▶ Your turn · " : ""}genial · ${st.title}`;
+    document.title = `${this.myTurn(st) ? `▶ ${t("Your turn")} · ` : ""}genial · ${st.title}`;
     this.board.setZone(st.radius);
     const colours = new Map(st.cells.map(([q, r, c]) => [cellKey(q, r), c]));
     const { recent, latest } = this.recent(st);
@@ -269,15 +271,15 @@ class GamePage {
 
   renderStatus(st) {
     const kind = this.online ? st.status.kind : "offline";
-    const text = this.online ? st.status.text : "Connection lost: reconnecting…";
+    const text = this.online ? st.status.text : t("Connection lost: reconnecting…");
     this.statusEl.className = `status ${kind}`;
     const parts = [h("span", { class: "status-text" }, text)];
     if (this.online && st.swap_why && st.phase !== "swap_offer") {
-      parts.push(h("span", { class: "swap-why" }, `Swap open: ${st.swap_why}`));
+      parts.push(h("span", { class: "swap-why" }, t("Swap open: {why}", { why: st.swap_why })));
     }
     this.statusEl.replaceChildren(
       ...parts,
-      h("span", { class: "bag", title: "tiles left in the bag" }, `bag ${st.bag}`),
+      h("span", { class: "bag", title: t("tiles left in the bag") }, t("bag {bag}", { bag: st.bag })),
     );
   }
 
@@ -308,12 +310,12 @@ class GamePage {
           {
             type: "button",
             id: "rotate",
-            title: "Rotate (R)",
+            title: t("Rotate (R)"),
             onclick: () => this.placer.rotate(1),
             disabled: this.placer.tile === null,
           },
           glyph("rotate"),
-          "Rotate",
+          t("Rotate"),
         ),
         h(
           "button",
@@ -321,12 +323,12 @@ class GamePage {
             type: "button",
             id: "place",
             class: "primary",
-            title: "Place (Enter)",
+            title: t("Place (Enter)"),
             disabled: !this.placer.targetPlacement(),
             onclick: () => this.placer.place(),
           },
           glyph("check"),
-          "Place",
+          t("Place"),
         ),
       );
     }
@@ -339,24 +341,28 @@ class GamePage {
             type: "button",
             id: "swap",
             class: offer ? "primary" : "",
-            title: "Swap (S)",
+            title: t("Swap (S)"),
             onclick: () => this.send("swap"),
           },
-          offer ? "Swap rack" : "Swap rack instead",
+          offer ? t("Swap rack") : t("Swap rack instead"),
         ),
       );
     }
     if (others.includes("keep")) {
       btns.push(
-        h("button", { type: "button", id: "keep", title: "Keep (K)", onclick: () => this.send("keep") }, "Keep rack"),
+        h(
+          "button",
+          { type: "button", id: "keep", title: t("Keep (K)"), onclick: () => this.send("keep") },
+          t("Keep rack"),
+        ),
       );
     }
     if (my && st.hints) {
       btns.push(
         h(
           "button",
-          { type: "button", id: "hint", class: "ghost", title: "Hint (H)", onclick: () => this.placer.hint() },
-          "Hint",
+          { type: "button", id: "hint", class: "ghost", title: t("Hint (H)"), onclick: () => this.placer.hint() },
+          t("Hint"),
         ),
       );
     }
@@ -364,9 +370,9 @@ class GamePage {
       btns.push(
         h(
           "button",
-          { type: "button", id: "undo", class: "ghost", title: "Undo (U)", onclick: () => this.undo() },
+          { type: "button", id: "undo", class: "ghost", title: t("Undo (U)"), onclick: () => this.undo() },
           glyph("undo"),
-          "Undo",
+          t("Undo"),
         ),
       );
     }
@@ -377,7 +383,7 @@ class GamePage {
         h(
           "button",
           { type: "button", id: "review-mine", class: "ghost", onclick: () => startReview({ game: this.id }, token) },
-          "Review my moves",
+          t("Review my moves"),
         ),
       );
     }
@@ -392,7 +398,12 @@ class GamePage {
         let who;
         if (s.kind === "bot") who = h("span", { class: "kind bot" }, s.role);
         else if (!this.online) who = h("span", { class: "kind unknown" }, "…");
-        else who = h("span", { class: `kind ${s.online ? "online" : "away"}` }, s.online ? "● online" : "○ away");
+        else
+          who = h(
+            "span",
+            { class: `kind ${s.online ? "online" : "away"}` },
+            s.online ? `● ${t("online")}` : `○ ${t("away")}`,
+          );
         const toMove = st.current === s.seat && !st.over;
         return h(
           "div",
@@ -401,11 +412,15 @@ class GamePage {
             "span",
             { class: "name" },
             s.name,
-            mine ? h("em", {}, " (you)") : null,
+            mine ? h("em", {}, ` ${t("(you)")}`) : null,
             s.team ? h("small", {}, ` · ${s.team}`) : null,
           ),
           who,
-          h("span", { class: "rack-size", title: "tiles in rack" }, `${st.rack_sizes[s.seat]} tiles`),
+          h(
+            "span",
+            { class: "rack-size", title: t("tiles in rack") },
+            nt("{n} tile", "{n} tiles", st.rack_sizes[s.seat]),
+          ),
           this.clockView(st, s),
           this.handOnButton(st, s),
         );
@@ -424,10 +439,14 @@ class GamePage {
     const own = this.held.mine[s.seat];
     const mine = Object.values(this.held.mine)[0];
     if (!own && (!mine || s.hand_on_in_s !== 0)) return null;
-    const label = own ? "Give this seat to someone else" : "Hand this seat on";
+    const label = own ? t("Give this seat to someone else") : t("Hand this seat on");
     const ask = own
-      ? `Give ${s.name}'s seat to someone else? This browser stops holding it, and every player sees it.`
-      : `Hand ${s.name}'s seat on to someone new? Their key stops working, and every player sees it.`;
+      ? t("Give {name}'s seat to someone else? This browser stops holding it, and every player sees it.", {
+          name: s.name,
+        })
+      : t("Hand {name}'s seat on to someone new? Their key stops working, and every player sees it.", {
+          name: s.name,
+        });
     return h(
       "button",
       {
@@ -520,7 +539,8 @@ class GamePage {
                 )
               : null,
             h("span", {}, e.text),
-            e.notes.map((n) => h("em", { class: n.startsWith("Ingenious") ? "ingenious" : "" }, ` ${n}`)),
+            // The server's notes, in the page's language: "Ingenious!" first when the move earned a bonus.
+            e.notes.map((n, i) => h("em", { class: e.bonus && i === 0 ? "ingenious" : "" }, ` ${n}`)),
           ),
         ),
     );
@@ -541,7 +561,7 @@ class GamePage {
       });
       this.placer.cycleAt = -1;
       this.board.setCursor(null);
-      if (ack.result?.bonus) toast("Ingenious! You earned a bonus placement.", "good");
+      if (ack.result?.bonus) toast(t("Ingenious! You earned a bonus placement."), "good");
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -561,7 +581,7 @@ class GamePage {
         body: { version: st.version },
       });
       this.endShown = false;
-      toast("Move taken back");
+      toast(t("Move taken back"));
     } catch (e) {
       toast(e.message, "error");
     } finally {
@@ -589,7 +609,7 @@ class GamePage {
     const end = st.ending;
     const card = h(
       "div",
-      { class: "card end-card", role: "dialog", "aria-label": "Game over" },
+      { class: "card end-card", role: "dialog", "aria-label": t("Game over") },
       h("h2", {}, end.title),
       h("p", { class: "muted" }, end.reason),
       h("p", { class: "end-summary" }, end.summary),
@@ -601,23 +621,36 @@ class GamePage {
           "button",
           { type: "button", id: "download", onclick: () => this.downloadRecord() },
           glyph("download"),
-          "Download record",
+          t("Download record"),
         ),
         h(
           "a",
           { class: "button", id: "replay-link", href: `/replay#game=${encodeURIComponent(this.id)}` },
           glyph("play"),
-          "Replay",
+          t("Replay"),
         ),
-        h("button", { type: "button", id: "review-button", onclick: () => startReview({ game: this.id }) }, "Review"),
+        h(
+          "button",
+          { type: "button", id: "review-button", onclick: () => startReview({ game: this.id }) },
+          t("Review"),
+        ),
         st.can_undo
-          ? h("button", { type: "button", class: "ghost", onclick: () => this.undo() }, glyph("undo"), "Undo last move")
+          ? h(
+              "button",
+              { type: "button", class: "ghost", onclick: () => this.undo() },
+              glyph("undo"),
+              t("Undo last move"),
+            )
           : null,
         st.you !== null && this.held.mine[st.you]
-          ? h("button", { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch(st) }, "Rematch")
+          ? h(
+              "button",
+              { type: "button", id: "rematch", class: "primary", onclick: () => this.rematch(st) },
+              t("Rematch"),
+            )
           : null,
-        h("a", { class: "button primary", href: "/" }, "New game"),
-        h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, "Look at the board"),
+        h("a", { class: "button primary", href: "/" }, t("New game")),
+        h("button", { type: "button", class: "ghost", onclick: () => this.hideEnd() }, t("Look at the board")),
       ),
       verifyButton(this.id, st, Object.fromEntries(this.meta.colors.map((c) => [c.letter, c.index]))),
     );

@@ -2,6 +2,7 @@
 // once the friend has claimed it (the seat's `joined` in the server's state).
 
 import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { claimInvite, inviteLink } from "./seats.js";
 
 export function inviteCard(page, st) {
@@ -12,8 +13,8 @@ export function inviteCard(page, st) {
   return h(
     "div",
     { class: "card invite-card" },
-    h("h3", {}, "Invite friends"),
-    h("p", { class: "muted" }, "Each link seats one player, once: send it only to that player."),
+    h("h3", {}, t("Invite friends")),
+    h("p", { class: "muted" }, t("Each link seats one player, once: send it only to that player.")),
     ...seats.map((s) => {
       const link = inviteLink(location.origin, page.id, page.held.invites[s]);
       const seat = st.seats[s];
@@ -25,7 +26,11 @@ export function inviteCard(page, st) {
           "div",
           { class: "invite-head" },
           h("strong", {}, seat.name),
-          h("span", { class: `invite-state ${joined ? "joined" : "waiting"}` }, joined ? "joined" : "not joined yet"),
+          h(
+            "span",
+            { class: `invite-state ${joined ? "joined" : "waiting"}` },
+            joined ? t("joined") : t("not joined yet"),
+          ),
         ),
         joined
           ? null
@@ -33,7 +38,7 @@ export function inviteCard(page, st) {
               type: "text",
               readonly: true,
               value: link,
-              "aria-label": `Invite link for ${seat.name}`,
+              "aria-label": t("Invite link for {name}", { name: seat.name }),
               onfocus: (e) => e.target.select(),
             }),
         joined
@@ -48,20 +53,20 @@ export function inviteCard(page, st) {
                   onclick: async () => {
                     try {
                       await navigator.clipboard.writeText(link);
-                      toast("Link copied");
+                      toast(t("Link copied"));
                     } catch {
-                      toast("Select the link and copy it");
+                      toast(t("Select the link and copy it"));
                     }
                   },
                 },
-                "Copy link",
+                t("Copy link"),
               ),
               h(
                 "button",
                 {
                   type: "button",
                   class: "ghost",
-                  title: "Play this seat at this screen too",
+                  title: t("Play this seat at this screen too"),
                   onclick: async () => {
                     try {
                       await claimInvite(page.id, page.held.invites[s]);
@@ -71,7 +76,7 @@ export function inviteCard(page, st) {
                     }
                   },
                 },
-                "Play here",
+                t("Play here"),
               ),
             ),
       );

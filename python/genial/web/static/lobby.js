@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { icon } from "./board.js";
 import { h, toast } from "./dom.js";
+import { nt, t } from "./i18n.js";
 import { claimInvite, claimSeats, saveSeats, seatsFor } from "./seats.js";
 
 // A seat's choice as the request sends it. Pure: tested under node.
@@ -22,27 +23,27 @@ export function seatRequest(kind, name, bot, inputs) {
 // The seed field's text as the request sends it: digits as text (a 63-bit seed would be
 // rounded as a JavaScript number), nothing for a random seed, or an error message.
 export function seedField(text) {
-  const t = text.trim();
-  if (t === "") return { seed: undefined };
-  if (!/^[0-9]{1,20}$/.test(t))
-    return { error: "The seed is a whole number (digits only), or empty for a random one." };
-  return { seed: t };
+  const digits = text.trim();
+  if (digits === "") return { seed: undefined };
+  if (!/^[0-9]{1,20}$/.test(digits))
+    return { error: t("The seed is a whole number (digits only), or empty for a random one.") };
+  return { seed: digits };
 }
 
 function seatEditor(meta, index, initial) {
   const kind = h(
     "select",
-    { "aria-label": `Seat ${index + 1} player`, name: `seat-${index}`, class: "seat-kind" },
-    h("option", { value: "human" }, "Human"),
-    meta.bots.map((b) => h("option", { value: `bot:${b.name}` }, `Bot: ${b.name}`)),
-    (meta.engines || []).map((e) => h("option", { value: `engine:${e.name}` }, `Engine: ${e.name}`)),
+    { "aria-label": t("Seat {n} player", { n: index + 1 }), name: `seat-${index}`, class: "seat-kind" },
+    h("option", { value: "human" }, t("Human")),
+    meta.bots.map((b) => h("option", { value: `bot:${b.name}` }, t("Bot: {name}", { name: b.name }))),
+    (meta.engines || []).map((e) => h("option", { value: `engine:${e.name}` }, t("Engine: {name}", { name: e.name }))),
   );
   kind.value = initial;
   const name = h("input", {
     type: "text",
     maxlength: "40",
-    placeholder: `Player ${index + 1}`,
-    "aria-label": `Seat ${index + 1} name`,
+    placeholder: t("Player {n}", { n: index + 1 }),
+    "aria-label": t("Seat {n} name", { n: index + 1 }),
     class: "seat-name",
   });
   const opts = h("div", { class: "bot-options" });
@@ -54,7 +55,7 @@ function seatEditor(meta, index, initial) {
     const bot = chosen();
     name.hidden = !!bot || !!engine();
     // From the core's bot catalogue; an engine is the operator's.
-    about.textContent = bot?.description || (engine() ? "An engine offered by this server's operator." : "");
+    about.textContent = bot?.description || (engine() ? t("An engine offered by this server's operator.") : "");
     // The bots as they come (levels), unless the operator lets games set bot options.
     if (!bot || !meta.bot_limits?.options) return;
     for (const [k, v] of Object.entries(bot.options)) {
@@ -125,20 +126,20 @@ export async function showLobby(root, meta) {
   document.title = `${meta.product.name} · ${meta.product.description}`;
   const variant = h(
     "select",
-    { name: "variant", "aria-label": "Variant" },
+    { name: "variant", "aria-label": t("Variant") },
     meta.variants.map((v) => h("option", { value: v.name }, v.title)),
   );
-  const players = h("select", { name: "players", "aria-label": "Players" });
+  const players = h("select", { name: "players", "aria-label": t("Players") });
   const rules = meta.rule_options.map(ruleControl);
   const seed = h("input", {
     type: "text",
     inputmode: "numeric",
     name: "seed",
-    placeholder: "random seed",
-    "aria-label": "Seed",
+    placeholder: t("random seed"),
+    "aria-label": t("Seed"),
     autocomplete: "off",
   });
-  const seedLabel = h("label", { class: "seed" }, h("span", {}, "Seed"), seed);
+  const seedLabel = h("label", { class: "seed" }, h("span", {}, t("Seed")), seed);
   // With this many people seated the server draws the seed itself (meta.fair_seed).
   const seedNote = h("p", { class: "muted seed-note", hidden: true }, meta.fair_seed.text);
   const hotseat = h("input", { type: "checkbox", name: "hotseat" });
@@ -146,21 +147,25 @@ export async function showLobby(root, meta) {
   // The game clock: each person's time for the whole game (a player out of time loses).
   const clock = h(
     "select",
-    { name: "clock_minutes", "aria-label": "Game clock" },
+    { name: "clock_minutes", "aria-label": t("Game clock") },
     meta.clock_minutes.choices.map((m) =>
       h(
         "option",
         { value: String(m), selected: m === meta.clock_minutes.default },
-        m ? `${m} minutes each` : "no clock",
+        m ? nt("{n} minute each", "{n} minutes each", m) : t("no clock"),
       ),
     ),
   );
   // How long a player must be away before another may hand their seat on (the table's choice).
   const away = h(
     "select",
-    { name: "away_minutes", "aria-label": "Hand on a seat after its player is away for" },
+    { name: "away_minutes", "aria-label": t("Hand on a seat after its player is away for") },
     meta.away_minutes.choices.map((m) =>
-      h("option", { value: String(m), selected: m === meta.away_minutes.default }, m ? `${m} minutes` : "never"),
+      h(
+        "option",
+        { value: String(m), selected: m === meta.away_minutes.default },
+        m ? nt("{n} minute", "{n} minutes", m) : t("never"),
+      ),
     ),
   );
   const description = h("p", { class: "muted variant-text" });
@@ -203,29 +208,29 @@ export async function showLobby(root, meta) {
   const form = h(
     "form",
     { class: "card new-game", id: "new-game" },
-    h("h2", {}, "New game"),
+    h("h2", {}, t("New game")),
     h(
       "div",
       { class: "grid" },
-      h("label", {}, h("span", {}, "Variant"), variant),
-      h("label", {}, h("span", {}, "Players"), players),
+      h("label", {}, h("span", {}, t("Variant")), variant),
+      h("label", {}, h("span", {}, t("Players")), players),
     ),
     description,
-    h("h3", {}, "Seats"),
+    h("h3", {}, t("Seats")),
     seats,
     h(
       "details",
       { class: "options" },
-      h("summary", {}, "Edition options and seed"),
+      h("summary", {}, t("Edition options and seed")),
       ...rules.map((r) => r.label),
       seedLabel,
       seedNote,
-      h("label", { class: "check" }, hotseat, h("span", {}, "All human seats play at this screen (pass and play)")),
-      h("label", {}, h("span", {}, "A player away this long may have their seat handed on"), away),
-      h("label", { class: "check" }, hints, h("span", {}, "Hints, and reviewing one's own moves, before the end")),
-      h("label", {}, h("span", {}, "Game clock (a player whose time runs out loses)"), clock),
+      h("label", { class: "check" }, hotseat, h("span", {}, t("All human seats play at this screen (pass and play)"))),
+      h("label", {}, h("span", {}, t("A player away this long may have their seat handed on")), away),
+      h("label", { class: "check" }, hints, h("span", {}, t("Hints, and reviewing one's own moves, before the end"))),
+      h("label", {}, h("span", {}, t("Game clock (a player whose time runs out loses)")), clock),
     ),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, "Start game")),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("Start game"))),
   );
 
   form.addEventListener("submit", async (ev) => {
@@ -257,13 +262,13 @@ export async function showLobby(root, meta) {
     }
   });
 
-  const list = h("div", { class: "card games" }, h("h2", {}, "Games"), h("p", { class: "muted" }, "Loading…"));
+  const list = h("div", { class: "card games" }, h("h2", {}, t("Games")), h("p", { class: "muted" }, t("Loading…")));
   const load = h(
     "div",
     { class: "card load" },
-    h("h2", {}, "Records"),
-    h("p", { class: "muted" }, "Step through a saved game (a genial JSON record) move by move."),
-    h("a", { class: "button", href: "/replay" }, "Open a record…"),
+    h("h2", {}, t("Records")),
+    h("p", { class: "muted" }, t("Step through a saved game (a genial JSON record) move by move.")),
+    h("a", { class: "button", href: "/replay" }, t("Open a record…")),
   );
   root.replaceChildren(
     h(
@@ -273,8 +278,8 @@ export async function showLobby(root, meta) {
         "section",
         { class: "hero" },
         h("h1", {}, meta.product.name),
-        h("p", { class: "tagline" }, `A game engine and table ${meta.product.description}.`),
-        h("p", {}, "Raise your lowest colour. Play against bots or send friends an invite link."),
+        h("p", { class: "tagline" }, t("A game engine and table {product}.", { product: meta.product.description })),
+        h("p", {}, t("Raise your lowest colour. Play against bots or send friends an invite link.")),
         h(
           "div",
           { class: "hero-tiles", "aria-hidden": "true" },
@@ -289,14 +294,14 @@ export async function showLobby(root, meta) {
     const { games } = await api("/api/games");
     renderGames(list, games);
   } catch (e) {
-    list.replaceChildren(h("h2", {}, "Games"), h("p", { class: "error" }, e.message));
+    list.replaceChildren(h("h2", {}, t("Games")), h("p", { class: "error" }, e.message));
   }
 }
 
 function renderGames(box, games) {
-  box.replaceChildren(h("h2", {}, "Games"));
+  box.replaceChildren(h("h2", {}, t("Games")));
   if (!games.length) {
-    box.append(h("p", { class: "muted" }, "No games yet: start one."));
+    box.append(h("p", { class: "muted" }, t("No games yet: start one.")));
     return;
   }
   const ul = h("ul", { class: "game-list" });
@@ -313,15 +318,15 @@ function renderGames(box, games) {
           "div",
           { class: "game-head" },
           h("strong", {}, g.title || g.variant),
-          h("span", { class: "muted" }, ` · ${g.players}p`),
-          (g.tags || []).map((t) => h("span", { class: "tag" }, t)),
+          h("span", { class: "muted" }, ` · ${nt("{n} player", "{n} players", g.players)}`),
+          (g.tags || []).map((tag) => h("span", { class: "tag" }, tag)),
         ),
         h("div", { class: "game-who" }, who),
         h("div", { class: "game-status muted" }, g.status || ""),
         h(
           "a",
           { class: `button${held && !g.over ? " primary" : ""}`, href: `/game/${encodeURIComponent(g.id)}` },
-          g.over ? "View" : held ? "Resume" : "Watch",
+          g.over ? t("View") : held ? t("Resume") : t("Watch"),
         ),
       ),
     );

@@ -4,6 +4,7 @@
 import { api, gamePath } from "./api.js";
 import { drawTile, icon } from "./board.js";
 import { h, svgEl, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import {
   anchorsFacing,
   bestDirectionAt,
@@ -96,7 +97,7 @@ export class Placer {
   renderRack(st, el) {
     el.replaceChildren();
     if (!st.rack) {
-      el.append(h("p", { class: "muted" }, "Watching: racks are hidden."));
+      el.append(h("p", { class: "muted" }, t("Watching: racks are hidden.")));
       return;
     }
     const mine = this.page.myTurn(st) && st.phase !== "swap_offer";
@@ -115,7 +116,7 @@ export class Placer {
           class: `rack-tile${selected ? " selected" : ""}`,
           role: "option",
           "aria-selected": selected ? "true" : "false",
-          "aria-label": `Tile ${i + 1}: ${st.rack_labels[i]}`,
+          "aria-label": t("Tile {n}: {colors}", { n: i + 1, colors: st.rack_labels[i] }),
           "data-slot": i,
           disabled: !mine,
           onclick: () => this.pick(i),
@@ -162,7 +163,7 @@ export class Placer {
             "data-points": p.points.join(","),
             "data-bonus": p.bonus,
             "data-move": p.move,
-            title: `${p.colors.map((c, i) => `${this.meta.colors[c].name} +${p.points[i]}`).join(", ")} = ${p.total}`,
+            title: `${p.colors.map((c, i) => `${this.meta.colors[c].title} +${p.points[i]}`).join(", ")} = ${p.total}`,
           },
           ...parts,
           h("span", { class: "sum" }, `= ${p.total}`),
@@ -174,7 +175,11 @@ export class Placer {
       page.board.setGhost([q, r], b, st.rack[this.tile], false, null);
       const other = bestDirectionAt(this.index, q, r, this.directions.length);
       page.previewEl.replaceChildren(
-        h("span", { class: "muted" }, other === null ? "This tile cannot go here." : "Not this way round: rotate (R)."),
+        h(
+          "span",
+          { class: "muted" },
+          other === null ? t("This tile cannot go here.") : t("Not this way round: rotate (R)."),
+        ),
       );
     }
     page.refreshPlaceButton();
@@ -189,13 +194,13 @@ export class Placer {
   // What to do next, for the preview line.
   guide() {
     if (this.tile === null) {
-      return this.touchFirst ? "Tap a tile of your rack." : "Pick a tile (1–6), then point at the board.";
+      return this.touchFirst ? t("Tap a tile of your rack.") : t("Pick a tile (1–6), then point at the board.");
     }
     if (this.page.gameEl.dataset.tiles === "loading") return "…";
-    if (!this.placements.length) return "This tile fits nowhere: pick another.";
+    if (!this.placements.length) return t("This tile fits nowhere: pick another.");
     return this.touchFirst
-      ? "Tap a lit cell to see the points; tap again to place."
-      : "Point at a lit cell to see the points; click to place. N: best placement.";
+      ? t("Tap a lit cell to see the points; tap again to place.")
+      : t("Point at a lit cell to see the points; click to place. N: best placement.");
   }
 
   // ----- the player's actions ------------------------------------------------------------------
@@ -222,7 +227,7 @@ export class Placer {
     const page = this.page;
     const st = page.state;
     if (!page.myTurn(st)) return;
-    page.hintEl.textContent = "Thinking…";
+    page.hintEl.textContent = t("Thinking…");
     let got;
     try {
       got = await api(gamePath(page.id, "/hint"), { token: page.held.mine[st.you] });
@@ -323,7 +328,7 @@ export class Placer {
     if (!this.page.myTurn(st) || this.tile === null) return;
     const next = cycle(this.placements, this.cycleAt, step);
     if (!next) {
-      toast("This tile fits nowhere.");
+      toast(t("This tile fits nowhere."));
       return;
     }
     this.cycleAt = next.at;

@@ -4,6 +4,7 @@
 import { api, gamePath } from "./api.js";
 import { BoardView } from "./board.js";
 import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { glyph } from "./icons.js";
 import { boardOf, placedBefore } from "./marks.js";
 import { openAnalysis, startReview } from "./review.js";
@@ -11,23 +12,23 @@ import { seatsFor } from "./seats.js";
 import { rankingView, tracksView } from "./tracks.js";
 
 export async function showReplay(root, meta) {
-  document.title = `Replay · ${meta.product.name}`;
+  document.title = `${t("Replay")} · ${meta.product.name}`;
   const file = h("input", {
     type: "file",
     accept: ".json,application/json",
     id: "record-file",
-    "aria-label": "Record file",
+    "aria-label": t("Record file"),
   });
   const intro = h(
     "div",
     { class: "card replay-load" },
-    h("h2", {}, "Replay a game"),
+    h("h2", {}, t("Replay a game")),
     h(
       "p",
       { class: "muted" },
-      "Open a genial record (JSON, as downloaded at the end of a game or saved by genial play).",
+      t("Open a genial record (JSON, as downloaded at the end of a game or saved by genial play)."),
     ),
-    h("label", { class: "file" }, file, h("span", { class: "button primary" }, "Open a record…")),
+    h("label", { class: "file" }, file, h("span", { class: "button primary" }, t("Open a record…"))),
   );
   const stage = h("div", { class: "replay-stage" });
   root.replaceChildren(h("div", { class: "replay" }, intro, stage));
@@ -48,7 +49,7 @@ export async function showReplay(root, meta) {
     try {
       record = JSON.parse(await f.text());
     } catch {
-      toast("This file is not JSON: open a genial game record.", "error");
+      toast(t("This file is not JSON: open a genial game record."), "error");
       return;
     }
     await loadRecord(record);
@@ -84,7 +85,7 @@ class Replay {
       max: String(d.log.length),
       value: String(this.step),
       id: "replay-slider",
-      "aria-label": "Move",
+      "aria-label": t("Move"),
     });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.label = h("span", { class: "replay-label", id: "replay-label" });
@@ -101,16 +102,16 @@ class Replay {
     const controls = h(
       "div",
       { class: "replay-controls" },
-      button("first", "First move", "replay-first", () => this.go(0)),
-      button("previous", "Previous move", "replay-prev", () => this.go(this.step - 1)),
+      button("first", t("First move"), "replay-first", () => this.go(0)),
+      button("previous", t("Previous move"), "replay-prev", () => this.go(this.step - 1)),
       this.slider,
-      button("next", "Next move", "replay-next", () => this.go(this.step + 1)),
-      button("last", "Last move", "replay-last", () => this.go(d.log.length)),
+      button("next", t("Next move"), "replay-next", () => this.go(this.step + 1)),
+      button("last", t("Last move"), "replay-last", () => this.go(d.log.length)),
       this.label,
       h(
         "button",
         { type: "button", id: "replay-review", onclick: () => startReview({ record: this.record }) },
-        "Review",
+        t("Review"),
       ),
       h(
         "button",
@@ -119,7 +120,7 @@ class Replay {
           id: "replay-analyse",
           onclick: () => openAnalysis({ record: this.record, upto: this.step }),
         },
-        "Analyse",
+        t("Analyse"),
       ),
     );
     d.log.forEach((e, i) => {
@@ -142,7 +143,7 @@ class Replay {
           { class: "sidebar" },
           this.tracksEl,
           this.endEl,
-          h("details", { class: "card log-card", open: true }, h("summary", {}, "All moves"), this.listEl),
+          h("details", { class: "card log-card", open: true }, h("summary", {}, t("All moves")), this.listEl),
         ),
       ),
     );
@@ -165,7 +166,7 @@ class Replay {
     const at = Math.max(0, Math.min(d.log.length, step));
     this.step = at;
     this.slider.value = String(at);
-    this.label.textContent = `move ${at} / ${d.log.length}`;
+    this.label.textContent = t("move {n} / {total}", { n: at, total: d.log.length });
     const { tiles, colours } = boardOf(this.meta.board.printed, placedBefore(d.log, at));
     const last = at > 0 ? d.log[at - 1] : null;
     const placed = last?.cells ? [last.cells] : [];
@@ -177,7 +178,7 @@ class Replay {
     this.moveEl.replaceChildren(
       last
         ? h("p", { id: "replay-move" }, this.describe(last))
-        : h("p", { class: "muted", id: "replay-move" }, "The start: an empty board."),
+        : h("p", { class: "muted", id: "replay-move" }, t("The start: an empty board.")),
     );
     for (const [i, li] of [...this.listEl.children].entries()) li.classList.toggle("current", i === at - 1);
     this.listEl.children[at - 1]?.scrollIntoView({ block: "nearest" });
@@ -187,7 +188,7 @@ class Replay {
         h(
           "div",
           { class: "card" },
-          h("h3", {}, end.ranking.length ? "Final ranking" : end.title),
+          h("h3", {}, end.ranking.length ? t("Final ranking") : end.title),
           h("p", { class: "end-summary" }, end.summary),
           end.ranking.length ? rankingView(end) : null,
         ),

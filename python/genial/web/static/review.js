@@ -6,12 +6,14 @@
 import { api } from "./api.js";
 import { BoardView, markSwatch } from "./board.js";
 import { h, toast } from "./dom.js";
+import { pct, t } from "./i18n.js";
 import { boardOf, marksOf, placedBefore, stepIndex } from "./marks.js";
 
-const pct = (x) => `${Math.round(100 * x)}%`;
-// A decision's verdict as the page names it: its classification (the review file's own
-// field), or "forced" where there was nothing to choose.
+// A decision's verdict as data (the class names in the page's styles): its classification
+// (the review file's own field), or "forced" where there was nothing to choose; and in
+// words, as the server wrote it in the page's language (a review kept before: the name).
 const verdict = (x) => (x.forced ? "forced" : x.classification);
+const verdictText = (x) => x.verdict || verdict(x);
 
 // Asks the server for a review (of {game: id} or {record}) and opens its page; with a
 // seat's token, of a game still being played, that seat's own decisions.
@@ -35,10 +37,10 @@ export async function openAnalysis(position, line = []) {
 }
 
 export async function showReview(root, meta, id) {
-  document.title = `Review · ${meta.product.name}`;
+  document.title = `${t("Review")} · ${meta.product.name}`;
   const bar = h("progress", { id: "review-progress", max: "1", value: "0" });
-  const label = h("span", { class: "muted" }, "Reviewing every decision…");
-  root.replaceChildren(h("div", { class: "card review-wait" }, h("h2", {}, "Game review"), bar, " ", label));
+  const label = h("span", { class: "muted" }, t("Reviewing every decision…"));
+  root.replaceChildren(h("div", { class: "card review-wait" }, h("h2", {}, t("Game review")), bar, " ", label));
   for (;;) {
     let st;
     try {
@@ -57,7 +59,7 @@ export async function showReview(root, meta, id) {
     }
     bar.max = String(Math.max(1, st.total));
     bar.value = String(st.done);
-    label.textContent = `${st.done} of ${st.total} decisions reviewed`;
+    label.textContent = t("{done} of {total} decisions reviewed", { done: st.done, total: st.total });
     await new Promise((done) => setTimeout(done, 400));
   }
 }
@@ -73,15 +75,15 @@ export function explanationView(title, e, id) {
     h(
       "ul",
       {},
-      e.lines.map((t) => h("li", {}, t)),
-      e.steps.map((t) => h("li", {}, t)),
+      e.lines.map((line) => h("li", {}, line)),
+      e.steps.map((step) => h("li", {}, step)),
     ),
     e.rules.length
       ? h(
           "details",
           {},
-          h("summary", {}, "The rule"),
-          e.rules.map((t) => h("p", { class: "muted" }, t)),
+          h("summary", {}, t("The rule")),
+          e.rules.map((rule) => h("p", { class: "muted" }, rule)),
         )
       : null,
   );
@@ -109,16 +111,16 @@ class ReviewView {
       h(
         "tr",
         {},
-        h("th", {}, "Player"),
-        h("th", {}, "Average loss"),
-        d.classes.map((c) => h("th", {}, c.name)),
+        h("th", {}, t("Player")),
+        h("th", {}, t("Average loss")),
+        d.classes.map((c) => h("th", {}, c.title || c.name)),
       ),
       d.summary.map((s) =>
         h(
           "tr",
           {},
           h("td", {}, s.who),
-          h("td", { title: s.text }, `${(100 * s.average_loss).toFixed(1)}%`),
+          h("td", { title: s.text }, pct(s.average_loss, 1)),
           d.classes.map((c) => h("td", {}, String(s.counts[c.name]))),
         ),
       ),
@@ -137,7 +139,7 @@ class ReviewView {
     };
     const list = h(
       "ol",
-      { class: "log review-list", id: "review-list", role: "listbox", "aria-label": "Decisions", onkeydown: onKey },
+      { class: "log review-list", id: "review-list", role: "listbox", "aria-label": t("Decisions"), onkeydown: onKey },
       d.decisions.map((x) => {
         const li = h(
           "li",
@@ -156,7 +158,7 @@ class ReviewView {
           },
           h("span", { class: "log-who" }, x.who),
           `${x.move} `,
-          h("span", { class: `tag ${verdict(x)}` }, verdict(x)),
+          h("span", { class: `tag ${verdict(x)}` }, verdictText(x)),
           ` ${pct(x.win_before)} → ${pct(x.win_after)}`,
         );
         this.rows.set(x.ply, li);
@@ -180,21 +182,25 @@ class ReviewView {
         h(
           "aside",
           { class: "sidebar" },
-          h("div", { class: "card" }, h("h3", {}, "Win chance"), graph),
-          h("div", { class: "card" }, h("h3", {}, "Summary"), summary),
+          h("div", { class: "card" }, h("h3", {}, t("Win chance")), graph),
+          h("div", { class: "card" }, h("h3", {}, t("Summary")), summary),
           h(
             "div",
             { class: "card" },
-            h("h3", {}, "Decisions"),
+            h("h3", {}, t("Decisions")),
             worst
               ? h(
                   "button",
                   { type: "button", id: "review-worst", onclick: () => this.select(worst.ply) },
-                  `Worst decision: ${worst.who}, move ${worst.ply + 1} (${verdict(worst)})`,
+                  t("Worst decision: {name}, move {n} ({verdict})", {
+                    name: worst.who,
+                    n: worst.ply + 1,
+                    verdict: verdictText(worst),
+                  }),
                 )
               : null,
             list,
-            h("p", { class: "muted" }, d.classes.map((c) => `${c.name}: ${c.text}`).join(" · ")),
+            h("p", { class: "muted" }, d.classes.map((c) => `${c.title || c.name}: ${c.text}`).join(" · ")),
           ),
         ),
       ),
@@ -225,33 +231,42 @@ class ReviewView {
       ]),
     );
     this.board.setGhost(null);
-    const laid = (e) => (e.cells ? e.move : `${e.move} (${e.text}, nothing laid)`);
+    const laid = (e) => (e.cells ? e.move : t("{move} ({text}, nothing laid)", { move: e.move, text: e.text }));
     this.legend.replaceChildren(
       h(
         "span",
         { class: "legend-item" },
         markSwatch("played"),
-        ` Played by ${x.who}: ${laid(x.played)} `,
-        h("span", { class: `tag ${verdict(x)}` }, verdict(x)),
+        ` ${t("Played by {name}: {move}", { name: x.who, move: laid(x.played) })} `,
+        h("span", { class: `tag ${verdict(x)}` }, verdictText(x)),
       ),
       " ",
       alt
-        ? h("span", { class: "legend-item" }, markSwatch("best"), ` Best move: ${laid(alt)} (${pct(x.best_win)})`)
-        : h("span", { class: "legend-item" }, "The move played was the best."),
+        ? h(
+            "span",
+            { class: "legend-item" },
+            markSwatch("best"),
+            ` ${t("Best move: {move} ({win})", { move: laid(alt), win: pct(x.best_win) })}`,
+          )
+        : h("span", { class: "legend-item" }, t("The move played was the best.")),
     );
     this.detail.replaceChildren(
       h(
         "div",
         { class: "card" },
-        h("h3", { id: "review-move" }, `Move ${ply + 1}: ${x.who} · ${verdict(x)}`),
+        h(
+          "h3",
+          { id: "review-move" },
+          t("Move {n}: {name} · {verdict}", { n: ply + 1, name: x.who, verdict: verdictText(x) }),
+        ),
         h("p", {}, x.text),
         h(
           "div",
           { class: "review-pair" },
-          explanationView("Played", x.played, "review-played"),
+          explanationView(t("Played"), x.played, "review-played"),
           alt
-            ? explanationView(`Best alternative (${pct(x.best_win)})`, alt, "review-best")
-            : h("p", { id: "review-best" }, "The move played was the best."),
+            ? explanationView(t("Best alternative ({win})", { win: pct(x.best_win) }), alt, "review-best")
+            : h("p", { id: "review-best" }, t("The move played was the best.")),
         ),
         d.analysable
           ? h(
@@ -261,7 +276,7 @@ class ReviewView {
                 id: "review-analyse",
                 onclick: () => openAnalysis({ review: this.id, upto: ply }),
               },
-              "Analyse this position",
+              t("Analyse this position"),
             )
           : null,
       ),

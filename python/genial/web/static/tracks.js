@@ -3,6 +3,7 @@
 // tokens, rank) comes from the server (state.track_views); this module draws it.
 import { icon } from "./board.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 // The marker slots of one colour: [value, filled, at-marker] from the track's min to max
 // (zero left out of an unsigned track). Pure: tested under node.
@@ -15,11 +16,11 @@ export function slots(track, v) {
   return out;
 }
 
-function token(meta, t, c, side) {
-  const held = t && t.side === side;
+function token(meta, tok, c, side) {
+  const held = tok && tok.side === side;
   return h(
     "span",
-    { class: `token${held ? " held" : ""}`, title: held ? t.title : "" },
+    { class: `token${held ? " held" : ""}`, title: held ? tok.title : "" },
     held ? icon(meta, c, 14) : null,
   );
 }
@@ -28,15 +29,15 @@ function token(meta, t, c, side) {
 // consideration, shown on the tracks the viewer scores on.
 export function tracksView(meta, views, { gains = null } = {}) {
   const box = h("div", { class: "tracks" });
-  views.forEach((track, t) => {
+  views.forEach((track, i) => {
     const card = h(
       "section",
-      { class: `track-card${track.to_move ? " to-move" : ""}`, "data-track": t },
+      { class: `track-card${track.to_move ? " to-move" : ""}`, "data-track": i },
       h(
         "header",
         {},
         h("span", { class: "track-title" }, track.title),
-        track.to_move ? h("span", { class: "pill" }, "to move") : null,
+        track.to_move ? h("span", { class: "pill" }, t("to move")) : null,
         track.rank ? h("span", { class: "pill rank" }, `#${track.rank}`) : null,
       ),
     );
@@ -46,7 +47,7 @@ export function tracksView(meta, views, { gains = null } = {}) {
         class: "track-row",
         "data-color": meta.colors[c].name,
         "data-value": v,
-        title: `${meta.colors[c].name}: ${v}`,
+        title: `${meta.colors[c].title}: ${v}`,
       });
       row.append(icon(meta, c, 16));
       const bar = h("div", { class: `bar${track.signed ? " duel" : ""}` });
@@ -92,7 +93,7 @@ export function rankingView(ending) {
           { class: `place place-${p.place}` },
           h("span", { class: "medal" }, String(p.place)),
           h("strong", {}, p.label),
-          p.shared ? h("em", {}, " shared") : null,
+          p.shared ? h("em", {}, ` ${t("shared")}`) : null,
         ),
       ),
     ),
