@@ -30,7 +30,7 @@ CORE_TEXTS: frozenset[str] = frozenset(
         mark("level 3: information-set search guided by the fitted evaluation, 200/140/100 iterations a decision"),
         mark("level 4: the same search with 800/560/400 iterations a decision (about 50 ms a move)"),
         mark(
-            "level 5: the expert's search with a learned evaluation, an exhaustive endgame and time management, 800/600/500 iterations a decision (about 50 ms a move)"
+            "level 5: the expert's search with the learned policy ranking its moves, a learned evaluation, an exhaustive endgame and time management, 800/600/500 iterations a decision (about 50 ms a move)"
         ),
         mark("Base game: a rack of six, a track 0..18 per player, bonus placements at 18."),
         mark(
