@@ -50,8 +50,9 @@ NOT_RUN: dict[str, str] = {
     r"^python3? -c \"import sqlite3": "the operator's backup of a live server's database (docs/hosting.md)",
     r"^sqlite3 ": "the operator's backup with the sqlite3 program (docs/hosting.md)",
     r"/opt/engines/|/var/(lib|log)/": "the operator's service, with an engine and folders of that machine",
-    r"\b(RECORD|TEXT|DIR|FILE|SPEC|COMMAND|REPO)\b|\.\.\./": "a pattern, with a placeholder to fill in",
+    r"\b(RECORD|TEXT|DIR|FILE|SPEC|COMMAND|REPO|AGENT)\b|\.\.\./": "a pattern, with a placeholder to fill in",
     r"^genial (replay|render|analyse|engine-check)$": "a command named in a sentence: it needs a record or an engine",
+    r"^genial (train|evaluate)$": "a command named in a sentence: a whole training run, or an agent to evaluate",
     r"^python -m genial$": "the command named in a sentence (without a subcommand it shows its usage, status 2)",
     r"train_maskable_ppo\.py": "needs the learn extra (PyTorch): tests/test_examples.py runs it where installed",
 }
@@ -74,6 +75,17 @@ SIZES: list[tuple[str, str, str]] = [
         r"\1 --envs 8 --updates 3 --steps 20 --eval-games 8 --table-games 3",
         "3 updates of 8 envs",
     ),
+    (
+        r"^(genial train .*)$",
+        r"\1 --games 4,4 --holdout 2 --epochs 2 --hidden 8 --monitor-games 0 --teacher expert:iterations=20 --threads 1",
+        "a toy training run: two generations of 4 games searched 20 iterations a move",
+    ),
+    (
+        r"^(python examples/selfplay_ppo\.py .*)$",
+        r"\1 --total-decisions 600 --num-envs 8 --decisions-per-update 128 --hidden 8 --eval-every 2 --eval-games 4",
+        "600 learner decisions instead of 500,000",
+    ),
+    (r"^(genial evaluate .*?)( --games \d+)?$", r"\1 --games 8 --threads 1", "8 games against each opponent"),
     (r"--host 0\.0\.0\.0 --port 8080", "--host 127.0.0.1 --port 0", "a test listens on the loopback, any port"),
     (r"^(genial serve)(?!.*--port)", r"\1 --port 0", "any free port"),
 ]

@@ -204,6 +204,15 @@ def test_the_evaluate_command_prints_intervals() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "against random" in out.stdout and "[" in out.stdout
+    # The protocol's own opponents by default.
+    default = subprocess.run(
+        [sys.executable, "-m", "genial", "evaluate", "greedy", "--games", "2", "--threads", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert default.returncode == 0, default.stderr
+    assert [line.split()[1] for line in default.stdout.splitlines()[1:]] == ["greedy", "medium", "expert"]
     bad = subprocess.run(
         [sys.executable, "-m", "genial", "evaluate", "policy", "--policy-weights", "/nonexistent/w.bin"],
         capture_output=True,

@@ -150,7 +150,7 @@ def register(sub: Any) -> None:
     )
     e.add_argument("agent", help="the bot to evaluate, in its text form")
     e.add_argument(
-        "--opponents", default=",".join(DEFAULT_OPPONENTS), help="comma-separated opponents (default: %(default)s)"
+        "--opponents", default=DEFAULT_OPPONENTS, help="comma-separated opponents (default: %(default)s)"
     )
     e.add_argument("--games", type=int, default=1000, help="games against each opponent (default 1000)")
     e.add_argument("--players", type=int, default=2, choices=(2, 4), help="2 or 4 (default 2)")
