@@ -149,9 +149,7 @@ def register(sub: Any) -> None:
         ),
     )
     e.add_argument("agent", help="the bot to evaluate, in its text form")
-    e.add_argument(
-        "--opponents", default=DEFAULT_OPPONENTS, help="comma-separated opponents (default: %(default)s)"
-    )
+    e.add_argument("--opponents", default=DEFAULT_OPPONENTS, help="comma-separated opponents (default: %(default)s)")
     e.add_argument("--games", type=int, default=1000, help="games against each opponent (default 1000)")
     e.add_argument("--players", type=int, default=2, choices=(2, 4), help="2 or 4 (default 2)")
     e.add_argument("--seed", type=int, default=EVALUATION_SEED, help="the deals' seed (default: the protocol's)")
