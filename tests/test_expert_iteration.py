@@ -255,3 +255,14 @@ def test_the_train_command_resumes_after_ctrl_c_or_a_kill(tmp_path: Path, sig: s
     whole = subprocess.run([*cmd[:5], str(fresh), *cmd[6:]], capture_output=True, text=True, timeout=600)
     assert whole.returncode == 0, whole.stderr
     assert (fresh / "policy.bin").read_bytes() == (out / "policy.bin").read_bytes()
+
+
+def test_the_prior_waits_for_a_policy_that_learned_the_table_size() -> None:
+    # The shipped policy learned from two-player games: at four players the search ranks its
+    # moves as without the prior (a network off its data misled it there).
+    game = genial.Game(players=4, seed=21)
+    while len(game.moves) < 9:
+        game.play(make("scarcity", seed=1).choose(game))
+    fitted = genial.analyse(game, iterations=60, seed=3, level="expert")
+    with_prior = parse_bot("expert:iterations=60,prior=policy", seed=3)
+    assert with_prior.choose(game) == parse_bot("expert:iterations=60", seed=3).choose(game) == fitted.best.move

@@ -57,6 +57,7 @@ POLICY_FEATURES: tuple[str, ...] = tuple(_core.policy_info()[0])
 """The names of the numbers the core computes for each move (`genial._core.policy_features`)."""
 
 _MAGIC = b"GENIALPO"
+_VERSION = 2  # the weight file's format (rust/players/bots/policy.rs, WEIGHTS_VERSION)
 # The seed streams of a run: the games of generation K come from derive_seed(seed, K); the
 # held-out games that judge every fit from this one, which no generation plays.
 _HOLDOUT_STREAM = 1_000_003
@@ -194,6 +195,9 @@ class Fit:
     b2: float
     mean: npt.NDArray[np.float64]
     scale: npt.NDArray[np.float64]
+    players: int = 1
+    """The table sizes learned from: bit ``k`` for ``k + 2`` players (the core's searches use
+    the policy as their prior only there)."""
     curve: list[dict[str, float]] = field(default_factory=list)
 
     def logits(self, x: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float64]:
@@ -207,7 +211,7 @@ def policy_bytes(fit: Fit) -> bytes:
     w1 = fit.w1 / fit.scale
     b1 = fit.b1 - w1 @ fit.mean
     hidden, features = w1.shape
-    head = _MAGIC + np.array([1, features, hidden], dtype="<u4").tobytes()
+    head = _MAGIC + np.array([_VERSION, features, hidden, fit.players], dtype="<u4").tobytes()
     body = np.concatenate([w1.ravel(), b1, fit.w2, [fit.b2]]).astype("<f4")
     return head + body.tobytes()
 
@@ -273,7 +277,11 @@ def fit_policy(
     features = x.shape[1]
     w1 = rng.normal(0.0, math.sqrt(2.0 / features), (hidden, features))
     w1[:, constant] = 0.0
+    # The table sizes in the data: the one-hot columns of the player count.
+    counts = [POLICY_FEATURES.index(f"players{k}") for k in (2, 3, 4)]
+    learned = sum(1 << k for k, column in enumerate(counts) if (x[:, column] > 0.5).any())
     fit = Fit(
+        players=learned,
         w1=w1,
         b1=np.zeros(hidden),
         w2=rng.normal(0.0, math.sqrt(1.0 / hidden), hidden),

@@ -203,7 +203,9 @@ impl<'a> MoveFeatures<'a> {
 
 /// The version of the weight format and of the shipped weights; bump on any change of the
 /// features or of the file.
-pub const WEIGHTS_VERSION: u32 = 1;
+pub const WEIGHTS_VERSION: u32 = 2;
+/// The header: magic, version, features, hidden units, the player counts learned from.
+const HEAD: usize = 24;
 const MAGIC: &[u8; 8] = b"GENIALPO";
 static SHIPPED: &[u8] = include_bytes!("policy_weights.bin");
 /// Most hidden units a weight file may declare.
@@ -213,6 +215,9 @@ pub const MAX_HIDDEN: usize = 256;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     hidden: usize,
+    /// The table sizes the network learned from: bit `k` for `k + 2` players (solo and duel
+    /// count as 2, the team game as 4). A search asks for its prior only at those.
+    players: u8,
     /// `hidden` rows of `PF`.
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -225,12 +230,19 @@ impl Policy {
         self.hidden
     }
 
-    /// The file form: magic, version, features, hidden units (u32 little-endian), then W1
-    /// (row by row), b1, w2 and b2 as f32 little-endian.
+    /// Whether the network learned from games of `players` players: a network that never
+    /// saw a table size ranks its moves by what it learned at another, which can mislead.
+    pub fn learned_at(&self, players: usize) -> bool {
+        self.players & 1 << (players.clamp(2, 4) - 2) != 0
+    }
+
+    /// The file form: magic, then version, features, hidden units and the player counts
+    /// learned from (u32 little-endian), then W1 (row by row), b1, w2 and b2 as f32
+    /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(20 + 4 * (self.w1.len() + 2 * self.hidden + 1));
+        let mut out = Vec::with_capacity(HEAD + 4 * (self.w1.len() + 2 * self.hidden + 1));
         out.extend_from_slice(MAGIC);
-        for x in [WEIGHTS_VERSION, PF as u32, self.hidden as u32] {
+        for x in [WEIGHTS_VERSION, PF as u32, self.hidden as u32, self.players as u32] {
             out.extend_from_slice(&x.to_le_bytes());
         }
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2).chain([&self.b2]) {
@@ -240,29 +252,33 @@ impl Policy {
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<Policy, String> {
-        if b.len() < 20 || &b[..8] != MAGIC {
+        if b.len() < 16 || &b[..8] != MAGIC {
             return Err("not a genial policy weight file".into());
         }
         let head = |i: usize| u32::from_le_bytes([b[8 + 4 * i], b[9 + 4 * i], b[10 + 4 * i], b[11 + 4 * i]]);
-        let (version, features, hidden) = (head(0), head(1) as usize, head(2) as usize);
-        if version != WEIGHTS_VERSION || features != PF || !(1..=MAX_HIDDEN).contains(&hidden) {
+        let version = head(0);
+        if version != WEIGHTS_VERSION || b.len() < HEAD {
+            return Err(format!("policy weight file version {version}; this build reads version {WEIGHTS_VERSION}"));
+        }
+        let (features, hidden, players) = (head(1) as usize, head(2) as usize, head(3));
+        if features != PF || !(1..=MAX_HIDDEN).contains(&hidden) || players == 0 || players > 7 {
             return Err(format!(
-                "policy weight file version {version} with {features} features and {hidden} hidden units; this \
-                 build reads version {WEIGHTS_VERSION} with {PF} features and 1..={MAX_HIDDEN} hidden units"
+                "policy weight file with {features} features, {hidden} hidden units and player counts {players:#b}; \
+                 this build reads {PF} features, 1..={MAX_HIDDEN} hidden units and player counts 1..=0b111"
             ));
         }
         let count = hidden * PF + 2 * hidden + 1;
-        if b.len() != 20 + 4 * count {
-            return Err(format!("policy weight file of {} bytes, expected {}", b.len(), 20 + 4 * count));
+        if b.len() != HEAD + 4 * count {
+            return Err(format!("policy weight file of {} bytes, expected {}", b.len(), HEAD + 4 * count));
         }
-        let w: Vec<f32> = b[20..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let w: Vec<f32> = b[HEAD..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         if w.iter().any(|x| !x.is_finite()) {
             return Err("policy weight file holds a non-finite weight".into());
         }
         let (w1, rest) = w.split_at(hidden * PF);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, b2) = rest.split_at(hidden);
-        Ok(Policy { hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: b2[0] })
+        Ok(Policy { hidden, players: players as u8, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: b2[0] })
     }
 
     /// The move's logit.
@@ -411,6 +427,11 @@ mod tests {
         let mut version = w.to_bytes();
         version[8] = 99;
         assert!(Policy::from_bytes(&version).unwrap_err().contains("version 99"));
+        let mut none = w.to_bytes();
+        none[20..24].copy_from_slice(&0u32.to_le_bytes());
+        assert!(Policy::from_bytes(&none).unwrap_err().contains("player counts"));
+        // The shipped network learned from two-player games only.
+        assert!(w.learned_at(2) && !w.learned_at(4));
     }
 
     #[test]

@@ -326,6 +326,7 @@ impl<E: Evaluator> SearchBot<E> {
     /// As `rank`, by the policy network's probabilities (the scores are the probabilities
     /// over all of `moves`, so that PUCT can weigh the kept ones).
     fn rank_by_policy(
+        policy: &policy::Policy,
         rng: &mut Rng,
         game: &Game,
         moves: &[Move],
@@ -334,7 +335,7 @@ impl<E: Evaluator> SearchBot<E> {
         out: &mut Vec<(f64, u32, u32)>,
     ) {
         let mut logits = Vec::with_capacity(moves.len());
-        policy::active().logits(game, moves, &mut logits);
+        policy.logits(game, moves, &mut logits);
         policy::softmax(&mut logits);
         out.clear();
         for (i, m) in moves.iter().enumerate() {
@@ -383,16 +384,24 @@ impl<E: Evaluator> SearchBot<E> {
         });
         // Root candidates depend only on the public board and the searcher's own rack.
         let mut scored = std::mem::take(&mut self.scored);
-        match cfg.prior {
-            Prior::Fitted => {
-                Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored)
-            }
-            Prior::Policy => {
-                Self::rank_by_policy(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored)
-            }
+        // The policy ranks the root only at the table sizes it learned: elsewhere the fitted
+        // score does, as without the prior.
+        let policy =
+            (cfg.prior == Prior::Policy).then(policy::active).filter(|p| p.learned_at(root.config().players()));
+        match &policy {
+            None => Self::rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, &mut scored),
+            Some(p) => Self::rank_by_policy(
+                p,
+                &mut self.rng,
+                root,
+                root_moves,
+                cfg.never_swap,
+                cfg.width as usize,
+                &mut scored,
+            ),
         }
         let mut root_ranked: Vec<(f64, Move)> = scored.iter().map(|&(s, _, i)| (s, root_moves[i as usize])).collect();
-        if cfg.puct > 0.0 && cfg.prior == Prior::Fitted {
+        if cfg.puct > 0.0 && policy.is_none() {
             // The fitted scores are utilities of a conditional logit: their softmax over the
             // kept candidates is the fitted evaluation's own policy.
             let top = root_ranked.first().map_or(0.0, |x| x.0);
