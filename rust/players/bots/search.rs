@@ -315,12 +315,7 @@ impl<E: Evaluator> SearchBot<E> {
             }
             out.push((scorer.score_cached(m), rng.next_u64() as u32, i as u32));
         }
-        let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
-        if keep > 0 && keep < out.len() {
-            out.select_nth_unstable_by(keep - 1, by);
-            out.truncate(keep);
-        }
-        out.sort_unstable_by(by);
+        keep_best(out, keep);
     }
 
     /// As `rank`, by the policy network's probabilities (the scores are the probabilities
@@ -344,12 +339,7 @@ impl<E: Evaluator> SearchBot<E> {
             }
             out.push((logits[i] as f64, rng.next_u64() as u32, i as u32));
         }
-        let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
-        if keep > 0 && keep < out.len() {
-            out.select_nth_unstable_by(keep - 1, by);
-            out.truncate(keep);
-        }
-        out.sort_unstable_by(by);
+        keep_best(out, keep);
     }
 
     /// Runs the search from `root` (the seat to move's decision) and returns what it saw.
@@ -621,6 +611,18 @@ impl<E: Evaluator> SearchBot<E> {
             at = best;
         }
     }
+}
+
+/// Keeps the best `keep` of `(score, tie-break, index)` rows (all of them for 0), sorted
+/// best first: higher score, then higher tie-break.
+#[inline]
+fn keep_best(out: &mut Vec<(f64, u32, u32)>, keep: usize) {
+    let by = |a: &(f64, u32, u32), b: &(f64, u32, u32)| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1));
+    if keep > 0 && keep < out.len() {
+        out.select_nth_unstable_by(keep - 1, by);
+        out.truncate(keep);
+    }
+    out.sort_unstable_by(by);
 }
 
 /// The standard error of the mean of `xs` (0 for fewer than two).
