@@ -127,10 +127,12 @@ def _policy_plays(weights: bytes) -> None:
     from genial import _core
     from genial.game import core_state
 
-    # The file: magic, version, features, hidden; then w1, b1, w2, b2 as little-endian f32.
-    features, hidden = np.frombuffer(weights[12:20], dtype="<u4")
-    body = np.frombuffer(weights[20:], dtype="<f4").astype(np.float64)
+    # The file: magic, version, features, hidden, the player counts learned (bit 0: two);
+    # then w1, b1, w2, b2 as little-endian f32.
+    version, features, hidden, players = np.frombuffer(weights[8:24], dtype="<u4")
+    body = np.frombuffer(weights[24:], dtype="<f4").astype(np.float64)
     assert weights[:8] == b"GENIALPO" and len(body) == hidden * features + 2 * hidden + 1
+    assert (version, players) == (2, 1)
     w1 = body[: hidden * features].reshape(hidden, features)
     b1, w2 = body[hidden * features : hidden * (features + 1)], body[hidden * (features + 1) : -1]
     game = genial.Game(seed=5)

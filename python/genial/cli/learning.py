@@ -103,9 +103,8 @@ def register(sub: Any) -> None:
         "of games and every finished fit, and the same command resumes. Writes OUT/policy.bin (the weight file "
         "the core reads) and OUT/policy.json (the plan, the curves, CPU seconds).",
         epilog=examples(
-            "genial train --out run                      # the shipped recipe: about 2 CPU-hours",
+            "genial train --out run                      # the shipped recipe: about 34 CPU-minutes",
             "genial train --out toy --games 8 --holdout 4 --epochs 2 --monitor-games 0",
-            "genial evaluate policy --policy-weights run/policy.bin",
         ),
     )
     p.add_argument("--out", default="policy-run", help="the run's folder (default: policy-run)")
@@ -144,6 +143,7 @@ def register(sub: Any) -> None:
         "and prints its share of first places with a 95%% Wilson interval.",
         epilog=examples(
             "genial evaluate policy",
+            "genial evaluate policy --policy-weights run/policy.bin   # a network you trained",
             "genial evaluate expert:prior=policy --opponents expert --games 1000",
             "genial evaluate policy --players 4 --opponents expert --games 400",
         ),
