@@ -83,10 +83,16 @@ def test_opening_refuses_another_run_and_resumes_this_one(tmp_path: Path) -> Non
     again = Dataset(tmp_path, run, games, first, 200, resume=True)
     assert [s.index for s in again.pending()] == [0, 2] and again.games_done == 200
     assert not list(tmp_path.glob("*.partial")) and not list(tmp_path.glob(".*partial"))
-    # A file in a shard's place that genial did not write there is refused, not counted.
+    # A file in a shard's place that genial did not write there is not counted: it is moved
+    # aside, kept, and its shard played again.
     pq.write_table(run.play(0, 10, 1).to_arrow(), tmp_path / "part-00000.parquet")
     with pytest.raises(DatasetError, match=r"part-00000\.parquet is not listed in"):
-        Dataset(tmp_path, run, games, first, 200, resume=True)
+        read_dataset(tmp_path)
+    put = (tmp_path / "part-00000.parquet").read_bytes()
+    again = Dataset(tmp_path, run, games, first, 200, resume=True)
+    assert [s.index for s in again.pending()] == [0, 2] and again.games_done == 200
+    assert again.set_aside == [tmp_path / "part-00000.parquet.unlisted"]
+    assert again.set_aside[0].read_bytes() == put and not (tmp_path / "part-00000.parquet").exists()
 
 
 def test_the_command_writes_the_same_files_in_one_go_or_resumed(

@@ -207,13 +207,14 @@ def test_resume_and_read_refuse_a_foreign_stray_or_altered_shard(
 
 
 @pytest.mark.parametrize("damage", ["none", "flipped"])
-def test_a_shard_the_metadata_does_not_list_is_refused(
+def test_a_shard_the_metadata_does_not_list_is_not_trusted(
     tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A run killed between renaming a shard and rewriting ``_meta.json`` leaves a shard
     that the metadata does not list. Nothing vouches for its bytes: a header left intact over
-    damaged pages passed the header's checks, and --resume then trusted it. Both doors refuse
-    it, saying how to repair; once it is deleted, --resume plays it again."""
+    damaged pages passed the header's checks, and --resume then trusted it. Reading refuses
+    it, saying how to repair; --resume sets it aside (kept, as NAME.unlisted) and plays its
+    games again, so a run killed at any instant still resumes by itself."""
     out, resume = _dataset(tmp_path)
     shard = out / "part-00004.parquet"
     good = shard.read_bytes()
@@ -226,15 +227,17 @@ def test_a_shard_the_metadata_does_not_list_is_refused(
         data = bytearray(good)
         data[len(data) // 3] ^= 0x10  # in the column pages: the footer still reads
         shard.write_bytes(bytes(data))
+    damaged = shard.read_bytes()
     with pytest.raises(DatasetError, match="is not listed in"):
         read_dataset(out)
     capsys.readouterr()
-    assert main(resume) == 2
-    err = capsys.readouterr().err
-    assert f"{shard} is not listed in {out / '_meta.json'}" in err and "delete it" in err, err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    shard.unlink()
+    # --resume trusts it no more: it sets it aside (kept) and plays its games again.
     assert main(resume) == 0
+    err = capsys.readouterr().err
+    aside = out / "part-00004.parquet.unlisted"
+    assert f"part-00004.parquet was not listed in _meta.json: set aside as {aside}, played again" in err, err
+    assert "Traceback" not in err
+    assert aside.read_bytes() == damaged
     assert shard.read_bytes() == good
     assert "part-00004.parquet" in json.loads((out / "_meta.json").read_text())["files"]
     assert len(read_dataset(out)) == 500

@@ -1098,6 +1098,11 @@ def test_the_creator_never_sees_a_rack_the_friend_then_plays(server: str, browse
     a.wait_for_function(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine['1'] !== undefined")
     held = a.evaluate(f"JSON.parse(localStorage.getItem('genial.seats.{gid}')).mine")
     a.wait_for_function("() => document.querySelectorAll('.player.me').length === 2")
+    # The page may mark both seats its own before seat 1's first state arrives on the
+    # socket (a loaded machine): wait for that frame, which only a hang never sends.
+    deadline = time.monotonic() + 60
+    while not _racks_of(wa, 1) and time.monotonic() < deadline:
+        a.wait_for_timeout(50)  # Playwright delivers the socket's frames meanwhile
     peeked = set(_racks_of(wa, 1))
     assert peeked  # the creator's browser was shown seat 1's rack
     # The attack: the creator, with their own seat's token, gives the friend's seat a new invite.

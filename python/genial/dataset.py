@@ -138,6 +138,8 @@ class Dataset:
         self.path.mkdir(parents=True, exist_ok=True)
         self.done: set[int] = set()
         self.files: dict[str, dict[str, Any]] = {}  # the shards written: rows, range, hash
+        # Shards found unlisted when resuming, moved aside to NAME.unlisted and played again.
+        self.set_aside: list[Path] = []
         self._open(resume)
 
     # ----- opening ------------------------------------------------------------------------
@@ -175,7 +177,12 @@ class Dataset:
                 # A run killed between renaming a shard and rewriting the metadata, or a file
                 # put there: nothing vouches for its bytes (a header intact over damaged pages
                 # passes every check short of reading it all), so it is not counted as done.
-                raise DatasetError(_unlisted(f, self.path))
+                # Its games are deterministic: it is moved aside (kept, never deleted) and
+                # played again, so a run killed at any instant resumes by itself.
+                aside = f.with_name(f.name + ".unlisted")
+                f.replace(aside)
+                self.set_aside.append(aside)
+                continue
             data = f.read_bytes()
             self.files[f.name] = _check_shard(f, data, shard, listed.get(f.name), old, self.pa, self.pq)
             self.done.add(shard.index)

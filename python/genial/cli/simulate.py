@@ -439,6 +439,12 @@ def _simulate_dataset(
         except OSError as e:
             return error(f"cannot write {args.out}: {e.strerror or e}")
         pending = ds.pending()
+        for aside in ds.set_aside:
+            # Said even with -q: a file of the folder was moved.
+            print(
+                f"{aside.name.removesuffix('.unlisted')} was not listed in _meta.json: set aside as {aside}, played again",
+                file=sys.stderr,
+            )
         if ds.done:
             _note(
                 args,
