@@ -19,10 +19,11 @@ is killed leaves no half shard that a resumed run would count as done.
 game and the SHA-256 of its bytes. Resuming and `read_dataset` check every ``part-*``
 file against it and refuse, naming the file and how to repair the folder, a shard that
 was altered (its hash differs), copied from another shard or run, or that the run never
-had (a stray ``part-00099.parquet``), or that it does not list (a run killed between
+had (a stray ``part-00099.parquet``). A shard it does not list (a run killed between
 renaming the shard and rewriting ``_meta.json``, or a file put there: its header can be
-intact over damaged pages, so nothing vouches for it). A folder written before shards were
-listed (no ``files`` at all) is read by the shards' own headers.
+intact over damaged pages, so nothing vouches for it) is refused by `read_dataset`, and
+resuming moves it aside (``NAME.unlisted``, kept) and plays its games again. A folder
+written before shards were listed (no ``files`` at all) is read by the shards' own headers.
 """
 
 from __future__ import annotations
