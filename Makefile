@@ -110,7 +110,7 @@ endif
 
 # Trains the policy network by expert iteration (`genial train`, docs/expert-iteration.md):
 # searched self-play games, fits, the next generation searching with the policy as prior;
-# about 34 CPU-minutes (17 minutes on two cores), resumable (run it again after Ctrl-C). It installs the
+# about 30 CPU-minutes (17 minutes on two cores), resumable (run it again after Ctrl-C). It installs the
 # weights into rust/players/bots/policy_weights.bin and training/policy.json, then rebuilds.
 # SIZE=small: a toy run into /tmp/genial-policy that installs nothing.
 .PHONY: train-policy
