@@ -227,12 +227,13 @@ def test_the_evaluate_command_prints_intervals() -> None:
 def test_the_train_command_resumes_after_ctrl_c_or_a_kill(tmp_path: Path, sig: signal.Signals) -> None:
     out = tmp_path / "run"
     cmd = [
-        sys.executable, "-m", "genial", "train", "--out", str(out), "--games", "12", "--holdout", "2",
+        sys.executable, "-m", "genial", "train", "--out", str(out), "--games", "40", "--holdout", "2",
         "--teacher", "expert:iterations=120", "--epochs", "2", "--hidden", "8", "--threads", "1",
         "--monitor-games", "0", "--no-progress",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
+        # The first of three chunks written: the second is being played when the signal lands.
         deadline = time.monotonic() + 120
         while len(list((out / "gen-0").glob("games-*.npz"))) < 1 and time.monotonic() < deadline:
             time.sleep(0.05)

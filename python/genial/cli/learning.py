@@ -45,6 +45,8 @@ def _train(args: argparse.Namespace) -> int:
         return error(f"--out {out} is a file, not a folder")
     try:
         weights, manifest = train(plan, out, log=lambda line: print(line, file=sys.stderr), bar=args.progress)
+        write_atomic(out / "policy.bin", weights)
+        write_atomic(out / "policy.json", json.dumps(manifest, indent=2) + "\n")
     except KeyboardInterrupt:
         print(
             f"\ngenial train: interrupted; every finished chunk of games and every finished fit is kept in "
@@ -54,8 +56,6 @@ def _train(args: argparse.Namespace) -> int:
         return 130
     except ValueError as e:
         return error(str(e))
-    write_atomic(out / "policy.bin", weights)
-    write_atomic(out / "policy.json", json.dumps(manifest, indent=2) + "\n")
     print(f"wrote {out / 'policy.bin'} (sha256 {manifest['sha256'][:16]}...) and {out / 'policy.json'}")
     if args.install:
         write_atomic(_WEIGHTS, weights)
