@@ -46,9 +46,11 @@ test-rust:
 # Two workers (pytest-xdist): the suite's slow modules mostly wait on their own processes.
 # --dist loadfile keeps each module on one worker, its tests in order (module fixtures, a
 # line that resumes the one before); every worker has its own session, so the check that no
-# test left a process running (tests/conftest.py) runs in each, on its own processes.
+# test left a process running (tests/conftest.py) runs in each, on its own processes. The
+# modules marked serial (a local Ray cluster) run alone afterwards.
 test-python: $(STAMP) $(BUILD)
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not serial"
+	$(PY) -m pytest -q -m serial
 
 # The edit-test loop: the Rust core's unit tests and every Python test not marked slow
 # (tests/conftest.py names the slow modules). CONTRIBUTING.md says what each tier costs.

@@ -106,10 +106,18 @@ SLOW_MODULES = {
 }
 
 
+# Modules that `make test` runs alone, after the two workers: a local Ray cluster spreads its
+# tasks over its nodes only when their CPUs are free, which a second worker's tests prevent.
+SERIAL_MODULES = {"test_cluster"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+        name = item.module.__name__.rpartition(".")[2] if item.module is not None else ""
+        if name in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if name in SERIAL_MODULES:
+            item.add_marker(pytest.mark.serial)
 
 
 # ----- no process left behind -------------------------------------------------------------------
