@@ -64,13 +64,11 @@ def evaluate_agent(
         raise ValueError("no opponent: name at least one, such as 'greedy'")
     rules = as_rules(None, players=players)
     me = parse_bot(agent) if isinstance(agent, str) else agent
+    # The agent (bot 0) in each seat in turn, the opponent (bot 1) in the others.
+    lineups = [[0 if s == k else 1 for s in range(players)] for k in range(players)]
     out: dict[str, Rate] = {}
     for name in names:
         opponent = parse_bot(name)
-        if players == 2:
-            lineups: list[list[int]] = [[0, 1], [1, 0]]
-        else:
-            lineups = [[0 if s == k else 1 for s in range(4)] for k in range(4)]
         with Run(rules, [me, opponent], lineups, seed, paired=True, labels=["agent", "opponent"]) as run:
             report = None if progress is None else (lambda done, total, n=name: progress(n, done, total))
             parts = list(run.chunks(0, games, threads, progress=report))
