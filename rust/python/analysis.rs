@@ -9,9 +9,9 @@ use super::rules::{config_of, PyRules};
 use super::types::PyMove;
 use crate::bots::catalogue::{self, CATALOGUE};
 use crate::bots::eval::{all_features, win_probabilities as core_win_probabilities, FEATURE_NAMES, NF, WEIGHTS};
-use crate::bots::learned;
 use crate::bots::levels::{level, LevelKind};
 use crate::bots::training::self_play;
+use crate::bots::{learned, learned_training};
 use crate::bots::{Candidate, SearchBot, SearchConfig};
 use crate::calibration::{self, show};
 use numpy::{PyArray1, PyArrayMethods};
@@ -215,7 +215,7 @@ fn train_evaluation<'py>(
     let start = start
         .map(|b| learned::Weights::from_bytes(b).map_err(|e| PyValueError::new_err(format!("start weights: {e}"))))
         .transpose()?;
-    let tc = learned::TrainConfig {
+    let tc = learned_training::TrainConfig {
         games,
         round,
         holdout,
@@ -231,7 +231,7 @@ fn train_evaluation<'py>(
     tc.validate().map_err(PyValueError::new_err)?;
     // Ctrl-C ends the training after the round under way.
     let (stop, raised) = interrupt::polling_stop();
-    let out = interrupt::here(py, &stop, &raised, || learned::train(&tc, |_| !stop.is_set()))?;
+    let out = interrupt::here(py, &stop, &raised, || learned_training::train(&tc, |_| !stop.is_set()))?;
     let (w, curve) = out.map_err(PyRuntimeError::new_err)?;
     let rows = curve.iter().map(|c| (c.players, c.games, c.holdout_loss)).collect();
     Ok((PyBytes::new(py, &w.to_bytes()), rows))

@@ -7,8 +7,8 @@
 //! is a zero-sum minimax, pruned by alpha-beta on the mover's result. A node limit keeps the
 //! time bounded: when the tree is larger the caller searches instead.
 
+use super::analysis::{Analysis, Candidate};
 use super::eval::win_shares;
-use super::search::{Analysis, Candidate};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rng::Rng;

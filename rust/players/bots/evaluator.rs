@@ -14,15 +14,59 @@
 //!
 //! A new evaluation (a learned one) is another implementation, given to
 //! `SearchBot::with_evaluator` or `MctsBot::with_evaluator`.
+//!
+//! The seam is a leaf below both searches: it uses nothing of `search`, `mcts` or
+//! `endgame`, so the choices its implementations take ([`Playout`], [`Evaluation`]) are
+//! defined here and the searches' configs name them (`build/layers.rs` checks it).
 
 use super::eval::{win_probabilities, win_shares, MoveScorer};
 use super::greedy::{placement_key, PlacementKeys};
 use super::learned;
-use super::mcts::Playout;
-use super::search::{Evaluation, SearchConfig};
 use crate::game::{Game, Phase};
 use crate::moves::Move;
 use crate::rng::Rng;
+
+/// How a [`Rollout`] picks its moves (`MctsConfig::playout`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Playout {
+    /// Uniformly at random among all legal moves.
+    Random,
+    /// The best of `n` legal moves drawn at random (greedy evaluation); swaps taken.
+    Sample(u8),
+    /// The greedy bot's choice (every legal move evaluated).
+    Greedy,
+}
+
+impl Playout {
+    pub fn name(self) -> String {
+        match self {
+            Playout::Random => "random".into(),
+            Playout::Sample(n) => format!("sample{n}"),
+            Playout::Greedy => "greedy".into(),
+        }
+    }
+
+    /// `random`, `greedy` or `sampleN` (N in 1..=64).
+    pub fn parse(text: &str) -> Option<Playout> {
+        match text {
+            "random" => Some(Playout::Random),
+            "greedy" => Some(Playout::Greedy),
+            _ => {
+                let n: u8 = text.strip_prefix("sample")?.parse().ok()?;
+                (1..=64).contains(&n).then_some(Playout::Sample(n))
+            }
+        }
+    }
+}
+
+/// The evaluation at the leaves of the levels' search ([`Levels`], `SearchConfig::evaluation`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The 22 fitted features (`eval`).
+    Fitted,
+    /// The pattern network trained by self-play (`learned`).
+    Learned,
+}
 
 /// Scores the position at the end of a search iteration.
 pub trait Evaluator: Send + Sync {
@@ -248,10 +292,12 @@ pub enum Levels {
 }
 
 impl Levels {
-    pub fn for_config(c: &SearchConfig) -> Levels {
-        match c.evaluation {
-            Evaluation::Fitted => Levels::Fitted(Fitted::new(c.depth, c.endgame, c.never_swap)),
-            Evaluation::Learned => Levels::Learned(Learned::new(c.depth, c.endgame, c.never_swap)),
+    /// The evaluator of `evaluation` with a search config's `depth`, `endgame` and
+    /// `never_swap` (given one by one: the seam knows nothing of the searches' configs).
+    pub fn new(evaluation: Evaluation, depth: u32, endgame: u32, never_swap: bool) -> Levels {
+        match evaluation {
+            Evaluation::Fitted => Levels::Fitted(Fitted::new(depth, endgame, never_swap)),
+            Evaluation::Learned => Levels::Learned(Learned::new(depth, endgame, never_swap)),
         }
     }
 }
@@ -277,6 +323,15 @@ impl Evaluator for Levels {
 mod tests {
     use super::*;
     use crate::variants::Config;
+
+    #[test]
+    fn playout_names_round_trip() {
+        for p in [Playout::Random, Playout::Greedy, Playout::Sample(4)] {
+            assert_eq!(Playout::parse(&p.name()), Some(p));
+        }
+        assert_eq!(Playout::parse("sample0"), None);
+        assert_eq!(Playout::parse("best"), None);
+    }
 
     #[test]
     fn values_lie_in_0_1_and_rank_values_follow_the_ranks() {

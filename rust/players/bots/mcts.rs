@@ -12,7 +12,7 @@
 //! best-first. The root's candidates are the same in every deal (they depend only on the
 //! searcher's own rack), so they are ranked once per decision.
 
-use super::evaluator::{Evaluator, Rollout};
+use super::evaluator::{Evaluator, Playout, Rollout};
 use super::greedy::PlacementKeys;
 use super::tree::{backup, select, Budget, Node, MAX_CANDIDATES, NONE};
 use super::Bot;
@@ -22,39 +22,6 @@ use crate::rng::Rng;
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// How a playout picks moves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Playout {
-    /// Uniformly at random among all legal moves.
-    Random,
-    /// The best of `n` legal moves drawn at random (greedy evaluation); swaps taken.
-    Sample(u8),
-    /// The greedy bot's choice (every legal move evaluated).
-    Greedy,
-}
-
-impl Playout {
-    pub fn name(self) -> String {
-        match self {
-            Playout::Random => "random".into(),
-            Playout::Sample(n) => format!("sample{n}"),
-            Playout::Greedy => "greedy".into(),
-        }
-    }
-
-    /// `random`, `greedy` or `sampleN` (N in 1..=64).
-    pub fn parse(text: &str) -> Option<Playout> {
-        match text {
-            "random" => Some(Playout::Random),
-            "greedy" => Some(Playout::Greedy),
-            _ => {
-                let n: u8 = text.strip_prefix("sample")?.parse().ok()?;
-                (1..=64).contains(&n).then_some(Playout::Sample(n))
-            }
-        }
-    }
-}
 
 /// Search settings. The budget is `iterations` (deterministic for a seed), `time_ms` per
 /// decision (not deterministic), or both (whichever runs out first); `0` means no limit of
@@ -311,15 +278,6 @@ mod tests {
 
     fn small() -> MctsConfig {
         MctsConfig { iterations: 60, ..MctsConfig::default() }
-    }
-
-    #[test]
-    fn playout_names_round_trip() {
-        for p in [Playout::Random, Playout::Greedy, Playout::Sample(4)] {
-            assert_eq!(Playout::parse(&p.name()), Some(p));
-        }
-        assert_eq!(Playout::parse("sample0"), None);
-        assert_eq!(Playout::parse("best"), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! rack (through the legal moves), tile counts. Search bots get hidden information only by
 //! resampling it (`Game::determinize`).
 
+mod analysis;
 pub mod catalogue;
 mod endgame;
 pub mod eval;
@@ -9,6 +10,7 @@ pub mod evaluator;
 mod greedy;
 pub mod inference;
 pub mod learned;
+pub mod learned_training;
 pub mod levels;
 mod mcts;
 mod oneply;
@@ -21,14 +23,15 @@ mod spec;
 pub mod training;
 mod tree;
 
-pub use evaluator::{Evaluator, Fitted, Rollout};
+pub use analysis::{Analysis, Candidate};
+pub use evaluator::{Evaluation, Evaluator, Fitted, Playout, Rollout};
 pub use greedy::GreedyBot;
-pub use mcts::{MctsBot, MctsConfig, Playout, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
+pub use mcts::{MctsBot, MctsConfig, SearchInfo, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
 pub use oneply::{OnePlyBot, OnePlyConfig};
 pub use policy::PolicyBot;
 pub use random::RandomBot;
 pub use scarcity::{scarcity_value, ScarcityBot};
-pub use search::{Analysis, Candidate, Evaluation, Prior, SearchBot, SearchConfig};
+pub use search::{Prior, SearchBot, SearchConfig};
 pub use spec::{bot_seed, AnyBot, BotSpec, Plain};
 
 use crate::game::Game;

@@ -17,9 +17,10 @@
 //!   evaluation; when few free pairs remain (`endgame`), playouts run to the end of the
 //!   game, so the last moves are judged by exact results.
 
+use super::analysis::{Analysis, Candidate};
 use super::endgame;
 use super::eval::MoveScorer;
-use super::evaluator::{Evaluator, Levels};
+use super::evaluator::{Evaluation, Evaluator, Levels};
 use super::inference::Inference;
 use super::policy;
 use super::tree::{add_child, backup, select, select_puct, Budget, Node, MAX_CANDIDATES, NONE};
@@ -83,15 +84,6 @@ pub enum Prior {
     Fitted,
     /// The learned policy network's probabilities (`policy`), trained on this search's visits.
     Policy,
-}
-
-/// The evaluation at the leaves of the search.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Evaluation {
-    /// The 22 fitted features (`eval`).
-    Fitted,
-    /// The pattern network trained by self-play (`learned`).
-    Learned,
 }
 
 impl Default for SearchConfig {
@@ -162,28 +154,6 @@ impl SearchConfig {
     }
 }
 
-/// One root move as the search saw it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    pub mv: Move,
-    pub visits: u32,
-    /// Mean return of the mover after this move (its estimated win probability).
-    pub value: f64,
-    /// The evaluation's prior score of the move (higher is better).
-    pub prior: f64,
-    /// The most visited continuation after the move (the expected line of play).
-    pub line: Vec<Move>,
-}
-
-/// Result of one search from the view of the seat to move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
-    pub iterations: u32,
-    pub nodes: u32,
-    /// Root moves searched, best first (most visits, then value).
-    pub candidates: Vec<Candidate>,
-}
-
 /// Root moves searched side by side over the same sampled deals (`SearchBot::compare`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
@@ -232,7 +202,8 @@ pub struct SearchBot<E: Evaluator = Levels> {
 impl SearchBot {
     /// Panics on an invalid config; check it with `SearchConfig::validate` first.
     pub fn new(config: SearchConfig, seed: u64) -> SearchBot {
-        SearchBot::with_evaluator(config, seed, Levels::for_config(&config))
+        let evaluator = Levels::new(config.evaluation, config.depth, config.endgame, config.never_swap);
+        SearchBot::with_evaluator(config, seed, evaluator)
     }
 }
 
