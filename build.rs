@@ -1,6 +1,7 @@
 //! Fails the build when a lower layer of the crate uses a higher one (see
-//! `build/layers.rs`): `rust/rules` ← `rust/players` ← `rust/learning` ← `rust/python`, or
-//! when the binding modules of `rust/python` use each other in a cycle.
+//! `build/layers.rs`): `rust/rules` ← `rust/players` ← `rust/learning` ← `rust/python`,
+//! when the binding modules of `rust/python` use each other in a cycle, or when the modules
+//! of `rust/players/bots` do, or its evaluator seam reaches a search.
 
 #[path = "build/layers.rs"]
 mod layers;
@@ -33,6 +34,22 @@ fn main() {
         }
         Err(e) => {
             eprintln!("error: the cycle check cannot read the sources: {e}");
+            std::process::exit(1);
+        }
+    }
+    match layers::folder_graph(Path::new(&root), "players/bots") {
+        Ok(graph) => {
+            let problems = layers::bots_problems(&graph);
+            if !problems.is_empty() {
+                for p in &problems {
+                    eprintln!("error: {p}");
+                }
+                eprintln!("error: see ARCHITECTURE.md, \"The layers\"");
+                std::process::exit(1);
+            }
+        }
+        Err(e) => {
+            eprintln!("error: the bots' module check cannot read the sources: {e}");
             std::process::exit(1);
         }
     }

@@ -438,3 +438,263 @@ pub fn binding_cycle(root: &Path) -> Result<Option<Vec<String>>, String> {
     }
     Ok(find_cycle(&graph))
 }
+
+/// Every path a source names from `crate::` or `super::`, made absolute: `super` resolved
+/// from the file's `module` (inline modules, such as `mod tests { ... }`, one level down)
+/// and every `{...}` group expanded, a `self` in a group naming the group's module.
+/// `(line, segments)`, in order; `crate::bots::{eval, search::X}` gives `["bots", "eval"]`
+/// and `["bots", "search", "X"]`.
+pub fn absolute_paths(module: &[String], src: &str) -> Vec<(usize, Vec<String>)> {
+    let toks = tokens(src);
+    let mut out = Vec::new();
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i].text.as_str();
+        match t {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if inline.last().is_some_and(|m| m.1 == depth) {
+                    inline.pop();
+                }
+            }
+            "mod" if i + 2 < toks.len() && toks[i + 2].text == "{" => {
+                inline.push((toks[i + 1].text.clone(), depth));
+            }
+            _ => {}
+        }
+        let starts_path = (t == "crate" || t == "super")
+            && toks.get(i + 1).is_some_and(|n| n.text == "::")
+            && (i == 0 || toks[i - 1].text != "::");
+        if !starts_path {
+            i += 1;
+            continue;
+        }
+        let mut here: Vec<String> = module.to_vec();
+        here.extend(inline.iter().map(|m| m.0.clone()));
+        let (_, end) = path_items(&toks, i, here, |line, path, _| out.push((line, path)));
+        // A group's braces are balanced, so skipping them leaves the depth count right.
+        i = end;
+    }
+    out
+}
+
+/// The items of the path starting at token `i` (`crate::...`, `super::...`, or a first
+/// segment relative to `here`, the module the path is read in), each given to `item` as
+/// `(line, absolute segments, the name it binds)` (an alias after `as`, else the last
+/// segment). Returns the first token after the leading `crate`/`super`s, and the first
+/// after the path.
+fn path_items(
+    toks: &[Token],
+    i: usize,
+    mut here: Vec<String>,
+    mut item: impl FnMut(usize, Vec<String>, String),
+) -> (usize, usize) {
+    let mut j = i;
+    if toks[i].text == "crate" {
+        here.clear();
+        j += 2;
+    } else {
+        while toks.get(j).is_some_and(|x| x.text == "super") && toks.get(j + 1).is_some_and(|x| x.text == "::") {
+            here.pop();
+            j += 2;
+        }
+    }
+    let line = toks[i].line;
+    let end = path_tail(toks, j, here, &mut |path, bound| item(line, path, bound));
+    (j, end.max(i + 1))
+}
+
+/// The rest of a path from token `j` on, after the segments `prefix`: each of its items
+/// (a group gives one per member) with the name it binds; the index of the first token
+/// after it.
+fn path_tail(
+    toks: &[Token],
+    mut j: usize,
+    mut prefix: Vec<String>,
+    item: &mut dyn FnMut(Vec<String>, String),
+) -> usize {
+    loop {
+        match toks.get(j).map(|t| t.text.as_str()) {
+            Some("{") => {
+                j += 1;
+                loop {
+                    match toks.get(j).map(|t| t.text.as_str()) {
+                        Some("}") => return j + 1,
+                        Some(",") => j += 1,
+                        None => return j,
+                        _ => j = path_tail(toks, j, prefix.clone(), item),
+                    }
+                }
+            }
+            Some(name) if name.starts_with(|c: char| c.is_alphabetic() || c == '_') => {
+                if name != "self" {
+                    prefix.push(name.to_string());
+                }
+                j += 1;
+                if toks.get(j).is_some_and(|t| t.text == "::") {
+                    j += 1;
+                    continue;
+                }
+                let mut bound = prefix.last().cloned().unwrap_or_default();
+                if toks.get(j).is_some_and(|t| t.text == "as") {
+                    bound = toks.get(j + 1).map_or(bound, |t| t.text.clone());
+                    j += 2;
+                }
+                item(prefix, bound);
+                return j;
+            }
+            Some("*") => {
+                item(prefix, "*".into());
+                return j + 1;
+            }
+            _ => {
+                let bound = prefix.last().cloned().unwrap_or_default();
+                item(prefix, bound);
+                return j;
+            }
+        }
+    }
+}
+
+/// The re-exports of one file of module `module` (`pub use ...;`, any visibility), as
+/// `(the name re-exported, absolute; the path it names, absolute)`: `lib.rs`'s
+/// `pub use players::{bots, sim}` gives `["bots"] → ["players", "bots"]` and the same for
+/// `sim`. Glob re-exports are left out.
+pub fn re_exports(module: &[String], src: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let toks = tokens(src);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].text != "pub" {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        if toks.get(j).is_some_and(|t| t.text == "(") {
+            while toks.get(j).is_some_and(|t| t.text != ")") {
+                j += 1;
+            }
+            j += 1;
+        }
+        if toks.get(j).is_none_or(|t| t.text != "use") {
+            i = j;
+            continue;
+        }
+        let (_, end) = path_items(&toks, j + 1, module.to_vec(), |_, path, bound| {
+            if bound != "*" {
+                let mut key = module.to_vec();
+                key.push(bound);
+                out.push((key, path));
+            }
+        });
+        i = end;
+    }
+    out
+}
+
+/// `path` with every re-exported prefix replaced by what it names, until none is left
+/// (`["sim", "BotSpec"]` → `["players", "sim", "BotSpec"]` → `["players", "bots",
+/// "BotSpec"]` → `["players", "bots", "spec", "BotSpec"]`).
+pub fn resolve(path: &[String], re_exports: &[(Vec<String>, Vec<String>)]) -> Vec<String> {
+    let mut p = path.to_vec();
+    // Bounded: a re-export naming itself (no valid crate has one) cannot loop forever.
+    for _ in 0..32 {
+        let hit = re_exports
+            .iter()
+            .filter(|(key, target)| p.starts_with(key) && !target.starts_with(key))
+            .max_by_key(|(key, _)| key.len());
+        let Some((key, target)) = hit else {
+            break;
+        };
+        let mut next = target.clone();
+        next.extend_from_slice(&p[key.len()..]);
+        p = next;
+    }
+    p
+}
+
+/// The modules a folder's `mod.rs` declares (`mod x;`, `pub mod x;`), in order.
+pub fn declared_modules(mod_rs: &str) -> Vec<String> {
+    let toks = tokens(mod_rs);
+    toks.windows(3).filter(|w| w[0].text == "mod" && w[2].text == ";").map(|w| w[1].text.clone()).collect()
+}
+
+/// The graph of the modules of the folder `rust/<dir>` (those its `mod.rs` declares):
+/// each with the sibling modules it names, however written (`super::x`, `crate::...::x`,
+/// through a re-export of `mod.rs`, of `lib.rs` or of any other file, in a group, in its
+/// tests), in the order first named.
+pub fn folder_graph(root: &Path, dir: &str) -> Result<Vec<(String, Vec<String>)>, String> {
+    let read = |p: &Path| fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let mut files = Vec::new();
+    collect(&root.join("rust"), &mut files)?;
+    files.sort();
+    let mut exports = Vec::new();
+    for path in &files {
+        let rel = path.strip_prefix(root).map_err(|e| e.to_string())?.to_string_lossy().replace('\\', "/");
+        exports.extend(re_exports(&module_path(&rel), &read(path)?));
+    }
+    let folder = module_path(&format!("rust/{dir}/mod.rs"));
+    let modules = declared_modules(&read(&root.join("rust").join(dir).join("mod.rs"))?);
+    let mut graph = Vec::new();
+    for name in &modules {
+        let file = root.join("rust").join(dir).join(format!("{name}.rs"));
+        let src = match fs::read_to_string(&file) {
+            Ok(src) => src,
+            // A module in a folder of its own (`x/mod.rs`).
+            Err(_) => read(&root.join("rust").join(dir).join(name).join("mod.rs"))?,
+        };
+        let mut me = folder.clone();
+        me.push(name.clone());
+        let mut uses: Vec<String> = Vec::new();
+        for (_, path) in absolute_paths(&me, &src) {
+            let path = resolve(&path, &exports);
+            if let Some(used) = path.strip_prefix(folder.as_slice()).and_then(|rest| rest.first()) {
+                if used != name && modules.contains(used) && !uses.contains(used) {
+                    uses.push(used.clone());
+                }
+            }
+        }
+        graph.push((name.clone(), uses));
+    }
+    Ok(graph)
+}
+
+/// The modules `from` reaches in `graph` (itself left out unless on a cycle).
+pub fn reaches(graph: &[(String, Vec<String>)], from: &str) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(n) = todo.pop() {
+        for u in graph.iter().find(|(m, _)| *m == n).map(|(_, u)| u.as_slice()).unwrap_or_default() {
+            if !seen.contains(u) {
+                seen.push(u.clone());
+                todo.push(u.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// The bots' seam of evaluation, which the searches use and which must use none of them.
+pub const SEAM: &str = "evaluator";
+/// The searches of the bots.
+pub const SEARCHES: [&str; 3] = ["search", "mcts", "endgame"];
+
+/// What is wrong with the graph of `rust/players/bots`: a cycle among its modules, or the
+/// evaluator seam reaching a search (it must be a leaf below them). Empty when nothing is.
+pub fn bots_problems(graph: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(cycle) = find_cycle(graph) {
+        out.push(format!("the modules of rust/players/bots use each other in a cycle: {}", cycle.join(" -> ")));
+    }
+    let reached = reaches(graph, SEAM);
+    for s in SEARCHES.iter().filter(|s| reached.iter().any(|r| r == *s)) {
+        out.push(format!(
+            "the evaluator seam (rust/players/bots/{SEAM}.rs) reaches the search `{s}`: it must use \
+             no search, directly or through another module"
+        ));
+    }
+    out
+}

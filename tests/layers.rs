@@ -110,3 +110,108 @@ fn binding_modules_form_no_cycle() {
     // The real bindings.
     assert_eq!(layers::binding_cycle(Path::new(env!("CARGO_MANIFEST_DIR"))), Ok(None));
 }
+
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+fn paths_are_made_absolute_and_groups_expanded() {
+    let here = strings(&["players", "bots", "search"]);
+    let src = "use super::{eval::MoveScorer, tree::{self, Node as N}, Bot};\n\
+               use crate::game::Game;\n\
+               fn f() { let c = super::OnePlyConfig { never_swap: true, ..c }; crate::sim::f::<u8>(); }\n\
+               // super::mcts in a comment\n\
+               mod tests {\n    use super::*;\n    use super::super::levels::level;\n}\n";
+    let got: Vec<(usize, Vec<String>)> = layers::absolute_paths(&here, src);
+    let want = [
+        (1, vec!["players", "bots", "eval", "MoveScorer"]),
+        (1, vec!["players", "bots", "tree"]),
+        (1, vec!["players", "bots", "tree", "Node"]),
+        (1, vec!["players", "bots", "Bot"]),
+        (2, vec!["game", "Game"]),
+        (3, vec!["players", "bots", "OnePlyConfig"]),
+        (3, vec!["sim", "f"]),
+        (6, vec!["players", "bots", "search"]),
+        (7, vec!["players", "bots", "levels", "level"]),
+    ];
+    let want: Vec<(usize, Vec<String>)> = want.iter().map(|(l, p)| (*l, strings(p))).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn re_exports_are_followed_to_the_module_that_defines_the_name() {
+    let mut exports = layers::re_exports(&[], "pub use players::{bots, sim};\npub use game::{Game as Match};\n");
+    exports.extend(layers::re_exports(&strings(&["players", "sim"]), "pub use crate::bots::{bot_seed, BotSpec};"));
+    exports.extend(layers::re_exports(
+        &strings(&["players", "bots"]),
+        "mod spec;\npub use spec::{bot_seed, BotSpec};\npub(crate) use super::stop::Stop;\nuse eval::NotExported;",
+    ));
+    assert!(exports.contains(&(strings(&["Match"]), strings(&["game", "Game"]))));
+    assert!(exports.contains(&(strings(&["players", "bots", "Stop"]), strings(&["players", "stop", "Stop"]))));
+    assert!(!exports.iter().any(|(k, _)| k.last().is_some_and(|n| n == "NotExported")));
+    assert_eq!(
+        layers::resolve(&strings(&["sim", "BotSpec", "build"]), &exports),
+        strings(&["players", "bots", "spec", "BotSpec", "build"])
+    );
+    assert_eq!(layers::resolve(&strings(&["rng", "Rng"]), &exports), strings(&["rng", "Rng"]));
+}
+
+#[test]
+fn a_cycle_among_the_bots_or_a_seam_that_reaches_a_search_is_found() {
+    let graph = |edges: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        edges.iter().map(|(n, uses)| (n.to_string(), strings(uses))).collect()
+    };
+    // The seam below both searches, the searches side by side: nothing wrong.
+    let good = graph(&[
+        ("evaluator", &["eval", "learned"]),
+        ("learned", &["eval"]),
+        ("search", &["evaluator", "endgame", "analysis"]),
+        ("endgame", &["analysis"]),
+        ("mcts", &["evaluator"]),
+    ]);
+    assert!(layers::bots_problems(&good).is_empty());
+    // The seam reaching a search through another module (which also closes a cycle).
+    let bad = graph(&[("evaluator", &["learned"]), ("learned", &["spec"]), ("spec", &["mcts"]), ("mcts", &[])]);
+    let found = layers::bots_problems(&bad);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("reaches the search `mcts`"), "{found:?}");
+    let cycle = graph(&[("search", &["endgame"]), ("endgame", &["search"])]);
+    let found = layers::bots_problems(&cycle);
+    assert_eq!(found, ["the modules of rust/players/bots use each other in a cycle: search -> endgame -> search"]);
+}
+
+#[test]
+fn a_folders_graph_follows_every_spelling_of_a_sibling() {
+    let root = std::env::temp_dir().join(format!("genial-layers-{}", std::process::id()));
+    let bots = root.join("rust/players/bots");
+    std::fs::create_dir_all(&bots).unwrap();
+    let write = |path: &str, text: &str| std::fs::write(root.join(path), text).unwrap();
+    write("rust/lib.rs", "pub mod players;\npub use players::{bots, sim};\n");
+    write("rust/players/mod.rs", "pub mod bots;\npub mod sim;\n");
+    write("rust/players/sim.rs", "pub use crate::bots::Spec;\n");
+    write("rust/players/bots/mod.rs", "mod a;\nmod b;\npub mod c;\nmod d;\npub use c::Spec;\npub trait Bot {}\n");
+    // Through `crate::sim`'s re-export, `mod.rs`'s, a group, and a test module.
+    write("rust/players/bots/a.rs", "use crate::sim::Spec;\nuse super::{Bot, b::X};\n");
+    write("rust/players/bots/b.rs", "// super::d\nmod tests {\n    use super::super::d::Y;\n}\n");
+    write("rust/players/bots/c.rs", "pub struct Spec;\nfn f() { crate::players::bots::c::g(); }\n");
+    write("rust/players/bots/d.rs", "use crate::bots::Bot;\n");
+    let graph = layers::folder_graph(&root, "players/bots");
+    std::fs::remove_dir_all(&root).unwrap();
+    let want = [("a", vec!["c", "b"]), ("b", vec!["d"]), ("c", vec![]), ("d", vec![])];
+    let want: Vec<(String, Vec<String>)> = want.iter().map(|(n, u)| (n.to_string(), strings(u))).collect();
+    assert_eq!(graph.unwrap(), want);
+}
+
+#[test]
+fn the_bots_form_no_cycle_and_their_evaluator_seam_is_a_leaf_below_the_searches() {
+    let graph = layers::folder_graph(Path::new(env!("CARGO_MANIFEST_DIR")), "players/bots").unwrap();
+    let shown = graph.iter().map(|(n, u)| format!("{n} -> {}", u.join(", "))).collect::<Vec<_>>().join("\n");
+    assert!(graph.len() >= 20, "{shown}");
+    let problems = layers::bots_problems(&graph);
+    assert!(problems.is_empty(), "{}\n{shown}", problems.join("\n"));
+    // Below both searches: each of them uses it.
+    for search in ["search", "mcts"] {
+        assert!(layers::reaches(&graph, search).iter().any(|m| m == layers::SEAM), "{search}\n{shown}");
+    }
+}
