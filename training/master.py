@@ -1,4 +1,5 @@
-"""Trains the learned evaluation of the ``master`` level (rust/players/bots/learned.rs).
+"""Trains the learned evaluation of the ``master`` level (rust/players/bots/learned.rs;
+the training itself is rust/players/bots/learned_training.rs).
 
 Two stages, both in Rust, deterministic for their seeds whatever ``--threads``:
 
