@@ -579,7 +579,7 @@ pub fn re_exports(module: &[String], src: &str) -> Vec<(Vec<String>, Vec<String>
             }
             j += 1;
         }
-        if toks.get(j).is_none_or(|t| t.text != "use") {
+        if !toks.get(j).is_some_and(|t| t.text == "use") {
             i = j;
             continue;
         }
