@@ -110,10 +110,11 @@ else
 	$(PY) -m training.master --threads 2 --plot docs/images/master_learning_curve.svg
 endif
 
-# Trains the policy network by expert iteration (`genial train`, docs/expert-iteration.md):
-# searched self-play games, fits, the next generation searching with the policy as prior;
-# about 30 CPU-minutes (17 minutes on two cores), resumable (run it again after Ctrl-C). It installs the
-# weights into rust/players/bots/policy_weights.bin and training/policy.json, then rebuilds.
+# Trains the policy networks by expert iteration (`genial train`, docs/expert-iteration.md),
+# one a table size: two players (searched self-play games, a fit, a second generation searching
+# with the first policy as its prior), then four (one generation). About 45 CPU-minutes (25
+# minutes on two cores), resumable (run it again after Ctrl-C). It installs the weights into
+# rust/players/bots/policy_{2,4}p.bin and training/policy-{2,4}p.json, then rebuilds.
 # SIZE=small: a toy run into /tmp/genial-policy that installs nothing.
 .PHONY: train-policy
 train-policy: $(BUILD)
@@ -121,6 +122,7 @@ ifdef SIZE
 	$(PY) -m genial train --out /tmp/genial-policy --games 16,16 --holdout 8 --epochs 3 --monitor-games 20
 else
 	$(PY) -m genial train --out training/runs/policy --install
+	$(PY) -m genial train --out training/runs/policy-4p --players 4 --games 384 --holdout 48 --install
 	$(MAKE) develop
 endif
 

@@ -125,12 +125,14 @@ def test_a_bad_weight_file_is_refused_and_changes_nothing(tmp_path: Path) -> Non
     assert tuple(names) == POLICY_FEATURES and version >= 1 and hidden >= 1 and checksum
 
 
-def test_the_shipped_weights_match_their_manifest() -> None:
-    manifest = json.loads((Path(__file__).parents[1] / "training" / "policy.json").read_text())
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_shipped_weights_match_their_manifest(players: int) -> None:
     import hashlib
 
-    assert hashlib.sha256(_core.policy_shipped_weights()).hexdigest() == manifest["sha256"]
+    manifest = json.loads((Path(__file__).parents[1] / "training" / f"policy-{players}p.json").read_text())
+    assert hashlib.sha256(_core.policy_shipped_weights(players)).hexdigest() == manifest["sha256"]
     assert manifest["features"] == list(POLICY_FEATURES)
+    assert manifest["plan"]["players"] == players
 
 
 @pytest.mark.parametrize(
@@ -259,11 +261,29 @@ def test_the_train_command_resumes_after_ctrl_c_or_a_kill(tmp_path: Path, sig: s
 
 
 def test_the_prior_waits_for_a_policy_that_learned_the_table_size() -> None:
-    # The shipped policy learned from two-player games: at four players the search ranks its
-    # moves as without the prior (a network off its data misled it there).
-    game = genial.Game(players=4, seed=21)
+    # No shipped network learned three-player games: there the search ranks its moves as
+    # without the prior (a network off its data misled it at a size it never saw).
+    game = genial.Game(players=3, seed=21)
     while len(game.moves) < 9:
         game.play(make("scarcity", seed=1).choose(game))
     fitted = genial.analyse(game, iterations=60, seed=3, level="expert")
     with_prior = parse_bot("expert:iterations=60,prior=policy", seed=3)
     assert with_prior.choose(game) == parse_bot("expert:iterations=60", seed=3).choose(game) == fitted.best.move
+
+
+def test_each_table_size_has_its_network_and_a_new_one_replaces_only_its_own() -> None:
+    two, four = genial.Game(players=2, seed=5), genial.Game(players=4, seed=5)
+    shipped = [_core.policy_logits(g._state) for g in (two, four)]
+    with pytest.raises(ValueError, match="3-player"):
+        _core.policy_shipped_weights(3)
+    assert _core.policy_shipped_weights(2) != _core.policy_shipped_weights(4)
+    # The two-player file, its output bias moved, serves two players and leaves four alone.
+    bias = bytearray(_core.policy_shipped_weights(2))
+    bias[-4:] = (np.frombuffer(bytes(bias[-4:]), "<f4") + np.float32(1.0)).astype("<f4").tobytes()
+    _core.use_policy_weights(bytes(bias))
+    try:
+        assert np.allclose(_core.policy_logits(two._state), shipped[0] + 1.0, atol=1e-5)
+        assert np.array_equal(_core.policy_logits(four._state), shipped[1])
+    finally:
+        _core.use_policy_weights(None)
+    assert np.array_equal(_core.policy_logits(two._state), shipped[0])

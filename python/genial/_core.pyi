@@ -658,13 +658,16 @@ def policy_logits(state: GameState) -> npt.NDArray[np.float32]:
     """The active policy's logits of the legal moves of the seat to move."""
 
 def policy_info() -> tuple[list[str], int, int, int]:
-    """``(feature names, version, FNV-1a 64 checksum of the shipped file, hidden units)``."""
+    """``(feature names, version, FNV-1a 64 checksum of the shipped files, hidden units of
+    the two-player network)``."""
 
-def policy_shipped_weights() -> bytes:
-    """The shipped policy weight file."""
+def policy_shipped_weights(players: int = 2) -> bytes:
+    """The shipped policy weight file of the network for ``players`` players (ValueError
+    where none learned that size)."""
 
 def use_policy_weights(data: bytes | None = None) -> None:
-    """Puts a policy weight file in use for this process (``None``: the shipped one)."""
+    """Puts a policy weight file in use for this process at the table sizes it learned, the
+    shipped networks staying at the others (``None``: the shipped ones everywhere)."""
 
 def self_play_positions(
     players: int,

@@ -349,6 +349,8 @@ class Plan:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if not 1 <= self.hidden <= 256:
             raise ValueError(f"hidden must be 1..=256, not {self.hidden}")
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, not {self.players}")
         if self.extra < 0 or self.monitor_games < 0:
             raise ValueError("extra and monitor_games must be >= 0")
         if self.monitor_games % 2:

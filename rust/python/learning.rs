@@ -98,20 +98,25 @@ fn policy_logits<'py>(py: Python<'py>, state: &Bound<'_, PyGameState>) -> Bound<
     PyArray1::from_vec(py, out)
 }
 
-/// `(feature names, version, FNV-1a 64 checksum of the shipped file, hidden units)`.
+/// `(feature names, version, FNV-1a 64 checksum of the shipped files, hidden units of the
+/// two-player network)`.
 #[pyfunction]
 fn policy_info() -> (Vec<&'static str>, u32, u64, usize) {
-    (FEATURE_NAMES.to_vec(), policy::WEIGHTS_VERSION, policy::checksum(), policy::shipped().hidden())
+    (FEATURE_NAMES.to_vec(), policy::WEIGHTS_VERSION, policy::checksum(), policy::shipped().for_table(2).hidden())
 }
 
-/// The shipped policy weight file.
+/// The shipped policy weight file of the network for `players` players.
 #[pyfunction]
-fn policy_shipped_weights(py: Python<'_>) -> Bound<'_, PyBytes> {
-    PyBytes::new(py, &policy::shipped().to_bytes())
+#[pyo3(signature = (players = 2))]
+fn policy_shipped_weights(py: Python<'_>, players: usize) -> PyResult<Bound<'_, PyBytes>> {
+    let file = policy::shipped_file(players)
+        .ok_or_else(|| PyValueError::new_err(format!("no shipped policy network learned {players}-player games")))?;
+    Ok(PyBytes::new(py, file))
 }
 
-/// Puts the policy weight file `data` in use for this process (`None`: the shipped
-/// weights); a malformed file raises ValueError and changes nothing.
+/// Puts the policy weight file `data` in use for this process at the table sizes it
+/// learned, the shipped networks staying at the others (`None`: the shipped weights
+/// everywhere); a malformed file raises ValueError and changes nothing.
 #[pyfunction]
 #[pyo3(signature = (data = None))]
 fn use_policy_weights(data: Option<&[u8]>) -> PyResult<()> {

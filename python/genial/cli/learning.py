@@ -14,10 +14,17 @@ from .common import error, examples, split_bot_specs
 
 __all__ = ["register"]
 
-# Where `--install` puts the weights: the files `include_bytes!` compiles into the core.
+# Where `--install` puts the weights: the files `include_bytes!` compiles into the core,
+# one network a table size.
 _SOURCE = Path(__file__).resolve().parents[3]
-_WEIGHTS = _SOURCE / "rust" / "players" / "bots" / "policy_weights.bin"
-_MANIFEST = _SOURCE / "training" / "policy.json"
+
+
+def _installed(players: int) -> tuple[Path, Path]:
+    """The shipped weight file and manifest of the network for ``players`` players."""
+    return (
+        _SOURCE / "rust" / "players" / "bots" / f"policy_{players}p.bin",
+        _SOURCE / "training" / f"policy-{players}p.json",
+    )
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -33,13 +40,15 @@ def _train(args: argparse.Namespace) -> int:
             hidden=args.hidden,
             epochs=args.epochs,
             threads=args.threads,
+            players=args.players,
             monitor_games=args.monitor_games,
         )
         plan.check()
     except ValueError as e:
         return error(str(e))
-    if args.install and not _WEIGHTS.parent.is_dir():
-        return error(f"--install writes into a source checkout of genial; {_WEIGHTS.parent} is not there")
+    weights_file, manifest_file = _installed(plan.players)
+    if args.install and not weights_file.parent.is_dir():
+        return error(f"--install writes into a source checkout of genial; {weights_file.parent} is not there")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         return error(f"--out {out} is a file, not a folder")
@@ -58,9 +67,9 @@ def _train(args: argparse.Namespace) -> int:
         return error(str(e))
     print(f"wrote {out / 'policy.bin'} (sha256 {manifest['sha256'][:16]}...) and {out / 'policy.json'}")
     if args.install:
-        write_atomic(_WEIGHTS, weights)
-        write_atomic(_MANIFEST, json.dumps(manifest, indent=2) + "\n")
-        print(f"installed into {_WEIGHTS} and {_MANIFEST}: rebuild (make develop) to use them")
+        write_atomic(weights_file, weights)
+        write_atomic(manifest_file, json.dumps(manifest, indent=2) + "\n")
+        print(f"installed into {weights_file} and {manifest_file}: rebuild (make develop) to use them")
     return 0
 
 
@@ -112,6 +121,13 @@ def register(sub: Any) -> None:
         "--games",
         default=None,
         help="searched games per generation, comma-separated (default: " + ",".join(str(g) for g in Plan.games) + ")",
+    )
+    p.add_argument(
+        "--players",
+        type=int,
+        default=Plan.players,
+        choices=(2, 4),
+        help="the table size the network learns (one network a size; default %(default)s)",
     )
     p.add_argument("--holdout", type=int, default=Plan.holdout, help="held-out games that judge every fit")
     p.add_argument("--teacher", default=Plan.teacher, help="the searching level that makes the targets")

@@ -11,8 +11,11 @@
 //! moves' logits. Everything read is public or the mover's own rack: no other seat's rack
 //! and nothing of the bag's order.
 //!
-//! The weights ship inside the library (`policy_weights.bin`, [`WEIGHTS_VERSION`], checked
-//! by [`checksum`] in the tests and by SHA-256 in `training/policy.json`).
+//! The weights ship inside the library, one network per table size it learned
+//! (`policy_2p.bin`, `policy_4p.bin`: [`WEIGHTS_VERSION`], checked by [`checksum`] in the
+//! tests and by SHA-256 in `training/policy-2p.json` and `training/policy-4p.json`). The
+//! moves of a two-player and a four-player game are worth different things (one opponent's
+//! colours to block against three's), so each size has its own network ([`Policies`]).
 
 use super::eval::{MoveScorer, NF};
 use super::Bot;
@@ -207,7 +210,8 @@ pub const WEIGHTS_VERSION: u32 = 2;
 /// The header: magic, version, features, hidden units, the player counts learned from.
 const HEAD: usize = 24;
 const MAGIC: &[u8; 8] = b"GENIALPO";
-static SHIPPED: &[u8] = include_bytes!("policy_weights.bin");
+/// The shipped weight files, one a table size, in the order [`Policies::for_table`] looks.
+static SHIPPED: [&[u8]; 2] = [include_bytes!("policy_2p.bin"), include_bytes!("policy_4p.bin")];
 /// Most hidden units a weight file may declare.
 pub const MAX_HIDDEN: usize = 256;
 
@@ -309,34 +313,85 @@ impl Policy {
     }
 }
 
-/// The shipped weights (the file is checked by the tests, so this cannot fail in a build
-/// that passed them).
-pub fn shipped() -> &'static Policy {
-    static W: OnceLock<Policy> = OnceLock::new();
-    W.get_or_init(|| Policy::from_bytes(SHIPPED).expect("the shipped policy weights are valid"))
+/// The networks in use, one for each table size it learned (the first that learned a size
+/// serves it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policies {
+    nets: Vec<Policy>,
 }
 
-fn slot() -> &'static RwLock<Arc<Policy>> {
-    static ACTIVE: OnceLock<RwLock<Arc<Policy>>> = OnceLock::new();
+impl Policies {
+    /// The network that learned games of `players` players, if one did: what a search's prior
+    /// asks for (a network ranks the moves of a size it never saw by what it learned at
+    /// another, which can mislead a search).
+    pub fn learned_at(&self, players: usize) -> Option<&Policy> {
+        self.nets.iter().find(|p| p.learned_at(players))
+    }
+
+    /// The network the `policy` bot plays `players` players with: the one that learned that
+    /// size, else the first (the bot has nothing else to play by).
+    pub fn for_table(&self, players: usize) -> &Policy {
+        self.learned_at(players).unwrap_or(&self.nets[0])
+    }
+
+    /// The logits of `moves` (the legal moves of `game`) into `out`, by the network for the
+    /// game's table size.
+    pub fn logits(&self, game: &Game, moves: &[Move], out: &mut Vec<f32>) {
+        self.for_table(game.config().players()).logits(game, moves, out)
+    }
+
+    /// `weights` for the table sizes it learned, and these networks for the others.
+    fn with(&self, weights: Policy) -> Policies {
+        let learned = weights.players;
+        let mut nets = vec![weights];
+        nets.extend(self.nets.iter().filter(|p| p.players & learned == 0).cloned());
+        Policies { nets }
+    }
+}
+
+/// The shipped networks (the files are checked by the tests, so this cannot fail in a build
+/// that passed them).
+pub fn shipped() -> &'static Policies {
+    static W: OnceLock<Policies> = OnceLock::new();
+    W.get_or_init(|| Policies {
+        nets: SHIPPED.iter().map(|b| Policy::from_bytes(b).expect("the shipped policy weights are valid")).collect(),
+    })
+}
+
+/// The shipped weight file of the network that learned `players` players, if one did.
+pub fn shipped_file(players: usize) -> Option<&'static [u8]> {
+    shipped().nets.iter().position(|p| p.learned_at(players)).map(|i| SHIPPED[i])
+}
+
+fn slot() -> &'static RwLock<Arc<Policies>> {
+    static ACTIVE: OnceLock<RwLock<Arc<Policies>>> = OnceLock::new();
     ACTIVE.get_or_init(|| RwLock::new(Arc::new(shipped().clone())))
 }
 
-/// The weights the `policy` bot and the policy prior use: the shipped ones, unless
-/// [`set_active`] put others in their place (training tries its candidates this way).
-pub fn active() -> Arc<Policy> {
+/// The networks the `policy` bot and the policy prior use: the shipped ones, unless
+/// [`set_active`] put another in their place (training tries its candidates this way).
+pub fn active() -> Arc<Policies> {
     Arc::clone(&slot().read().unwrap_or_else(|p| p.into_inner()))
 }
 
-/// Puts `weights` in use for this process (`None`: the shipped ones again). Games under way
-/// pick them up at their next decision; a run that must not mix them sets them before it starts.
+/// Puts `weights` in use for this process at the table sizes it learned, the shipped
+/// networks staying at the others (`None`: the shipped ones everywhere again). Games under
+/// way pick them up at their next decision; a run that must not mix them sets them before
+/// it starts.
 pub fn set_active(weights: Option<Policy>) {
-    let w = Arc::new(weights.unwrap_or_else(|| shipped().clone()));
+    let w = Arc::new(match weights {
+        Some(w) => shipped().with(w),
+        None => shipped().clone(),
+    });
     *slot().write().unwrap_or_else(|p| p.into_inner()) = w;
 }
 
-/// FNV-1a 64 of the shipped weight file (pinned by a test).
+/// FNV-1a 64 of the shipped weight files, one after the other (pinned by a test).
 pub fn checksum() -> u64 {
-    SHIPPED.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    SHIPPED
+        .iter()
+        .flat_map(|f| f.iter())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
 /// Softmax of `logits` in place (probabilities of the moves).
@@ -413,9 +468,11 @@ mod tests {
 
     #[test]
     fn shipped_weights_round_trip_and_bad_files_are_refused() {
-        let w = shipped();
-        assert_eq!(&Policy::from_bytes(&w.to_bytes()).unwrap(), w);
-        assert_eq!(w.to_bytes(), SHIPPED);
+        for (w, file) in shipped().nets.iter().zip(SHIPPED) {
+            assert_eq!(&Policy::from_bytes(&w.to_bytes()).unwrap(), w);
+            assert_eq!(w.to_bytes(), file);
+        }
+        let w = &shipped().nets[0];
         let mut bad = w.to_bytes();
         bad.pop();
         assert!(Policy::from_bytes(&bad).unwrap_err().contains("bytes"));
@@ -430,8 +487,34 @@ mod tests {
         let mut none = w.to_bytes();
         none[20..24].copy_from_slice(&0u32.to_le_bytes());
         assert!(Policy::from_bytes(&none).unwrap_err().contains("player counts"));
-        // The shipped network learned from two-player games only.
-        assert!(w.learned_at(2) && !w.learned_at(4));
+        // One shipped network a table size: two players, then four; three players have none.
+        let nets = &shipped().nets;
+        assert!(nets[0].learned_at(2) && !nets[0].learned_at(3) && !nets[0].learned_at(4));
+        assert!(nets[1].learned_at(4) && !nets[1].learned_at(2) && !nets[1].learned_at(3));
+        assert!(shipped().learned_at(3).is_none());
+        assert_eq!(shipped_file(4), Some(SHIPPED[1]));
+    }
+
+    #[test]
+    fn a_network_put_in_use_serves_only_the_sizes_it_learned() {
+        let (two, four) = (shipped().nets[0].clone(), shipped().nets[1].clone());
+        let mut other = two.clone();
+        other.b2 += 1.0;
+        let mixed = shipped().with(other.clone());
+        assert_eq!(mixed.learned_at(2), Some(&other));
+        assert_eq!(mixed.learned_at(4), Some(&four));
+        // A network of every size takes them all.
+        let mut all = other.clone();
+        all.players = 0b111;
+        let every = shipped().with(all.clone());
+        assert_eq!(
+            (every.learned_at(2), every.learned_at(3), every.learned_at(4)),
+            (Some(&all), Some(&all), Some(&all))
+        );
+        assert_eq!(every.nets.len(), 1);
+        // The bot at a size nobody learned plays the first network.
+        assert_eq!(mixed.for_table(3), &other);
+        assert_eq!(shipped().with(four.clone()).for_table(2), &two);
     }
 
     #[test]

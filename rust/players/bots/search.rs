@@ -292,9 +292,9 @@ impl<E: Evaluator> SearchBot<E> {
         let scored = &mut self.tree.scored;
         // The policy ranks the root only at the table sizes it learned: elsewhere the fitted
         // score does, as without the prior.
-        let policy =
-            (cfg.prior == Prior::Policy).then(policy::active).filter(|p| p.learned_at(root.config().players()));
-        match &policy {
+        let nets = (cfg.prior == Prior::Policy).then(policy::active);
+        let policy = nets.as_deref().and_then(|n| n.learned_at(root.config().players()));
+        match policy {
             None => rank(&mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, scored),
             Some(p) => rank_by_policy(p, &mut self.rng, root, root_moves, cfg.never_swap, cfg.width as usize, scored),
         }
