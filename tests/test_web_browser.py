@@ -174,10 +174,12 @@ def open_page(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) ->
     return ctx, page, wire
 
 
-def play_out_by_api(url: str, gid: str, tokens: tuple[str, str], watch: Page | None = None) -> None:
+def play_out_by_api(
+    url: str, gid: str, tokens: tuple[str, str], watch: Page | None = None, swaps: bool = False
+) -> None:
     """Both people of a two-seat game play it to the end through the API: the first tile of
-    the rack that fits anywhere, a swap offer declined, a swap when nothing fits. With
-    ``watch``, after each move of seat 0 waits until that page has seen it."""
+    the rack that fits anywhere, a swap offer declined (taken with ``swaps``), a swap when
+    nothing fits. With ``watch``, after each move of seat 0 waits until that page has seen it."""
     import httpx
 
     while True:
@@ -186,7 +188,7 @@ def play_out_by_api(url: str, gid: str, tokens: tuple[str, str], watch: Page | N
             return
         token = tokens[s["current"]]
         s = httpx.get(f"{url}/api/games/{gid}", headers={"X-Seat-Token": token}).json()
-        move = "keep" if s["phase"] == "swap_offer" else None
+        move = ("swap" if swaps else "keep") if s["phase"] == "swap_offer" else None
         for slot in range(len(s["rack"])) if move is None else []:
             moves = httpx.get(
                 f"{url}/api/games/{gid}/options", params={"slot": slot}, headers={"X-Seat-Token": token}
@@ -1229,6 +1231,101 @@ def test_a_dishonest_deal_is_caught_by_the_end_screen(browser: Browser, tmp_path
         assert page.locator(".verify-result.error").count() == 1, f"the dishonest deal passed: {text}"
         assert "revealed bag" in text
         ctx.close()
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+# Seed 2 (2 players): both people playing the first rack tile that fits at its best placement
+# and taking every swap offered (`play_out_by_api` with ``swaps``), a swap comes at move 9,
+# with most of the game still to draw after it.
+SWAP_SEED = 2
+
+
+def test_a_dishonest_swap_mix_is_caught_by_the_end_screen(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44, N5: a server deals the bag it committed to but mixes the tiles a swap puts
+    back its own way, not by the committed seed's shuffle, which chooses every draw after the
+    swap; at the end it reveals the committed seed and bag. Every draw is a tile of that bag
+    and every rack fits the draws, so only the page's replay of the seeded mix catches it. The
+    same deal played honestly, swaps included, must check out, so that a page which failed
+    every game with a swap would not pass this test either."""
+    import secrets
+
+    import httpx
+    from genial.web.tables import Table
+    from swap_mix import mixed_otherwise
+
+    sock = _bound()
+    srv, thread = _serve(tmp_path / "games.sqlite3", sock)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    hub = srv.config.app.app.state.hub
+
+    def new_game() -> tuple[str, str, str, str]:
+        # Between two people the server draws the seed itself: its source is pinned for the
+        # request, so that both games have the deal in which the play below swaps.
+        with monkeypatch.context() as m:
+            m.setattr(secrets, "randbits", lambda bits: SWAP_SEED)
+            made = httpx.post(
+                f"{url}/api/games", json={"variant": "standard", "players": 2, "seats": [{"kind": "human"}] * 2}
+            ).json()
+        gid, t0 = made["id"], made["token"]
+        t1 = httpx.post(f"{url}/api/games/{gid}/claim", json={"invite": made["seats"][1]["invite"]}).json()["token"]
+        assert hub.tables[gid].game.seed == SWAP_SEED
+        return gid, t0, t1, made["commitment"]
+
+    def verified(gid: str, t0: str, t1: str, shown: str) -> tuple[str, bool, dict[str, Any]]:
+        """The end screen's verdict on a game played out with every swap offer taken (its
+        text, and whether it says the check passed), and the reveal the page checked."""
+        ctx, page, wire = open_page(browser, f"{url}/game/{gid}#t={t0}")
+        page.wait_for_selector(".fairness code")
+        assert page.get_attribute(".fairness code", "data-commitment") == shown
+        play_out_by_api(url, gid, (t0, t1), watch=page, swaps=True)
+        page.wait_for_selector(".end-card #verify")
+        page.click("#verify")
+        page.wait_for_selector(".verify-result.error, .verify-result.ok")
+        text = page.inner_text(".verify-result")
+        ok = page.locator(".verify-result.ok").count() == 1
+        assert wire.errors == []
+        ctx.close()
+        reveal: dict[str, Any] = httpx.get(f"{url}/api/games/{gid}").json()["reveal"]
+        assert any("returned" in s for s in reveal["steps"]), "no swap: the test checks nothing"
+        return text, ok, reveal
+
+    try:
+        # The positive control: the server's own game, its swaps mixed by the committed seed.
+        text, ok, honest = verified(*new_game())
+        assert ok, f"an honest game with a swap failed the check: {text}"
+        assert "one fingerprinted at the start" in text and "its mix replayed from the revealed seed" in text
+
+        # The liar plays the same deal, its fingerprint the honest one (salt, seed, bag), on
+        # a game whose swaps another seed mixes, and reveals the committed seed.
+        gid, t0, t1, shown = new_game()
+        table = hub.tables[gid]
+        table.game = mixed_otherwise(json.loads(table.game.to_json()))
+        table.reveal = lambda: {**Table.reveal(table), "seed": str(SWAP_SEED)}
+        assert table.commitment == shown
+        text, ok, forged = verified(gid, t0, t1, shown)
+        assert not ok, f"the dishonest swap mix passed: {text}"
+        assert (forged["seed"], forged["bag"]) == (honest["seed"], honest["bag"])
+        # The same game up to the first swap; the first draw the two deals differ in is the
+        # one the page names, drawn after that swap from the bag as the seeded mix leaves it.
+        swap = next(i for i, s in enumerate(forged["steps"]) if "returned" in s)
+        assert forged["steps"][: swap + 1] == honest["steps"][: swap + 1]
+
+        def draws(reveal: dict[str, Any]) -> list[tuple[int, str]]:
+            return [
+                (i, s["drew"][k : k + 2]) for i, s in enumerate(reveal["steps"]) for k in range(0, len(s["drew"]), 2)
+            ]
+
+        told = next(n for n, (a, b) in enumerate(zip(draws(honest), draws(forged))) if a[1] != b[1])
+        at = draws(forged)[told][0]
+        assert at > swap
+        assert text.startswith(f"✗ Draw {told + 1} ("), text
+        assert f"move {forged['steps'][at]['move'] + 1}) is not the revealed bag's next tile" in text
+        assert "(the bag as the swaps' seeded mix leaves it)" in text
     finally:
         srv.should_exit = True
         thread.join(10)
