@@ -545,7 +545,8 @@ def directions() -> list[tuple[int, int]]:
 
 def bot_catalogue() -> list[dict[str, Any]]:
     """Every built-in bot from the core's catalogue: name, description, strength, level,
-    searches, and its options (name, kind, default, min, max, min_open, bounds, choices, help)."""
+    searches, and its options (name, kind, default, by_players, min, max, min_open, bounds,
+    choices, help)."""
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     """A bot's text form ``name:key=value,...`` read by the catalogue: ``(name, options)``."""
