@@ -367,7 +367,8 @@ def _example(path: str | None) -> str:
 def _fact(name: str | None) -> str:
     """The value of the fact ``name`` (a fact marker's argument): ``obs-size``,
     ``obs-features`` (the entries after the board block), ``budget:LEVEL`` (a searching
-    level's iterations with 2 / 3 / 4 players), ``rule-option-names`` (each in a code span)
+    level's iterations with 2 / 3 / 4 players), ``budget-most`` (the most iterations any
+    level's budget gives a decision), ``rule-option-names`` (each in a code span)
     and ``rule-option-values`` (each with its values, as the engine protocol's page lists
     them)."""
     kind, _, arg = (name or "").partition(":")
@@ -386,6 +387,10 @@ def _fact(name: str | None) -> str:
         if by_players is None:
             raise ValueError(f"genial:fact budget:{arg}: {arg} is no searching level")
         return " / ".join(map(str, by_players))
+    if kind == "budget-most":
+        from genial.bots import catalogue
+
+        return str(max(max(o.by_players) for b in catalogue() for o in b.options if o.by_players))
     if kind in ("rule-option-names", "rule-option-values"):
         from genial import Rules
 
