@@ -691,7 +691,8 @@ def observation_layout() -> list[tuple[str, int, list[int]]]:
     """The observation's blocks as ``(name, offset, shape)``, in order."""
 
 def observation_version() -> int:
-    """The version of the observation's layout and meaning (raised when either changes)."""
+    """The version of the observation's layout and meaning: a fingerprint that changes with
+    either (compare it for equality only)."""
 
 def decode_action(action: int) -> tuple[int, tuple[int, int], int] | str:
     """``(slot, (q, r), direction)`` of a placement action, or ``"swap"`` / ``"keep"``."""

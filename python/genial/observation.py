@@ -92,9 +92,10 @@ __all__ = [
     "grid_low_high",
 ]
 
-#: The version of the layout and meaning of an observation (the core's): raised whenever
-#: either changes, such as when a rule option adds an entry to ``options``. The learning
-#: environments carry it as their ``version``.
+#: The version of the layout and meaning of an observation (the core's): a fingerprint of
+#: the blocks and the rule options, so it changes with either, such as when a rule option
+#: adds an entry to ``options``; compare it for equality only. The learning environments
+#: carry it as their ``version``.
 VERSION: int = _core.observation_version()
 OBS_SIZE: int = _core.rl_constants()[4]
 LAYOUT: dict[str, tuple[int, tuple[int, ...]]] = {
