@@ -3,7 +3,7 @@ Stable-Baselines3 ``VecEnv``, trained on a CPU.
 
 The agent plays one seat of a 2-player game against the built-in ``random`` bot
 (`genial.envs.sb3.VecEnv`: ``--envs`` games stepped together in Rust, a random seat each
-game). It sees only its own observation (`genial.observation`, 1911 numbers) and chooses
+game). It sees only its own observation (`genial.observation`, `OBS_SIZE` numbers) and chooses
 among the legal actions only: the environment's ``action_masks()`` (`genial.actions`, 6086
 actions) is what `MaskablePPO` reads. The reward is the environment's own: +1 for a win, -1 for a loss, 0
 for a tie, at the end of the game. The network is two hidden layers (256 and 128, ReLU) for

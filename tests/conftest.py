@@ -98,6 +98,7 @@ SLOW_MODULES = {
     "test_master",
     "test_packaging",
     "test_review_verdicts",
+    "test_rule_option_recipe",  # builds the core twice in a scratch copy
     "test_rl_sb3",  # imports PyTorch (when the learn extra is installed)
     "test_web_browser",
     "test_web_connections",

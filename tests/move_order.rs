@@ -5,6 +5,7 @@
 
 use genial::hex::zone;
 use genial::rng::{derive_seed, Rng};
+use genial::variants::RULE_OPTIONS;
 use genial::{Config, Game, Move, Phase, Placement, Tile};
 
 /// Positions per rule set (every position of seeded random games, game after game).
@@ -102,6 +103,11 @@ fn legal_moves_equal_the_reference_in_order_for_every_rule_set() {
     }
 }
 
+/// The rule options the fingerprint below was recorded with. A rule set with another option
+/// away from its default is left out: a new option is new rules, which the fingerprint never
+/// saw, and at its default it must change no move, which the rule sets kept here check.
+const RECORDED_OPTIONS: [&str; 2] = ["swap_timing", "require_contact"];
+
 /// The fingerprint of every listed move of the positions above. The generator before fixed
 /// blocks per free edge (commit 5feb904, this file added) and the one after both give it,
 /// and both equal the reference on all of them: a later change of any move or of the order
@@ -110,7 +116,12 @@ fn legal_moves_equal_the_reference_in_order_for_every_rule_set() {
 fn legal_moves_match_the_recorded_fingerprint() {
     let mut hash = 0xCBF2_9CE4_8422_2325u64;
     let mut lists = 0usize;
-    for (ci, config) in Config::all().into_iter().enumerate() {
+    // `Config::all` lists a new option's values innermost, so the recorded rule sets keep
+    // their order, hence their seeds.
+    let recorded = Config::all().into_iter().filter(|c| {
+        RULE_OPTIONS.iter().all(|o| RECORDED_OPTIONS.contains(&o.name) || o.value_in(c) == o.default_value())
+    });
+    for (ci, config) in recorded.enumerate() {
         positions(config, ci as u64, |_, moves| {
             fingerprint(&mut hash, moves);
             lists += 1;

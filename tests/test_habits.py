@@ -172,7 +172,7 @@ def test_the_startup_hook_registers_the_env_with_no_import_of_genial(tmp_path: P
     )
     proc = _fresh(code, tmp_path, hook=True)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "(1911,)"
+    assert proc.stdout.strip() == f"({genial.observation.OBS_SIZE},)"
 
 
 def test_gymnasium_makes_the_env_in_a_fresh_interpreter_where_the_hook_is_installed(tmp_path: Path) -> None:

@@ -261,16 +261,17 @@ PLAYTHROUGH = os.path.join(os.path.dirname(__file__), "data", "openspiel_genial.
 
 
 def test_the_playthrough_replays_exactly() -> None:
-    # OpenSpiel's regression file for a game, as its playthrough_test checks each one.
-    # Written (after a deliberate change of what OpenSpiel is told) with:
-    #   PYTHONPATH=python python -c "import genial.envs.openspiel; from absl import flags;
-    #   flags.FLAGS.mark_as_parsed(); from open_spiel.python.algorithms import generate_playthrough as g;
-    #   open('tests/data/openspiel_genial.txt', 'w').write(g.playthrough('genial', None, seed=7))"
+    # OpenSpiel's regression file for a game, as its playthrough_test checks each one,
+    # written by tests/openspiel_playthrough.py after a deliberate change of what OpenSpiel
+    # is told.
     from open_spiel.python.algorithms import generate_playthrough
 
     _absl_flags_parsed()
     original, again = generate_playthrough.replay(PLAYTHROUGH)
-    assert again == original
+    assert again == original, (
+        "what OpenSpiel is told changed: if on purpose (a new rule option, another observation), "
+        "run python tests/openspiel_playthrough.py and read the file's diff"
+    )
     # It shows the public and private observations, as OpenSpiel's playthroughs of
     # imperfect-information games do.
     assert 'PublicObservationString() = "' in original and 'PrivateObservationString(1) = "' in original

@@ -39,7 +39,7 @@ def test_gymnasium_finds_the_env_after_import_genial(order: str) -> None:
         "print(obs['observation'].shape, info['seat'])\n"
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "(1911,) 0"
+    assert proc.stdout.strip() == f"({genial.observation.OBS_SIZE},) 0"
 
 
 def test_import_genial_does_not_import_gymnasium() -> None:

@@ -24,10 +24,15 @@ def test_the_observation_table_matches_the_layout() -> None:
     list the core's blocks in order with their shapes."""
     import re
 
-    from genial import _core, observation
+    from genial import Rules, _core, observation
 
     doc = observation.__doc__ or ""
-    rows = re.findall(r"^(\w+)\s+\(([\d, ]+)\)", doc, flags=re.M)
-    table = [(name, tuple(int(x) for x in shape.replace(" ", "").split(",") if x)) for name, shape in rows]
+    rows = re.findall(r"^(\w+)\s+\(([\w, ]+)\)", doc, flags=re.M)
+    # R, the number of rule options, stands for it where the table would restate it.
+    sizes = {"R": len(Rules.options())}
+    table = [
+        (name, tuple(sizes[x] if x in sizes else int(x) for x in shape.replace(" ", "").split(",") if x))
+        for name, shape in rows
+    ]
     core = [(name, tuple(shape)) for name, _, shape in _core.observation_layout()]
     assert table == core

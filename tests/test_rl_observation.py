@@ -218,9 +218,9 @@ def test_grid_neighbours_are_in_a_three_by_three_window() -> None:
 
 
 def test_grid_refuses_what_is_no_observation() -> None:
-    from genial.observation import FEATURES, GRID_SHAPE, from_grid, to_grid
+    from genial.observation import FEATURES, GRID_SHAPE, OBS_SIZE, from_grid, to_grid
 
-    with pytest.raises(ValueError, match="1911"):
+    with pytest.raises(ValueError, match=str(OBS_SIZE)):
         to_grid(np.zeros(10, np.float32))
     with pytest.raises(ValueError, match="grid"):
         from_grid(np.zeros((11, 13, 13), np.float32), np.zeros(FEATURES, np.float32))

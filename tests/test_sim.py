@@ -420,7 +420,7 @@ def test_pandas_arrow_and_parquet(tmp_path: Path) -> None:
     back = pq.read_table(path)
     assert back.num_rows == 50 and back.column("seed").to_pylist() == res.seed.tolist()
     meta = json.loads(back.schema.metadata[b"genial"])
-    assert meta["rules"] == "version=1 variant=duel players=2 swap_timing=after_placement require_contact=false"
+    assert meta["rules"] == genial.Rules("duel").to_text()
     assert genial.results.read_metadata(path)["games"] == 50
     assert set(back.column("place_0").to_pylist()) <= {1, 2}
     # A plain CSV: pandas reads exactly the games, with no options.

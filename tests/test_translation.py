@@ -37,8 +37,10 @@ from genial.translation import (
 REAL = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 KEYWORDS = {"tr": None, "ntr": (1, 2), "mark": None, "t": None, "nt": (1, 2)}
-# What babel.cfg extracts: the package's Python, the page's JavaScript and its HTML.
+# What babel.cfg extracts: the core's texts, the package's Python, the page's JavaScript and
+# its HTML (a file takes the first pattern that matches it).
 METHODS = [
+    ("python/genial/web/core_texts.py", "genial.web.core_texts:extract"),
     ("python/genial/**.py", "python"),
     ("python/genial/web/static/**.js", "javascript"),
     ("python/genial/web/static/**.html", "genial.translation:extract_page_html"),
@@ -534,7 +536,7 @@ def page_messages() -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     options = {"python/genial/web/static/**.js": {"parse_template_string": "true"}}
     for _, _, message, _, _ in extract_from_dir(
-        str(ROOT), method_map=METHODS[1:], options_map=options, keywords=KEYWORDS
+        str(ROOT), method_map=[m for m in METHODS if "/static/" in m[0]], options_map=options, keywords=KEYWORDS
     ):
         out[message[0] if isinstance(message, tuple) else message] = message[1] if isinstance(message, tuple) else None
     return out

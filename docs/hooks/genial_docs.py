@@ -17,6 +17,14 @@ between them is what the page shows where it is read as it is, on GitHub, a link
 same part of the built site (`link_to_site` writes it; tests/test_docs_github.py checks that
 none is blank). Running this file (``python docs/hooks/genial_docs.py``) writes those links
 into every page, pairing any single marker.
+
+A fact the code decides and a page says too (the observation's size, a level's budget, a
+rule set's text form) is written from the code the same way: a fact marker holds the value
+itself, ``<!-- genial:fact obs-size -->1911<!-- /genial:fact -->`` (GitHub and the site show
+the value, the comments show nowhere), and every text form of a rule set written whole
+(``version=1 variant=... players=... OPTION=VALUE ...``) is the current one. Running this
+file rewrites both in every page (`refresh_facts`), so that a new rule option or another
+budget needs no edit of the docs; tests/test_doc_facts.py fails while one is stale.
 """
 
 from __future__ import annotations
@@ -304,11 +312,14 @@ def _bot_table() -> str:
     from genial.bots import catalogue
 
     lines = ["| bot | strength | searches | what it does | options (default, bounds) |", "|---|---|---|---|---|"]
+
+    def default(o: Any) -> str:
+        if o.by_players is not None:  # a level's budget
+            return f"`{'/'.join(map(str, o.by_players))}` with 2/3/4 players"
+        return "the bot decides" if o.default is None else f"`{o.default}`"
+
     for b in catalogue():
-        options = "<br>".join(
-            f"`{o.name}` = {'the level decides' if o.default is None else f'`{o.default}`'} ({o.bounds}): {o.help}"
-            for o in b.options
-        )
+        options = "<br>".join(f"`{o.name}` = {default(o)} ({o.bounds}): {o.help}" for o in b.options)
         searches = "yes" if b.searches else "no"
         lines.append(f"| `{b.name}` | {b.strength} | {searches} | {b.description} | {options} |")
     return "\n".join(lines)
@@ -353,7 +364,100 @@ def _example(path: str | None) -> str:
     return f'??? example "{path}"\n\n    ```python\n{code}\n    ```'
 
 
+def _fact(name: str | None) -> str:
+    """The value of the fact ``name`` (a fact marker's argument): ``obs-size``,
+    ``obs-features`` (the entries after the board block), ``budget:LEVEL`` (a searching
+    level's iterations with 2 / 3 / 4 players), ``budget-most`` (the most iterations any
+    level's budget gives a decision), ``rule-option-names`` (each in a code span)
+    and ``rule-option-values`` (each with its values, as the engine protocol's page lists
+    them)."""
+    kind, _, arg = (name or "").partition(":")
+    if kind == "obs-size":
+        from genial.observation import OBS_SIZE
+
+        return str(OBS_SIZE)
+    if kind == "obs-features":
+        from genial.observation import FEATURES
+
+        return str(FEATURES)
+    if kind == "budget":
+        from genial.bots import info
+
+        by_players = info(arg).option("iterations").by_players
+        if by_players is None:
+            raise ValueError(f"genial:fact budget:{arg}: {arg} is no searching level")
+        return " / ".join(map(str, by_players))
+    if kind == "budget-most":
+        from genial.bots import catalogue
+
+        return str(max(max(o.by_players) for b in catalogue() for o in b.options if o.by_players))
+    if kind in ("rule-option-names", "rule-option-values"):
+        from genial import Rules
+
+        def described(o: dict[str, Any]) -> str:
+            values = "`true`/`false`" if o["flag"] else ", ".join(f"`{v}`" for v in o["values"])
+            return f"`{o['name']}` ({values})"
+
+        items = [f"`{o['name']}`" if kind == "rule-option-names" else described(o) for o in Rules.options()]
+        return ", ".join(items) if kind == "rule-option-names" else _and(items)
+    raise ValueError(f"unknown fact {name!r}")
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_FACT = re.compile(r"<!-- genial:fact ([^ ]+) -->(.*?)<!-- /genial:fact -->", re.DOTALL)
+#: A rule set's text form with every key written (`genial.Rules.to_text`). One followed by
+#: `` ...`` is a shortened example and stays as it is.
+_RULES_TEXT = re.compile(r"version=\d+ variant=[a-z]+ players=\d+(?: [a-z_]+=[a-z_0-9]+)*")
+
+
+def refresh_facts(text: str) -> str:
+    """``text`` with every restated fact as the code has it now: each fact marker's value,
+    and each rule set's text form written whole (one written before an option existed gains
+    it, at its default)."""
+    from genial import Rules
+
+    def fact(m: re.Match[str]) -> str:
+        return f"<!-- genial:fact {m.group(1)} -->{_fact(m.group(1))}<!-- /genial:fact -->"
+
+    def rules(m: re.Match[str]) -> str:
+        if m.string.startswith(" ...", m.end()) or m.string.startswith(" …", m.end()):
+            return m.group(0)
+        return Rules.from_text(m.group(0)).to_text()
+
+    return _RULES_TEXT.sub(rules, _FACT.sub(fact, text))
+
+
+def fact_pages() -> list[str]:
+    """The files whose facts `refresh_facts` keeps current, relative to the repository: the
+    Markdown pages (not the CHANGELOG and the benchmarks' history, which say what was true
+    then) and the package's Python, whose docstrings may write a text form."""
+    pages = [name for name in ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "RULES.md")]
+    for folder, suffix in (("docs", ".md"), ("python/genial", ".py")):
+        for base, _dirs, files in os.walk(os.path.join(ROOT, folder)):
+            pages += [os.path.relpath(os.path.join(base, f), ROOT) for f in files if f.endswith(suffix)]
+    return sorted(pages)
+
+
+def write_facts() -> list[str]:
+    """Writes `refresh_facts` into every file of `fact_pages`; the files it changed."""
+    changed = []
+    for name in fact_pages():
+        path = os.path.join(ROOT, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        new = refresh_facts(text)
+        if new != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            changed.append(name)
+    return changed
+
+
 _GENERATORS: dict[str, Callable[[str | None], str]] = {
+    "fact": _fact,
     "include": _read,
     "example": _example,
     "cli-table": lambda _arg: _cli_table(),
@@ -404,6 +508,10 @@ def link_to_site(markdown: str, page: str) -> str:
         kind, arg = m.group(1), m.group(2)
         if kind not in _GENERATORS:
             raise ValueError(f"{page}: unknown marker genial:{kind}")
+        if kind == "fact":  # its value is what every reader sees, paired and current
+            out.append(markdown[last : m.start()] + f"<!-- genial:fact {arg} -->{_fact(arg)}<!-- /genial:fact -->")
+            last = m.end()
+            continue
         prose = re.sub(r"^ *```.*?^ *```", "", markdown[: m.start()], flags=re.S | re.M)
         headings = re.findall(r"^#{2,6} +(.+?) *$", prose, re.M)  # the page's title is its top
         anchor = f"#{slug(headings[-1])}" if headings else ""
@@ -459,5 +567,7 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
 
 
 if __name__ == "__main__":
+    for name in write_facts():
+        print(f"wrote the facts of {name}")
     for name in write_links():
         print(f"wrote the site links of docs/{name}")

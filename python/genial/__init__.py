@@ -73,16 +73,11 @@ __version__: str  # set on first use, by __getattr__ below
 
 
 def __getattr__(name: str) -> _Any:
-    # `__version__` is read from the installed metadata on first use, not at import:
-    # importlib.metadata costs about 40 ms of CPU to import, paid by every process that
-    # imports genial (each command-line run, each engine) and needed by few of them.
+    # `__version__` is read from the installed metadata on first use, not at import
+    # (`genial._version` says why).
     if name == "__version__":
-        from importlib import metadata
+        from ._version import version
 
-        try:
-            version = metadata.version("genial-engine")
-        except metadata.PackageNotFoundError:  # imported from a source tree that was never installed
-            version = "0+unknown"
-        globals()["__version__"] = version
-        return version
+        globals()["__version__"] = version()
+        return globals()["__version__"]
     raise AttributeError(f"module 'genial' has no attribute {name!r}")

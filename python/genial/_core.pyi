@@ -545,7 +545,8 @@ def directions() -> list[tuple[int, int]]:
 
 def bot_catalogue() -> list[dict[str, Any]]:
     """Every built-in bot from the core's catalogue: name, description, strength, level,
-    searches, and its options (name, kind, default, min, max, min_open, bounds, choices, help)."""
+    searches, and its options (name, kind, default, by_players, min, max, min_open, bounds,
+    choices, help)."""
 
 def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
     """A bot's text form ``name:key=value,...`` read by the catalogue: ``(name, options)``."""
@@ -693,7 +694,8 @@ def observation_layout() -> list[tuple[str, int, list[int]]]:
     """The observation's blocks as ``(name, offset, shape)``, in order."""
 
 def observation_version() -> int:
-    """The version of the observation's layout and meaning (raised when either changes)."""
+    """The version of the observation's layout and meaning: a fingerprint that changes with
+    either (compare it for equality only)."""
 
 def decode_action(action: int) -> tuple[int, tuple[int, int], int] | str:
     """``(slot, (q, r), direction)`` of a placement action, or ``"swap"`` / ``"keep"``."""

@@ -62,7 +62,11 @@ class BotOption:
     kind: str
     """``"int"``, ``"float"`` or ``"choice"``."""
     default: int | float | str | None
-    """``None``: the bot decides (a level's iterations depend on the player count)."""
+    """``None``: the bot decides (a level's iterations depend on the player count:
+    `by_players`)."""
+    by_players: tuple[int, ...] | None
+    """A searching level's ``iterations``: its budget with 2, 3 and 4 players (solo and duel
+    count as 2, the team game as 4), as the core's catalogue writes it; ``None`` elsewhere."""
     min: int | float | None
     max: int | float | None
     min_open: bool
@@ -72,6 +76,14 @@ class BotOption:
     choices: tuple[str, ...]
     """A choice's accepted texts (``sampleN`` stands for ``sample1`` ... ``sample64``)."""
     help: str
+
+    @property
+    def default_text(self) -> str:
+        """The default as `genial bots` shows it: the value, or a level's budget by player
+        count (``N2/N3/N4 with 2/3/4 players``)."""
+        if self.by_players is not None:
+            return "/".join(map(str, self.by_players)) + " with 2/3/4 players"
+        return "auto" if self.default is None else str(self.default)
 
 
 @dataclass(frozen=True)
@@ -101,7 +113,16 @@ class BotInfo:
 def _read_catalogue() -> tuple[BotInfo, ...]:
     out = []
     for e in _core.bot_catalogue():
-        options = tuple(BotOption(**{**o, "choices": tuple(o["choices"])}) for o in e["options"])
+        options = tuple(
+            BotOption(
+                **{
+                    **o,
+                    "choices": tuple(o["choices"]),
+                    "by_players": None if o["by_players"] is None else tuple(o["by_players"]),
+                }
+            )
+            for o in e["options"]
+        )
         out.append(BotInfo(**{**e, "options": options}))
     return tuple(out)
 

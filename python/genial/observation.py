@@ -1,6 +1,6 @@
 """What one seat may see, as a flat ``float32`` vector for learning agents.
 
-`observe` writes the vector in Rust. It has the same length, `OBS_SIZE` (1911), for every
+`observe` writes the vector in Rust. It has the same length, `OBS_SIZE`, for every
 variant and player count, and every entry lies in ``-1..1`` (only the duel's tracks go
 below 0). Seats are listed relative to the observer: row ``k`` is seat
 ``(observer + k) % players``. Hidden information stays hidden: other racks appear only as
@@ -33,8 +33,9 @@ to_move        (4,)      one-hot: the seat to move is ``observer + k``
 seat           (4,)      one-hot: the observer's seat number
 variant        (4,)      one-hot: standard, solo, team, duel
 players        (4,)      one-hot: 1, 2, 3, 4 players
-options        (2,)      one entry per rule option, in `genial.Rules.options()` order: the
-                         value's place among the option's values, 0 (default) to 1
+options        (R,)      one entry per rule option (R of them), in `genial.Rules.options()`
+                         order: the value's place among the option's values, 0 (default)
+                         to 1
 ============== ========= =============================================================
 
 >>> import genial
@@ -52,14 +53,14 @@ For convolutional networks, `to_grid` lays the board block out on the board's ow
 geometry: a ``(11, 15, 15)`` stack of planes, the axial embedding of the 169 cells (cell
 ``(q, r)`` at row ``r + 7``, column ``q + 7``, so a cell's six neighbours lie in the 3 x 3
 window around it), the ten board planes above and an eleventh, ``outside``, that is 1 on
-the 56 squares that are no cell of the board. The rest of the observation (221 entries,
-the blocks after ``board`` in order) comes back beside it as a vector; `from_grid` puts
+the 56 squares that are no cell of the board. The rest of the observation (`FEATURES`
+entries, the blocks after ``board`` in order) comes back beside it as a vector; `from_grid` puts
 the two together again:
 
->>> from genial.observation import from_grid, to_grid
+>>> from genial.observation import FEATURES, from_grid, to_grid
 >>> grid, features = to_grid(obs)
->>> grid.shape, features.shape
-((11, 15, 15), (221,))
+>>> grid.shape, features.shape == (FEATURES,)
+((11, 15, 15), True)
 >>> bool((from_grid(grid, features) == obs).all())
 True
 """
@@ -91,9 +92,10 @@ __all__ = [
     "grid_low_high",
 ]
 
-#: The version of the layout and meaning of an observation (the core's): raised whenever
-#: either changes, such as when a rule option adds an entry to ``options``. The learning
-#: environments carry it as their ``version``.
+#: The version of the layout and meaning of an observation (the core's): a fingerprint of
+#: the blocks and the rule options, so it changes with either, such as when a rule option
+#: adds an entry to ``options``; compare it for equality only. The learning environments
+#: carry it as their ``version``.
 VERSION: int = _core.observation_version()
 OBS_SIZE: int = _core.rl_constants()[4]
 LAYOUT: dict[str, tuple[int, tuple[int, ...]]] = {

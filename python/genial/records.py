@@ -5,7 +5,7 @@ Format ``genial.game`` version 2::
     {
       "format": "genial.game",
       "version": 2,
-      "rules": "version=1 variant=standard players=2 swap_timing=after_placement require_contact=false",
+      "rules": "version=1 variant=standard players=2 swap_timing=after_placement ...",
                                         # the rule set's one text form (genial.Rules.to_text)
       "seed": 12345,                    # drives the mixing of swapped tiles into the bag
       "bag": ["YG", "YB", ...],         # the 120 tiles in draw order (deal included)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Rules
+from ._version import version
 from .bots import BUILTIN_BOTS, play_game
 from .colors import Color
 from .files import FileFormatError, arrow, commit, read_json, remove_stale, temporary, write_atomic
@@ -162,8 +163,6 @@ class SimulationResult:
         """What a results file records about its games: the rules, the bots (labels, text
         forms and options), the seatings, the run's seed, the genial version that played them
         and when this was written (the rows say which games and how many)."""
-        from . import __version__
-
         bots = []
         for i, label in enumerate(self.bot_names):
             spec = self.bot_specs[i] if i < len(self.bot_specs) else label
@@ -171,7 +170,7 @@ class SimulationResult:
         return {
             "format": "genial-results",
             "version": METADATA_VERSION,
-            "genial_version": __version__,
+            "genial_version": version(),
             "written": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "rules": self.rules.to_text(),
             "bots": bots,

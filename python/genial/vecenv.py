@@ -6,10 +6,11 @@ same step (auto-reset). Work runs with the GIL released, on ``threads`` threads,
 results are the same for a seed whatever the thread count.
 
 >>> import genial
+>>> from genial.observation import OBS_SIZE
 >>> env = genial.VecEnv(8, players=2, seed=1, threads=1)
 >>> obs, mask, player = env.reset()
->>> obs.shape, mask.shape, player.shape
-((8, 1911), (8, 6086), (8,))
+>>> obs.shape == (8, OBS_SIZE), mask.shape, player.shape
+(True, (8, 6086), (8,))
 >>> obs, mask, rewards, dones, player = env.step(env.sample_actions())
 >>> rewards.shape, dones.dtype
 ((8, 2), dtype('bool'))

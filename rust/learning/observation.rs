@@ -16,7 +16,7 @@ use crate::board::{EMPTY, SYMBOLS};
 use crate::game::{Game, Phase};
 use crate::hex::{zone, Cell, BOARD_CELLS};
 use crate::tiles::{Tile, COLORS, TILE_COUNT, TILE_KINDS};
-use crate::variants::{Variant, RULE_OPTIONS};
+use crate::variants::{RuleOption, Variant, RULE_OPTIONS};
 use std::sync::OnceLock;
 
 /// Offsets and sizes of the observation's blocks.
@@ -77,10 +77,60 @@ pub mod layout {
 /// Length of an observation.
 pub const OBS_SIZE: usize = layout::END;
 
-/// The version of the observation's layout and meaning: raised whenever either changes
-/// (a new rule option adds an entry), so that an agent trained on one knows it meets
-/// another. `tests` pin it to the layout.
-pub const VERSION: u32 = 1;
+/// Raised by hand when what an entry means changes while the layout stays the same (a new
+/// scale, another order of a one-hot block's values). A change of the layout needs no edit
+/// here: [`VERSION`] follows it.
+const MEANING: u32 = 1;
+
+/// The version of the observation's layout and meaning, so that an agent trained on one
+/// knows it meets another: a fingerprint of [`MEANING`], every block's name, offset and
+/// shape ([`layout::BLOCKS`]) and every rule option's name and values, in order (the
+/// `options` entries are the values' places). A new rule option, which adds an entry, gives
+/// another version with no edit here, as does any other change of the blocks.
+pub const VERSION: u32 = fingerprint(MEANING, &layout::BLOCKS, RULE_OPTIONS);
+
+/// FNV-1a (32 bits) over `meaning`, the blocks and the options, each text ended by a byte no
+/// text holds (so that `ab`+`c` and `a`+`bc` differ). A `const fn`, so [`VERSION`] is a
+/// constant of the build.
+const fn fingerprint(meaning: u32, blocks: &[(&str, usize, &[usize])], options: &[RuleOption]) -> u32 {
+    const fn bytes(mut hash: u32, data: &[u8]) -> u32 {
+        let mut i = 0;
+        while i < data.len() {
+            hash = (hash ^ data[i] as u32).wrapping_mul(0x0100_0193);
+            i += 1;
+        }
+        hash
+    }
+    const fn text(hash: u32, t: &str) -> u32 {
+        bytes(bytes(hash, t.as_bytes()), &[0xFF])
+    }
+    const fn number(hash: u32, n: usize) -> u32 {
+        bytes(hash, &(n as u64).to_le_bytes())
+    }
+    let mut hash = number(0x811C_9DC5, meaning as usize);
+    let mut b = 0;
+    while b < blocks.len() {
+        let (name, offset, shape) = blocks[b];
+        hash = number(number(text(hash, name), offset), shape.len());
+        let mut d = 0;
+        while d < shape.len() {
+            hash = number(hash, shape[d]);
+            d += 1;
+        }
+        b += 1;
+    }
+    let mut o = 0;
+    while o < options.len() {
+        hash = number(text(hash, options[o].name), options[o].values.len());
+        let mut v = 0;
+        while v < options[o].values.len() {
+            hash = text(hash, options[o].values[v]);
+            v += 1;
+        }
+        o += 1;
+    }
+    hash
+}
 
 /// Dense indices of the printed symbols, in `SYMBOLS` order.
 fn symbol_dense() -> &'static [usize; 6] {
@@ -213,12 +263,23 @@ mod tests {
     }
 
     #[test]
-    fn the_version_names_this_layout() {
-        // A change of the layout (a block, a size, a new rule option) must raise `VERSION`
-        // and then this pin: agents trained on one layout must not silently read another.
-        let shapes: Vec<(&str, usize, Vec<usize>)> = BLOCKS.iter().map(|&(n, o, s)| (n, o, s.to_vec())).collect();
-        let pinned = (VERSION, OBS_SIZE, shapes.len(), shapes.last().cloned());
-        assert_eq!(pinned, (1, 1911, 16, Some(("options", 1909, vec![2]))), "raise observation::VERSION");
+    fn the_version_follows_the_layout_and_the_options() {
+        // Agents trained on one layout must not silently read another: every input of the
+        // fingerprint moves it (one option more or fewer, a block, a shape, the meaning).
+        assert_eq!(VERSION, fingerprint(MEANING, &BLOCKS, RULE_OPTIONS));
+        let mut seen = vec![VERSION, fingerprint(MEANING + 1, &BLOCKS, RULE_OPTIONS)];
+        seen.push(fingerprint(MEANING, &BLOCKS, &RULE_OPTIONS[..RULE_OPTIONS.len() - 1]));
+        seen.push(fingerprint(MEANING, &BLOCKS[..BLOCKS.len() - 1], RULE_OPTIONS));
+        let mut wider = BLOCKS;
+        wider[BLOCKS.len() - 1] = ("options", OPTIONS, &[9]);
+        seen.push(fingerprint(MEANING, &wider, RULE_OPTIONS));
+        let mut renamed = BLOCKS;
+        renamed[0] = ("boards", BOARD, &[BOARD_PLANES, BOARD_CELLS]);
+        seen.push(fingerprint(MEANING, &renamed, RULE_OPTIONS));
+        let count = seen.len();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), count, "two layouts share a version");
     }
 
     #[test]

@@ -33,7 +33,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 
 /// Every built-in bot from the core's catalogue: a dict per bot (`name`, `description`,
 /// `strength`, `level`, `searches`, `options`), each option a dict (`name`, `kind`,
-/// `default`, `min`, `max`, `bounds`, `choices`, `help`).
+/// `default`, `by_players`, `min`, `max`, `bounds`, `choices`, `help`).
 #[pyfunction]
 pub fn bot_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let out = PyList::empty(py);
@@ -47,7 +47,12 @@ pub fn bot_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 Default::Int(i) => d.set_item("default", i)?,
                 Default::Float(x) => d.set_item("default", x)?,
                 Default::Text(t) => d.set_item("default", t)?,
-                Default::Auto => d.set_item("default", py.None())?,
+                Default::ByPlayers(_) => d.set_item("default", py.None())?,
+            }
+            // A level's budget: its iterations with 2, 3 and 4 players.
+            match o.default {
+                Default::ByPlayers(budget) => d.set_item("by_players", budget.to_vec())?,
+                _ => d.set_item("by_players", py.None())?,
             }
             match o.kind {
                 Kind::Int => {

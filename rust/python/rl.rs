@@ -118,7 +118,8 @@ fn observation_layout() -> Vec<(&'static str, usize, Vec<usize>)> {
     layout::BLOCKS.iter().map(|&(n, o, s)| (n, o, s.to_vec())).collect()
 }
 
-/// The version of the observation's layout and meaning (raised when either changes).
+/// The version of the observation's layout and meaning: a fingerprint that changes with
+/// either (compare it for equality only).
 #[pyfunction]
 fn observation_version() -> u32 {
     OBSERVATION_VERSION

@@ -287,7 +287,7 @@ impl Config {
     }
 
     /// The one text form of a rule set, every key written:
-    /// `version=1 variant=standard players=2 swap_timing=after_placement require_contact=false`.
+    /// `version=1 variant=standard players=2 swap_timing=after_placement ...` (each option).
     /// Records, result metadata, the engine protocol, the server and caches store this.
     pub fn to_text(&self) -> String {
         let pairs: Vec<String> = self.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import _startup
+from .._version import version
 from ..engine.host import EngineError
 from ..translation import from_environment, use
 from . import analyse, bots, demo, engine, ladder, learning, play, records, serve, simulate
@@ -53,9 +54,7 @@ class _Version(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        from .. import __version__  # read when asked: genial.__getattr__
-
-        print(f"genial {__version__}")  # on stdout, as argparse's own action prints it
+        print(f"genial {version()}")  # on stdout, as argparse's own action prints it
         parser.exit()
 
 

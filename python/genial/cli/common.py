@@ -205,8 +205,7 @@ def bots_catalogue_text() -> str:
     for b in bots.catalogue():
         lines.append(f"{b.name}: {b.description}")
         for o in b.options:
-            default = "auto" if o.default is None else o.default
-            lines.append(f"    {o.name}={default} ({o.bounds}): {o.help}")
+            lines.append(f"    {o.name}={o.default_text} ({o.bounds}): {o.help}")
     lines.append("")
     lines.append(
         "Give options as name:key=value,key=value, e.g. mcts:iterations=2000,width=8. Besides the built-in "

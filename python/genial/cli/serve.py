@@ -13,8 +13,12 @@ import sys
 from types import FrameType
 from urllib.parse import urlsplit
 
+from ..bots import catalogue
 from ..web.store import default_db_path
 from .common import error, examples
+
+# The most iterations a level's budget gives a decision, from the bot catalogue.
+_LEVELS_MOST_ITERATIONS = max(max(o.by_players) for b in catalogue() for o in b.options if o.by_players)
 
 __all__ = ["register", "run_serve"]
 
@@ -76,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         default=20_000,
         metavar="N",
-        help="the most search iterations a game may ask of a bot (default 20000; expert uses 800)",
+        help="the most search iterations a game may ask of a bot (default 20000; "
+        f"the levels use at most {_LEVELS_MOST_ITERATIONS})",
     )
     p.add_argument(
         "--max-think-ms",

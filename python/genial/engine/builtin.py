@@ -12,6 +12,7 @@ import sys
 import threading
 from typing import IO, Any
 
+from .._version import version as genial_version
 from ..bots import BuiltinBot, GameView, info, parse_bot
 from ..game import check_seed
 from .protocol import VERSION, VERSIONS, EngineOption, PositionReader, ProtocolError, parse_go
@@ -82,9 +83,7 @@ class _Engine:
         )
         version = max(v for v in VERSIONS if v <= max(asked, VERSIONS[0]))
         self.say(f"id name genial {self.bot.label}")
-        from .. import __version__  # read when asked: genial.__getattr__
-
-        self.say(f"id author genial {__version__}")
+        self.say(f"id author genial {genial_version()}")
         for opt in self.options.values():
             self.say(opt.line())
         self.say(f"protocolok {version}")

@@ -124,8 +124,8 @@ class EngineOption:
 
 
 def rules_line(rules: Rules) -> str:
-    """``rules `` and the rule set's one text form (`Rules.to_text`): ``rules version=1
-    variant=standard players=2 swap_timing=after_placement require_contact=false``."""
+    """``rules `` and the rule set's one text form (`Rules.to_text`), every key written:
+    ``rules version=1 variant=standard players=2 swap_timing=after_placement ...``."""
     return f"rules {rules.to_text()}"
 
 

@@ -40,7 +40,7 @@ What OpenSpiel is told, and why:
   `DeterminizedMCTSBot` calls it before each MCTS search; plain MCTS on the true state
   would peek at the bag.
 * **Information**: imperfect. The observation tensor of a seat is its
-  `genial.observation` vector (``OBS_SIZE`` = 1911 floats, named pieces as in
+  `genial.observation` vector (``OBS_SIZE`` floats, named pieces as in
   `genial.observation.LAYOUT`): the board, every track, the seat's own rack and only counts of
   what it cannot see. The information-state tensor is the same vector (the core's view is
   nearly Markov: the board and tracks hold the public past; it forgets the order of the

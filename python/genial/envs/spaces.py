@@ -3,7 +3,7 @@
 ``observation="vector"`` (the default): ``{"observation": the genial.observation vector,
 "action_mask": int8 mask}``. ``observation="grid"``, for convolutional networks:
 ``{"observation": the (11, 15, 15) grid of genial.observation.to_grid, "features": the
-other 221 entries, "action_mask": ...}``. Needs ``gymnasium``.
+other ``genial.observation.FEATURES`` entries, "action_mask": ...}``. Needs ``gymnasium``.
 """
 
 from __future__ import annotations

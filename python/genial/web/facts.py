@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__, _core
+from .. import _core
 from .._core import Board, Rules, Tile
+from .._version import version
 from ..colors import Color
 from ..geometry import SQRT3, Layout, hex_corners, pair_outline, polar
 from ..svg import PALETTE, symbol
@@ -153,7 +154,7 @@ def meta(bots: list[dict[str, Any]]) -> dict[str, Any]:
     every = Rules.all()
     bots = [_bot_in_language(b) for b in bots]
     return {
-        "version": __version__,
+        "version": version(),
         "product": {**PRODUCT, "description": tr(PRODUCT["description"])},
         "variants": [
             {

@@ -59,8 +59,9 @@ pub enum Default {
     Int(i64),
     Float(f64),
     Text(&'static str),
-    /// No single value: the bot decides (a level's iterations depend on the player count).
-    Auto,
+    /// One value per table size, for 2, 3 and 4 players (solo and duel count as 2, the team
+    /// game as 4): a level's budget of iterations. It is written here only; `levels` reads it.
+    ByPlayers([u32; 3]),
 }
 
 /// One option of a bot.
@@ -281,20 +282,16 @@ const MEDIUM_OPTIONS: &[OptionSpec] = &[
 ];
 
 macro_rules! search_options {
-    ($by_players:literal, $infer:literal, $prior:literal, $puct:literal) => {
+    ($budget:expr, $infer:literal, $prior:literal, $puct:literal) => {
         &[
             OptionSpec {
-                default: Default::Auto,
+                default: Default::ByPlayers($budget),
                 ..OptionSpec::int(
                     "iterations",
                     0,
                     0,
                     MAX_ITERATIONS,
-                    concat!(
-                        "iterations per decision, for every table size (default ",
-                        $by_players,
-                        " with 2/3/4 players)"
-                    ),
+                    "iterations per decision, for every table size (default: the level's budget by player count)",
                 )
             },
             TIME_MS,
@@ -407,36 +404,46 @@ pub const CATALOGUE: &[BotEntry] = &[
     },
     BotEntry {
         name: "hard",
-        description:
-            "level 3: information-set search guided by the fitted evaluation, 200/140/100 iterations a decision",
+        description: "level 3: information-set search guided by the fitted evaluation",
         strength: 8,
         level: true,
         searches: true,
-        options: search_options!("200/140/100", "off", "fitted", 0.0),
+        // The searching levels' budgets, iterations a decision with 2/3/4 players, are written
+        // here only (`levels` and every table read them). `expert`'s thinks about 50 ms a move
+        // (median) in 2- and 4-player games on the reference machine (BENCHMARKS.md).
+        options: search_options!([200, 140, 100], "off", "fitted", 0.0),
     },
     BotEntry {
         name: "expert",
-        description: "level 4: the same search with 800/560/400 iterations a decision (about 50 ms a move)",
+        description: "level 4: the same search with a larger budget (about 50 ms a move)",
         strength: 9,
         level: true,
         searches: true,
-        options: search_options!("800/560/400", "off", "fitted", 0.0),
+        options: search_options!([800, 560, 400], "off", "fitted", 0.0),
     },
     BotEntry {
         name: "master",
         description: "level 5: the expert's search with the learned policy ranking its moves, a learned \
-                      evaluation, an exhaustive endgame and time management, 800/600/500 iterations a decision \
-                      (about 50 ms a move)",
+                      evaluation, an exhaustive endgame and time management (about 50 ms a move)",
         strength: 10,
         level: true,
         searches: true,
-        options: search_options!("800/600/500", "off", "policy", 0.0),
+        options: search_options!([800, 600, 500], "off", "policy", 0.0),
     },
 ];
 
 /// The entry of a bot by name.
 pub fn entry(name: &str) -> Option<&'static BotEntry> {
     CATALOGUE.iter().find(|e| e.name == name)
+}
+
+/// The budget of the searching level `name` (iterations a decision with 2, 3 and 4
+/// players): the default of its `iterations` option, the one place it is written.
+pub fn level_budget(name: &str) -> Option<[u32; 3]> {
+    match entry(name)?.option("iterations")?.default {
+        Default::ByPlayers(budget) => Some(budget),
+        _ => None,
+    }
 }
 
 /// The names of the built-in bots, in catalogue order.
@@ -725,7 +732,7 @@ mod tests {
                     Default::Int(i) => Value::Int(i),
                     Default::Float(x) => Value::Float(x),
                     Default::Text(t) => Value::Text(t.into()),
-                    Default::Auto => panic!("{key} of {} has no single default", e.name),
+                    Default::ByPlayers(_) => panic!("{key} of {} has no single default", e.name),
                 };
                 assert_eq!(value, want, "{} {key}", e.name);
             }
@@ -735,12 +742,31 @@ mod tests {
                     Default::Int(i) => Value::Int(i.max(o.min as i64).max(1)),
                     Default::Float(x) => Value::Float(x.max(0.5)),
                     Default::Text(_) => Value::Text(o.choices[o.choices.len() - 1].replace('N', "4")),
-                    Default::Auto => Value::Int(50),
+                    Default::ByPlayers(_) => Value::Int(50),
                 };
                 let spec =
                     build(e.name, &[(o.name, v.clone())]).unwrap_or_else(|err| panic!("{} {}: {err}", e.name, o.name));
                 let back: Vec<(&str, Value)> = options_of(&spec);
                 assert_eq!(build(e.name, &back).unwrap(), spec, "{} {}", e.name, o.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_searching_level_plays_the_budget_of_its_iterations_option() {
+        for e in CATALOGUE.iter().filter(|e| e.level) {
+            match level(e.name) {
+                Some(LevelKind::Search(c)) => {
+                    let budget = level_budget(e.name).expect("a searching level has a budget");
+                    assert_eq!([2, 3, 4].map(|players| c.budget(players)), budget, "{}", e.name);
+                    let built = build(e.name, &[]).unwrap();
+                    assert!(
+                        matches!(built, BotSpec::Level(_, LevelKind::Search(b)) if b.iterations_by_players == Some(budget)),
+                        "{}",
+                        e.name
+                    );
+                }
+                _ => assert_eq!(level_budget(e.name), None, "{}", e.name),
             }
         }
     }
