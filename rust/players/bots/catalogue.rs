@@ -7,8 +7,10 @@
 //! Adding a bot: its code (a `Bot`, a `BotSpec` and an `AnyBot` case), one [`BotEntry`] in
 //! [`CATALOGUE`], and one arm in [`build`] that reads its options.
 
-use super::levels::{level, LevelKind};
-use super::{BotSpec, MctsConfig, Plain, Playout, Prior, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH};
+use super::levels::{settings, LevelKind};
+use super::{
+    BotSpec, MctsConfig, Plain, Playout, Prior, SearchConfig, MAX_DEPTH, MAX_ITERATIONS, MAX_TIME_MS, MAX_WIDTH,
+};
 use std::fmt;
 
 /// What an option holds.
@@ -444,6 +446,17 @@ pub fn level_budget(name: &str) -> Option<[u32; 3]> {
         Default::ByPlayers(budget) => Some(budget),
         _ => None,
     }
+}
+
+/// The settings of the named level with its budget, or `None` for an unknown name.
+pub fn level(name: &str) -> Option<LevelKind> {
+    Some(match settings(name)? {
+        LevelKind::Search(c) => {
+            let by_players = level_budget(name).expect("the catalogue gives every searching level a budget");
+            LevelKind::Search(SearchConfig { iterations: by_players[0], iterations_by_players: Some(by_players), ..c })
+        }
+        one_ply => one_ply,
+    })
 }
 
 /// The names of the built-in bots, in catalogue order.

@@ -2,9 +2,10 @@
 //! `training/master.py` calls ([`train`]): games between built-in bots, every position's
 //! table entries as the mover sees them, learned from by Adam towards the games' results.
 
+use super::catalogue::level;
 use super::eval::win_shares;
 use super::learned::{class, encode_all, win_probabilities_with, Active, Weights, CLASSES, DENSE, LEN};
-use super::levels::{level, LevelKind};
+use super::levels::LevelKind;
 use super::{bot_seed, Bot, BotSpec, OnePlyConfig};
 use crate::game::{Game, Phase};
 use crate::rng::{derive_seed, Rng};
