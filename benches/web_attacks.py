@@ -25,7 +25,8 @@ asks ``GET /api/meta`` every 50 ms; a game that ends is replaced by a new one. P
   (its first decision reviewed) is timed.
 
 Prints per phase the bot's answer and the meta request's median and p95, failures, and
-what each attack saw. Loopback only; the client runs in this process on the same cores.
+what each attack saw. Loopback only; each attack runs in a process of its own (an attacker
+is another machine, and its clients' work must not delay the probe), on the same cores.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import socket
 import sys
@@ -61,6 +63,10 @@ class Probe:
         self.host, self.port = host, port
         self.answers: list[float] = []
         self.metas: list[float] = []
+        # When each was timed (seconds into the phase), to tell the attack's arrival (thousands
+        # of connections opening) from its steady state.
+        self.answers_at: list[float] = []
+        self.metas_at: list[float] = []
         self._failures = 0
         self.started = time.monotonic()
         self.first_failure: float | None = None
@@ -87,6 +93,7 @@ class Probe:
                 status, _ = await asyncio.wait_for(http.request("GET", "/api/meta"), 30)
                 if status == 200:
                     self.metas.append(time.perf_counter() - t0)
+                    self.metas_at.append(time.monotonic() - self.started)
                 else:
                     self.failures += 1
             except (OSError, asyncio.IncompleteReadError, TimeoutError, IndexError, ValueError):
@@ -139,6 +146,7 @@ class Probe:
                     continue
                 if sent_at is not None:
                     self.answers.append(time.perf_counter() - sent_at)
+                    self.answers_at.append(time.monotonic() - self.started)
                 answered = state["version"]
                 move = await first_placement(http, gid, token, state) or state["others"][0]
                 sent_at = time.perf_counter() if move != "keep" else None
@@ -362,21 +370,61 @@ async def review_flood(host: str, port: int, stop: asyncio.Event, seen: dict[str
     seen["another address: its review started after"] = pct(waits)
 
 
-async def phase(name: str, args: argparse.Namespace, base: str, attack: Any) -> None:
+def _attack(name: str, args: argparse.Namespace, host: str, port: int, stop: asyncio.Event, seen: dict[str, Any]) -> Any:
+    if name == "amplification":
+        return amplification(host, port, args.spectators, args.watched_games, stop, seen)
+    if name == "fanout":
+        return fanout(host, port, args.spectators, args.watched_games, args.think, stop, seen)
+    if name == "descriptors":
+        return descriptors(host, port, args.sockets, stop, seen)
+    return review_flood(host, port, stop, seen)
+
+
+def _attacker(name: str, args: argparse.Namespace, host: str, port: int, out: Any) -> None:
+    """The attack of a phase in a process of its own, as an attacker is another machine: its
+    clients' work (thousands of sockets decoding states) does not delay the probe's event
+    loop, so the probe times the server. It runs ``args.seconds``, then puts what it saw."""
+
+    if args.attacker_nice:
+        os.nice(args.attacker_nice)
+
+    async def run() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        stop = asyncio.Event()
+        task = asyncio.ensure_future(_attack(name, args, host, port, stop, seen))
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        await asyncio.wait([task], timeout=30)
+        return seen
+
+    out.put(asyncio.run(run()))
+
+
+async def phase(name: str, args: argparse.Namespace, base: str) -> None:
     host, port = base.removeprefix("http://").split(":")
     probe = Probe(host, int(port))
     seen: dict[str, Any] = {}
-    stop = asyncio.Event()
+    attacker = None
+    if name != "idle":
+        results: multiprocessing.Queue[dict[str, Any]] = multiprocessing.Queue()
+        attacker = multiprocessing.Process(target=_attacker, args=(name, args, host, int(port), results))
+        attacker.start()
     jobs = [asyncio.ensure_future(probe.meta()), asyncio.ensure_future(probe.games(args.seed))]
-    if attack is not None:
-        jobs.append(asyncio.ensure_future(attack(host, int(port), stop, seen)))
     await asyncio.sleep(args.seconds)
-    stop.set()
     probe.stop.set()
     await asyncio.wait(jobs, timeout=30)
+    if attacker is not None:
+        seen = await asyncio.get_running_loop().run_in_executor(None, results.get, True, 60)
+        attacker.join(10)
     print(f"{name}:")
     print(f"  greedy answer: {pct(probe.answers)}")
     print(f"  /api/meta:     {pct(probe.metas)}")
+    if name != "idle" and args.settle > 0:
+        late = [x for x, at in zip(probe.answers, probe.answers_at) if at >= args.settle]
+        late_meta = [x for x, at in zip(probe.metas, probe.metas_at) if at >= args.settle]
+        print(f"  after the first {args.settle:g} s (the attack arrived):")
+        print(f"    greedy answer: {pct(late)}")
+        print(f"    /api/meta:     {pct(late_meta)}")
     print(f"  probe failures: {probe.failures}")
     if probe.first_failure is not None:
         print(f"  probe failed from {probe.first_failure:.1f} s to {probe.last_failure:.1f} s into the phase")
@@ -395,19 +443,28 @@ def main() -> int:
         default=1,
         help="the spectators spread over this many games (the cycler on the first)",
     )
+    ap.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=0,
+        help="the attack's process at this niceness: the server and probe first, as with an attacker elsewhere",
+    )
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=0.0,
+        help="also report the probe from this many seconds into an attack on (its steady state)",
+    )
     ap.add_argument("--think", type=float, default=0.5, help="fanout: seconds a watched game's person takes a move")
     ap.add_argument("--bot-threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--phases", default="idle,amplification,descriptors,review", help="which phases, in order")
     ap.add_argument("--server-files", type=int, default=None, help="the server's open-file limit (systemd: 1024)")
     args = ap.parse_args()
-    attacks = {
-        "idle": None,
-        "amplification": lambda h, p, stop, seen: amplification(h, p, args.spectators, args.watched_games, stop, seen),
-        "fanout": lambda h, p, stop, seen: fanout(h, p, args.spectators, args.watched_games, args.think, stop, seen),
-        "descriptors": lambda h, p, stop, seen: descriptors(h, p, args.sockets, stop, seen),
-        "review": review_flood,
-    }
+    phases = args.phases.split(",")
+    unknown = set(phases) - {"idle", "amplification", "fanout", "descriptors", "review"}
+    if unknown:
+        ap.error(f"unknown phases: {', '.join(sorted(unknown))}")
     print(
         f"genial serve under attack: {os.cpu_count()} cores, {args.bot_threads} bot thread(s), {args.seconds:g} s a phase"
     )
@@ -415,8 +472,8 @@ def main() -> int:
         tempfile.TemporaryDirectory() as tmp,
         local_server(Path(tmp) / "attacks.sqlite3", args.bot_threads, max_files=args.server_files) as base,
     ):
-        for name in args.phases.split(","):
-            asyncio.run(phase(name, args, base, attacks[name]))
+        for name in phases:
+            asyncio.run(phase(name, args, base))
     return 0
 
 

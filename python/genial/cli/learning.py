@@ -112,7 +112,8 @@ def register(sub: Any) -> None:
         "of games and every finished fit, and the same command resumes. Writes OUT/policy.bin (the weight file "
         "the core reads) and OUT/policy.json (the plan, the curves, CPU seconds).",
         epilog=examples(
-            "genial train --out run                      # the shipped recipe: about 30 CPU-minutes",
+            "genial train --out run                      # the shipped two-player recipe: about 30 CPU-minutes",
+            "genial train --out run4 --players 4 --games 384 --holdout 48   # the four-player network",
             "genial train --out toy --games 8 --holdout 4 --epochs 2 --monitor-games 0",
         ),
     )
