@@ -22,7 +22,8 @@
 //! `benches/results/ceiling.jsonl`: given as the log, a run goes on from it (one log holds
 //! every bot and seed; two runs at once each need a log of their own, joined afterwards).
 
-use genial::bots::levels::{level, LevelKind};
+use genial::bots::catalogue::level;
+use genial::bots::levels::LevelKind;
 use genial::bots::{bot_seed, Bot, SearchBot, SearchConfig};
 use genial::{Config, Game};
 use std::collections::BTreeMap;

@@ -3,7 +3,8 @@
 //! "Levels, the scarcity reference and analysis").
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genial::bots::levels::{level, LevelKind};
+use genial::bots::catalogue::level;
+use genial::bots::levels::LevelKind;
 use genial::bots::{Bot, MctsBot, MctsConfig, OnePlyBot, ScarcityBot, SearchBot};
 use genial::{Config, Game};
 use std::hint::black_box;

@@ -15,7 +15,8 @@
 //! against three of the other, each deal played with the one in every seat, first places
 //! (a shared first split). Seeds: 2026 and up for reports; tuning used 999.
 
-use genial::bots::levels::{level, LevelKind};
+use genial::bots::catalogue::level;
+use genial::bots::levels::LevelKind;
 use genial::bots::{Bot, Evaluation};
 use genial::sim::{BotSpec, Run};
 use genial::{Config, Game};

@@ -370,7 +370,9 @@ async def review_flood(host: str, port: int, stop: asyncio.Event, seen: dict[str
     seen["another address: its review started after"] = pct(waits)
 
 
-def _attack(name: str, args: argparse.Namespace, host: str, port: int, stop: asyncio.Event, seen: dict[str, Any]) -> Any:
+def _attack(
+    name: str, args: argparse.Namespace, host: str, port: int, stop: asyncio.Event, seen: dict[str, Any]
+) -> Any:
     if name == "amplification":
         return amplification(host, port, args.spectators, args.watched_games, stop, seen)
     if name == "fanout":
