@@ -257,34 +257,8 @@ pub fn check_source(file: &str, src: &str, roots: &HashMap<String, usize>) -> Ve
     };
     let toks = tokens(src);
     let mut out = Vec::new();
-    // Inline modules (`mod tests { ... }`) move `super` one level down.
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < toks.len() {
+    walk_paths(&module, &toks, |i, mut here| {
         let t = toks[i].text.as_str();
-        match t {
-            "{" => depth += 1,
-            "}" => {
-                depth = depth.saturating_sub(1);
-                if inline.last().is_some_and(|m| m.1 == depth) {
-                    inline.pop();
-                }
-            }
-            "mod" if i + 2 < toks.len() && toks[i + 2].text == "{" => {
-                inline.push((toks[i + 1].text.clone(), depth));
-            }
-            _ => {}
-        }
-        let starts_path = (t == "crate" || t == "super")
-            && toks.get(i + 1).is_some_and(|n| n.text == "::")
-            && (i == 0 || toks[i - 1].text != "::");
-        if !starts_path {
-            i += 1;
-            continue;
-        }
-        let mut here: Vec<String> = module.clone();
-        here.extend(inline.iter().map(|m| m.0.clone()));
         let mut written = String::new();
         let mut j = i;
         if t == "crate" {
@@ -342,9 +316,45 @@ pub fn check_source(file: &str, src: &str, roots: &HashMap<String, usize>) -> Ve
                 out.push(Violation { file: file.to_string(), line: toks[i].line, path, layer, used: l });
             }
         }
-        i = j.max(i + 1);
-    }
+        j.max(i + 1)
+    });
     out
+}
+
+/// Walks the tokens of a source file of `module`, calling `at(i, here)` at each path that
+/// starts with `crate::` or `super::` (`here`: the module it is written in, an inline module
+/// such as `mod tests { ... }` one level down, which moves `super`); `at` returns the token
+/// to go on from.
+fn walk_paths(module: &[String], toks: &[Token], mut at: impl FnMut(usize, Vec<String>) -> usize) {
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i].text.as_str();
+        match t {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if inline.last().is_some_and(|m| m.1 == depth) {
+                    inline.pop();
+                }
+            }
+            "mod" if i + 2 < toks.len() && toks[i + 2].text == "{" => {
+                inline.push((toks[i + 1].text.clone(), depth));
+            }
+            _ => {}
+        }
+        let starts_path = (t == "crate" || t == "super")
+            && toks.get(i + 1).is_some_and(|n| n.text == "::")
+            && (i == 0 || toks[i - 1].text != "::");
+        if !starts_path {
+            i += 1;
+            continue;
+        }
+        let mut here: Vec<String> = module.to_vec();
+        here.extend(inline.iter().map(|m| m.0.clone()));
+        i = at(i, here);
+    }
 }
 
 /// Checks every `.rs` file under `root/rust`; an error for an unreadable tree.
@@ -447,37 +457,10 @@ pub fn binding_cycle(root: &Path) -> Result<Option<Vec<String>>, String> {
 pub fn absolute_paths(module: &[String], src: &str) -> Vec<(usize, Vec<String>)> {
     let toks = tokens(src);
     let mut out = Vec::new();
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < toks.len() {
-        let t = toks[i].text.as_str();
-        match t {
-            "{" => depth += 1,
-            "}" => {
-                depth = depth.saturating_sub(1);
-                if inline.last().is_some_and(|m| m.1 == depth) {
-                    inline.pop();
-                }
-            }
-            "mod" if i + 2 < toks.len() && toks[i + 2].text == "{" => {
-                inline.push((toks[i + 1].text.clone(), depth));
-            }
-            _ => {}
-        }
-        let starts_path = (t == "crate" || t == "super")
-            && toks.get(i + 1).is_some_and(|n| n.text == "::")
-            && (i == 0 || toks[i - 1].text != "::");
-        if !starts_path {
-            i += 1;
-            continue;
-        }
-        let mut here: Vec<String> = module.to_vec();
-        here.extend(inline.iter().map(|m| m.0.clone()));
-        let (_, end) = path_items(&toks, i, here, |line, path, _| out.push((line, path)));
+    walk_paths(module, &toks, |i, here| {
         // A group's braces are balanced, so skipping them leaves the depth count right.
-        i = end;
-    }
+        path_items(&toks, i, here, |line, path, _| out.push((line, path))).1
+    });
     out
 }
 
