@@ -404,10 +404,11 @@ TABLE: list[Hostile] = [
     _py("answers_late", TIMEOUT, TIMEOUT, go='time.sleep(float(os.environ["HOSTILE_LATE_S"]))\nsay("legal")'),
     _py(
         # Six times its move time at every decision: under the host's margin, so no forfeit,
-        # but an engine that ignores its clock (engine-check passed it).
+        # but an engine that ignores its clock (engine-check passed it). On a loaded machine
+        # one decision can also pass the margin, and the engine forfeits: caught either way.
         "answers_at_six_times_its_move_time",
         None,
-        r"answers late",
+        r"answers late|forfeits",
         go='time.sleep(6 * int(w[w.index("movetime") + 1]) / 1000)\nsay("legal")',
     ),
     _py(
