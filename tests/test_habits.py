@@ -91,6 +91,20 @@ def test_help_points_to_genial_bots_instead_of_the_catalogue(capsys: pytest.Capt
     assert "bots" in build_parser().format_help()
 
 
+def test_every_help_page_prints_its_percent_signs_once() -> None:
+    """argparse %-formats a `help=` string but prints a description as written: `95%%`
+    belongs in the one and shows doubled in the other."""
+    import argparse
+
+    parser = build_parser()
+    pages = [("genial", parser.format_help())]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            pages += [(name, sub.format_help()) for name, sub in action.choices.items()]
+    assert len(pages) > 10
+    assert [name for name, text in pages if "%%" in text] == []
+
+
 def _ray_clusters_on_this_machine() -> list[int]:
     """The pids of running Ray GCS servers: one per cluster on this machine, whoever started
     it. ``--ray auto`` (Ray's own search) finds any of them."""

@@ -157,7 +157,7 @@ def register(sub: Any) -> None:
         help="the benchmark for learned agents: paired deals no training uses, against greedy, medium, expert",
         description="Plays AGENT against each opponent on the evaluation's fixed deals (genial.evaluation): "
         "two-player deals played from both seats, or four-player deals from each seat against three copies, "
-        "and prints its share of first places with a 95%% Wilson interval.",
+        "and prints its share of first places with a 95% Wilson interval.",
         epilog=examples(
             "genial evaluate policy",
             "genial evaluate policy --policy-weights run/policy.bin   # a network you trained",
