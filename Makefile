@@ -105,7 +105,8 @@ bench-rust:
 train: $(BUILD)
 ifdef SIZE
 	$(PY) -m training.master --games $(SIZE) --searched-games $(shell expr $(SIZE) / 20 + 1) \
-		$(shell expr $(SIZE) / 20 + 1) $(shell expr $(SIZE) / 20 + 1) --threads 2 --out-dir /tmp/genial-train
+		$(shell expr $(SIZE) / 20 + 1) $(shell expr $(SIZE) / 20 + 1) --value-games 0 0 $(shell expr $(SIZE) / 20 + 1) \
+		--threads 2 --out-dir /tmp/genial-train
 else
 	$(PY) -m training.master --threads 2 --plot docs/images/master_learning_curve.svg
 endif

@@ -14,7 +14,7 @@ import statistics
 import time
 
 import genial
-from genial.bots import make
+from genial.bots import parse_bot
 
 
 def main() -> None:
@@ -27,7 +27,9 @@ def main() -> None:
     times: list[float] = []
     for g in range(args.games):
         game = genial.Game(players=args.players, seed=300 + g)
-        bots = [make(args.level, seed=g)] + [make(args.against, seed=g + 100 * s) for s in range(1, args.players)]
+        bots = [parse_bot(args.level, seed=g)] + [
+            parse_bot(args.against, seed=g + 100 * s) for s in range(1, args.players)
+        ]
         while not game.is_over:
             seat = game.current_player
             start = time.thread_time()

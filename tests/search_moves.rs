@@ -132,9 +132,10 @@ fn master_games_are_unchanged() {
         fingerprint_games("master:iterations=30", Config::standard(4).unwrap(), &[3]),
         fingerprint_games("master:iterations=40,infer=on,puct=1.0", two(), &[4]),
     ];
-    // The four-player game changed once on purpose: `master` took the four-player policy
-    // network as its prior there (the two-player fingerprints stayed).
-    assert_eq!(got, [9514005658593772421, 2159234489805897819, 1471690825232479667], "{got:?}");
+    // The four-player game changed on purpose twice: `master` took the four-player policy
+    // network as its prior there, then its learned evaluation's four-player class learned
+    // the searches' root values (the two-player fingerprints stayed both times).
+    assert_eq!(got, [9514005658593772421, 5410223966389658113, 1471690825232479667], "{got:?}");
 }
 
 #[test]
@@ -181,8 +182,9 @@ fn analyses_and_comparisons_are_unchanged() {
             h.feed(&v.to_bits().to_le_bytes());
         }
     }
-    // Changed once on purpose with the four-player policy network (`master` at four players).
-    assert_eq!(h.0, 12817883901359604084, "{}", h.0);
+    // Changed on purpose with the four-player policy network, then with the four-player
+    // learned evaluation's root-value stage (both: `master` at four players).
+    assert_eq!(h.0, 1065522449977691614, "{}", h.0);
 }
 
 #[test]

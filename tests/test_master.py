@@ -61,6 +61,12 @@ def test_shipped_weights_match_their_manifest() -> None:
         searched = [c["holdout_loss"] for c in info["curve"] if c["players"] == players and c["stage"] == "searched"]
         assert one_ply[-1] < one_ply[0] - 0.1, players
         assert searched[-1] < searched[0] - 0.005, players
+    # Stage 3 learns the searches' root values, at four players only. Its curve is still the
+    # loss against the held-out games' results, which values need not lower (they are the
+    # search's judgement, not the draw's outcome): it is recorded, not a criterion.
+    assert info["value_games"] == {"2": 0, "3": 0, "4": 2400} and info["value_targets"] == "values"
+    values = [c for c in info["curve"] if c["stage"] == "root values"]
+    assert {c["players"] for c in values} == {4} and [c["games"] for c in values] == list(range(0, 2401, 100))
 
 
 def test_training_refuses_bad_teachers_and_start_weights() -> None:
@@ -69,6 +75,11 @@ def test_training_refuses_bad_teachers_and_start_weights() -> None:
         _core.train_evaluation(*args, ["grandmaster"])
     with pytest.raises(ValueError, match="start weights"):
         _core.train_evaluation(*args, ["hard"], b"GENIALPN" + bytes(12))
+    # Root values come only from searches.
+    with pytest.raises(ValueError, match="teachers that all search"):
+        _core.train_evaluation(*args, ["hard", "greedy"], None, True)
+    with pytest.raises(ValueError, match="teachers that all search"):
+        _core.train_evaluation(*args, values=True)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -146,7 +157,7 @@ def test_training_command_runs_at_toy_size(tmp_path: Path) -> None:
     stage1 = ["--games", "40", "--round", "20", "--holdout", "10", "--players", "2"]
     stage2 = ["--teachers", "hard:iterations=8", "--searched-round", "2", "--searched-holdout", "2"]
     plot = tmp_path / "curve.svg"
-    both = [*stage1, *stage2, "--searched-games", "4"]
+    both = [*stage1, *stage2, "--searched-games", "4", "--value-games", "4"]
     assert master.main([*both, "--out-dir", str(tmp_path), "--plot", str(plot)]) == 0
     blob = (tmp_path / "master_weights.bin").read_bytes()
     info = json.loads((tmp_path / "master.json").read_text())
@@ -158,8 +169,12 @@ def test_training_command_runs_at_toy_size(tmp_path: Path) -> None:
         ("searched", 0),
         ("searched", 2),
         ("searched", 4),
+        ("root values", 0),
+        ("root values", 2),
+        ("root values", 4),
     ]
     assert info["teachers"] == ["hard:iterations=8"] and info["searched_games"] == {"2": 4}
+    assert info["value_games"] == {"2": 4} and info["value_targets"] == "values"
     assert plot.read_text().lstrip().startswith("<?xml")
     # The same seeds give the same weights, and stage 2 started from stage 1's file is the
     # whole pipeline.
@@ -167,15 +182,24 @@ def test_training_command_runs_at_toy_size(tmp_path: Path) -> None:
     assert master.main([*both, "--out-dir", str(again)]) == 0
     assert (again / "master_weights.bin").read_bytes() == blob
     first = tmp_path / "first"
-    master.main([*stage1, "--searched-games", "0", "--out-dir", str(first)])
+    master.main([*stage1, "--searched-games", "0", "--value-games", "0", "--out-dir", str(first)])
     assert (first / "master_weights.bin").read_bytes() != blob
     second = tmp_path / "second"
     start = str(first / "master_weights.bin")
-    master.main([*stage1, *stage2, "--searched-games", "4", "--start", start, "--out-dir", str(second)])
+    master.main(
+        [*stage1, *stage2, "--searched-games", "4", "--value-games", "4", "--start", start, "--out-dir", str(second)]
+    )
     assert (second / "master_weights.bin").read_bytes() == blob
     started = json.loads((second / "master.json").read_text())["start_sha256"]
     assert started == hashlib.sha256((first / "master_weights.bin").read_bytes()).hexdigest()
+    # Stage 3's ablation learns the same games' results: other weights.
+    ablation = tmp_path / "ablation"
+    master.main([*both, "--value-targets", "results", "--out-dir", str(ablation)])
+    assert (ablation / "master_weights.bin").read_bytes() != blob
+    assert json.loads((ablation / "master.json").read_text())["value_targets"] == "results"
     with pytest.raises(SystemExit):
         master.main([*stage1, "--searched-games", "4", "5"])
+    with pytest.raises(SystemExit):
+        master.main([*stage1, "--searched-games", "4", "--value-games", "4", "5"])
     with pytest.raises(ValueError):
         _core.train_evaluation(10, 10, 5, 0.5, 0.01, 1.0, 1, [7], 1)

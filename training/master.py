@@ -1,7 +1,7 @@
 """Trains the learned evaluation of the ``master`` level (rust/players/bots/learned.rs;
 the training itself is rust/players/bots/learned_training.rs).
 
-Two stages, both in Rust, deterministic for their seeds whatever ``--threads``:
+Three stages, all in Rust, deterministic for their seeds whatever ``--threads``:
 
 1. **One-ply play.** For each player count (2, 3, 4) it plays self-play games between
    built-in one-ply bots (``medium``, ``scarcity``, ``greedy``, ``easy``,
@@ -14,15 +14,22 @@ Two stages, both in Rust, deterministic for their seeds whatever ``--threads``:
    over the games of a searching level (``hard`` by default): the positions a search
    reaches and the results of searched play, which is where ``master`` uses the
    evaluation. Its curve is the loss on held-out games of that level.
+3. **Root values** (expert iteration's value target). Learning goes on from stage 2's
+   weights over more games of the searching level, now towards each search's root value
+   for the mover (the visit-weighted mean value of its searched moves) instead of the
+   game's result: the search's judgement of the position, with less of the draw's luck.
+   By default only at four players, where one winner of four makes results the noisiest
+   (``--value-games``; ``--value-targets results`` learns the same games' results, the
+   ablation). Its curve is still the loss against the held-out games' results.
 
 Writes the weight file compiled into the engine (``rust/players/bots/master_weights.bin``,
 ``include_bytes!``), its manifest ``training/master.json`` (format version, SHA-256, the
-command, both curves) and, with ``--plot``, the learning curves as an SVG. Then rebuild
+command, the curves) and, with ``--plot``, the learning curves as an SVG. Then rebuild
 (``make develop``) and update the checksum pinned in ``learned.rs``'s tests.
 
     make train          # the shipped weights and docs/images/master_learning_curve.svg
-    python -m training.master --games 200 --searched-games 20 20 20 --out-dir /tmp/w   # quick
-    python -m training.master --start W.bin ...   # stage 2 only, from the weight file W.bin
+    python -m training.master --games 200 --searched-games 20 20 20 --value-games 0 0 20 --out-dir /tmp/w
+    python -m training.master --start W.bin ...   # stages 2 and 3 only, from the weight file W.bin
 """
 
 from __future__ import annotations
@@ -39,6 +46,12 @@ from genial import _core
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "rust" / "players" / "bots" / "master_weights.bin"
 MANIFEST = ROOT / "training" / "master.json"
+# The stages as the manifest's curve names them, with their plots' titles.
+STAGES = {
+    "one-ply": "1. one-ply self-play, from zero",
+    "searched": "2. then games of a searching level",
+    "root values": "3. then its root values (loss against results)",
+}
 
 
 def plot(curve: list[dict[str, object]], path: Path) -> None:
@@ -50,9 +63,8 @@ def plot(curve: list[dict[str, object]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    stages = [s for s in ("one-ply", "searched") if any(c.get("stage", "one-ply") == s for c in curve)]
+    stages = [s for s in STAGES if any(c.get("stage", "one-ply") == s for c in curve)]
     fig, axes = plt.subplots(1, len(stages), figsize=(6.4 * len(stages), 3.6), squeeze=False)
-    titles = {"one-ply": "1. one-ply self-play, from zero", "searched": "2. then games of a searching level"}
     for ax, stage in zip(axes[0], stages, strict=True):
         rows = [c for c in curve if c.get("stage", "one-ply") == stage]
         for players in sorted({int(str(c["players"])) for c in rows}):
@@ -64,7 +76,7 @@ def plot(curve: list[dict[str, object]], path: Path) -> None:
             ax.plot([g for g, _ in pts], [v for _, v in pts], marker="o", ms=3, label=f"{players} players")
         ax.set_xlabel("games learned from")
         ax.set_ylabel("held-out loss ÷ uniform guess")
-        ax.set_title(titles[stage])
+        ax.set_title(STAGES[stage])
         ax.grid(alpha=0.3)
         ax.legend()
     fig.tight_layout()
@@ -99,6 +111,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--searched-holdout", type=int, default=100, help="stage 2: held-out games per player count")
     ap.add_argument("--searched-rate", type=float, default=0.0005, help="stage 2: Adam's step size")
     ap.add_argument("--searched-seed", type=int, default=9_000_000, help="stage 2's seed")
+    ap.add_argument(
+        "--value-games",
+        type=int,
+        nargs="+",
+        default=None,
+        help="stage 3: games per player count, in --players order (0 skips a count; default: 2400 at "
+        "four players, none at the others)",
+    )
+    ap.add_argument(
+        "--value-targets",
+        choices=("values", "results"),
+        default="values",
+        help="stage 3: learn the searches' root values (default), or the games' results (the ablation)",
+    )
+    ap.add_argument("--value-seed", type=int, default=9_100_000, help="stage 3's seed")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out-dir", type=Path, default=None, help="write here instead of the shipped files")
     ap.add_argument("--plot", type=Path, default=None, help="the learning curves as an SVG")
@@ -110,8 +137,11 @@ def main(argv: list[str] | None = None) -> int:
         saved = json.loads(((args.out_dir / MANIFEST.name) if args.out_dir else MANIFEST).read_text())
         plot(saved["curve"], args.plot)
         return 0
-    if len(args.searched_games) != len(args.players):
-        ap.error("--searched-games needs one count per player count of --players")
+    if args.value_games is None:
+        args.value_games = [2_400 if p == 4 else 0 for p in args.players]
+    for name in ("searched_games", "value_games"):
+        if len(getattr(args, name)) != len(args.players):
+            ap.error(f"--{name.replace('_', '-')} needs one count per player count of --players")
     teachers = [t for t in args.teachers.split(",") if t]
 
     start = time.perf_counter()
@@ -133,26 +163,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stage 1, {players} players, {games:>6} games: held-out loss {loss:.4f}")
     else:
         blob = args.start.read_bytes()
-    # Stage 2, one player count at a time (each count has weights of its own).
-    for players, games in zip(args.players, args.searched_games, strict=True):
-        if games <= 0:
-            continue
-        blob, curve = _core.train_evaluation(
-            games,
-            min(args.searched_round, games),
-            args.searched_holdout,
-            args.keep,
-            args.searched_rate,
-            args.lambda_,
-            args.searched_seed,
-            [players],
-            args.threads,
-            teachers,
-            blob,
-        )
-        rows += stage_rows(curve, "searched")
-        for p, g, loss in curve:
-            print(f"stage 2, {p} players, {g:>6} games: held-out loss {loss:.4f}")
+    # Stages 2 and 3, one player count at a time (each count has weights of its own).
+    stages = [
+        ("searched", args.searched_games, args.searched_seed, False),
+        ("root values", args.value_games, args.value_seed, args.value_targets == "values"),
+    ]
+    for stage, counts, seed, values in stages:
+        for players, games in zip(args.players, counts, strict=True):
+            if games <= 0:
+                continue
+            blob, curve = _core.train_evaluation(
+                games,
+                min(args.searched_round, games),
+                args.searched_holdout,
+                args.keep,
+                args.searched_rate,
+                args.lambda_,
+                seed,
+                [players],
+                args.threads,
+                teachers,
+                blob,
+                values,
+            )
+            rows += stage_rows(curve, stage)
+            for p, g, loss in curve:
+                print(f"{stage}, {p} players, {g:>6} games: held-out loss {loss:.4f}")
     seconds = time.perf_counter() - start
     weights = args.out_dir / WEIGHTS.name if args.out_dir else WEIGHTS
     manifest = args.out_dir / MANIFEST.name if args.out_dir else MANIFEST
@@ -178,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
         "searched_holdout_games": args.searched_holdout,
         "searched_rate": args.searched_rate,
         "searched_seed": args.searched_seed,
+        "value_games": dict(zip(map(str, args.players), args.value_games, strict=True)),
+        "value_targets": args.value_targets,
+        "value_seed": args.value_seed,
         "seconds": round(seconds, 1),
         "curve": rows,
     }

@@ -631,10 +631,12 @@ def train_evaluation(
     threads: int,
     teachers: list[str] = ...,
     start: bytes | None = None,
+    values: bool = False,
 ) -> tuple[bytes, list[tuple[int, int, float]]]:
     """Trains the learned evaluation by self-play (the games of ``teachers``, bot specs; by
     default a mixture of one-ply bots), from zero or from the weight file ``start``: the
-    weight file and the learning curve."""
+    weight file and the learning curve. ``values``: learn each search's root value for the
+    mover instead of the game's result (the teachers must search)."""
 
 def eval_weights() -> tuple[list[str], list[list[float]]]:
     """``(feature names, weights for 2, 3, 4 players)`` of the evaluation."""

@@ -191,9 +191,10 @@ type CurveRow = (usize, usize, f64);
 /// Trains the learned evaluation by self-play: `(weight file bytes, curve)`, the curve as
 /// `(players, games, held-out loss)` rows. `teachers`: the bots whose games it learns from
 /// (specs; empty: the one-ply mixture); `start`: a weight file to go on from (`None`: from
-/// zero). Ctrl-C stops it (between rounds).
+/// zero); `values`: learn the teachers' root values instead of the results (the teachers
+/// must search). Ctrl-C stops it (between rounds).
 #[pyfunction]
-#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads, teachers=Vec::new(), start=None))]
+#[pyo3(signature = (games, round, holdout, keep, rate, lambda_, seed, players, threads, teachers=Vec::new(), start=None, values=false))]
 #[allow(clippy::too_many_arguments)]
 fn train_evaluation<'py>(
     py: Python<'py>,
@@ -208,6 +209,7 @@ fn train_evaluation<'py>(
     threads: usize,
     teachers: Vec<String>,
     start: Option<&[u8]>,
+    values: bool,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<CurveRow>)> {
     let teachers = teachers
         .iter()
@@ -228,6 +230,7 @@ fn train_evaluation<'py>(
         threads,
         teachers,
         start,
+        values,
     };
     tc.validate().map_err(PyValueError::new_err)?;
     // Ctrl-C ends the training after the round under way.

@@ -1,12 +1,15 @@
 //! The self-play training of the `master` level's learned evaluation (`learned`), which
 //! `training/master.py` calls ([`train`]): games between built-in bots, every position's
-//! table entries as the mover sees them, learned from by Adam towards the games' results.
+//! table entries as the mover sees them, learned from by Adam towards the games' results,
+//! or, with searching teachers and `values`, towards each search's root value for the mover
+//! (expert iteration's value target: the search's judgement of the position, with less of
+//! the draw's luck in it than the result).
 
 use super::catalogue::level;
 use super::eval::win_shares;
 use super::learned::{class, encode_all, win_probabilities_with, Active, Weights, CLASSES, DENSE, LEN};
 use super::levels::LevelKind;
-use super::{bot_seed, Bot, BotSpec, OnePlyConfig};
+use super::{bot_seed, AnyBot, Bot, BotSpec, OnePlyConfig};
 use crate::game::{Game, Phase};
 use crate::rng::{derive_seed, Rng};
 use crate::variants::Config;
@@ -36,6 +39,10 @@ pub struct TrainConfig {
     pub teachers: Vec<BotSpec>,
     /// Weights to start from (to go on learning from other games); `None`: from zero.
     pub start: Option<Weights>,
+    /// Learn each searched decision's root value for the mover (the visit-weighted mean of
+    /// its searched moves' values) instead of the game's result; positions a teacher did
+    /// not search are not learned from. The teachers must all search.
+    pub values: bool,
 }
 
 impl Default for TrainConfig {
@@ -52,6 +59,7 @@ impl Default for TrainConfig {
             threads: 1,
             teachers: Vec::new(),
             start: None,
+            values: false,
         }
     }
 }
@@ -78,6 +86,9 @@ impl TrainConfig {
         }
         for t in &self.teachers {
             t.validate()?;
+        }
+        if self.values && (self.teachers.is_empty() || !self.teachers.iter().all(searches)) {
+            return Err("learning from root values needs teachers that all search (hard, expert, master)".into());
         }
         if let Some(w) = &self.start {
             if w.0.len() != CLASSES * LEN {
@@ -107,13 +118,38 @@ fn teachers() -> Vec<BotSpec> {
     vec![lv("medium", false), BotSpec::Scarcity, BotSpec::Greedy, lv("easy", false), lv("medium", true)]
 }
 
+/// Whether a teacher searches (and so has a root value to learn from).
+fn searches(b: &BotSpec) -> bool {
+    matches!(b, BotSpec::Level(_, LevelKind::Search(_)))
+}
+
 /// Positions of one game: every seat's entries as the mover sees them, and the result.
+/// With root values, each row's `(mover, value)`.
 struct GameData {
     rows: Vec<[Active; 4]>,
+    values: Vec<(usize, f64)>,
     result: [f64; 4],
 }
 
-fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> GameData {
+/// The root value of the search that just chose among `moves` for its mover: the
+/// visit-weighted mean of its candidates' values (`None` when it did not search).
+fn root_value(bot: &AnyBot, moves: usize) -> Option<f64> {
+    let AnyBot::Search(b) = bot else { return None };
+    // A decision of one legal move is not searched (`last_search` is then an earlier one's).
+    let a = b.last_search().filter(|_| moves > 1)?;
+    let total = a.candidates.iter().map(|c| c.visits).sum::<u32>();
+    (total > 0).then(|| a.candidates.iter().map(|c| c.value * c.visits as f64).sum::<f64>() / total as f64)
+}
+
+/// Which positions a game keeps (each with chance `keep`), and whether they carry the
+/// searches' root values.
+#[derive(Copy, Clone, Debug)]
+struct Sample {
+    keep: f64,
+    values: bool,
+}
+
+fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, sample: Sample) -> GameData {
     let game_seed = derive_seed(seed, g);
     let mut game = Game::new(config, game_seed);
     let n = config.players();
@@ -121,17 +157,28 @@ fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, keep: f64) -> G
     let mut rng = Rng::new(game_seed ^ 0x5EED_7EA1);
     let mut moves = Vec::new();
     let mut rows = Vec::new();
+    let mut row_values = Vec::new();
     while !game.is_over() {
-        if game.phase() != Phase::SwapOffer && rng.unit() < keep {
-            let mut a = [Active::new(), Active::new(), Active::new(), Active::new()];
-            encode_all(&game, game.current_player(), &mut a);
-            rows.push(a);
-        }
         let p = game.current_player();
+        let kept = game.phase() != Phase::SwapOffer && rng.unit() < sample.keep;
+        let mut a = [Active::new(), Active::new(), Active::new(), Active::new()];
+        if kept {
+            encode_all(&game, p, &mut a);
+        }
         let mv = Bot::choose_move(&mut seats[p], &game, &mut moves);
+        if kept {
+            match (sample.values, root_value(&seats[p], moves.len())) {
+                (false, _) => rows.push(a),
+                (true, Some(v)) => {
+                    rows.push(a);
+                    row_values.push((p, v));
+                }
+                (true, None) => {}
+            }
+        }
         game.play_unchecked(&mv);
     }
-    GameData { rows, result: win_shares(&game) }
+    GameData { rows, values: row_values, result: win_shares(&game) }
 }
 
 fn games(
@@ -140,12 +187,12 @@ fn games(
     seed: u64,
     first: u64,
     count: usize,
-    keep: f64,
+    sample: Sample,
     pool: &rayon::ThreadPool,
 ) -> Vec<GameData> {
     use rayon::prelude::*;
     pool.install(|| {
-        (first..first + count as u64).into_par_iter().map(|g| play_one(config, bots, seed, g, keep)).collect()
+        (first..first + count as u64).into_par_iter().map(|g| play_one(config, bots, seed, g, sample)).collect()
     })
 }
 
@@ -214,10 +261,19 @@ impl Adam {
 }
 
 /// Learns from one game's positions, last first (so TD(λ) targets chain back from the result).
+/// With root values, each position's target is its search's value `v` for the mover `m`,
+/// the rest shared by the other seats as the model shares it now: the gradient of the
+/// cross-entropy of the mover's probability alone, `-v ln p_m - (1 - v) ln(1 - p_m)`.
 fn learn(game: &GameData, w: &mut [f32], adam: &mut Adam, n: usize, lambda: f64) {
     let mut target = game.result;
-    for row in game.rows.iter().rev() {
+    for (r, row) in game.rows.iter().enumerate().rev() {
         let pr = probabilities(row, w, n);
+        if let Some(&(m, v)) = game.values.get(r) {
+            let rest = (1.0 - pr[m]).max(1e-9);
+            for p in 0..n {
+                target[p] = if p == m { v } else { (1.0 - v) * pr[p] / rest };
+            }
+        }
         for p in 0..n {
             let g = pr[p] - target[p];
             let a = &row[p];
@@ -231,7 +287,7 @@ fn learn(game: &GameData, w: &mut [f32], adam: &mut Adam, n: usize, lambda: f64)
             }
         }
         adam.step(w);
-        if lambda < 1.0 {
+        if lambda < 1.0 && game.values.is_empty() {
             let now = probabilities(row, w, n);
             for p in 0..n {
                 target[p] = lambda * target[p] + (1.0 - lambda) * now[p];
@@ -261,7 +317,9 @@ pub fn train(
         let k = class(&config);
         let w = &mut weights.0[k * LEN..(k + 1) * LEN];
         // Held-out games come from another seed stream than the training games.
-        let held = games(config, &bots, tc.seed ^ 0x0004_01D0, 0, tc.holdout, tc.keep, &pool);
+        // The held-out loss is always against the results: curves stay comparable.
+        let results = Sample { keep: tc.keep, values: false };
+        let held = games(config, &bots, tc.seed ^ 0x0004_01D0, 0, tc.holdout, results, &pool);
         let point = CurvePoint { players, games: 0, holdout_loss: loss(&held, w, players) };
         if !progress(&point) {
             return Err("training stopped".into());
@@ -271,7 +329,8 @@ pub fn train(
         let mut done = 0;
         while done < tc.games {
             let count = tc.round.min(tc.games - done);
-            let data = games(config, &bots, tc.seed + players as u64, done as u64, count, tc.keep, &pool);
+            let sample = Sample { keep: tc.keep, values: tc.values };
+            let data = games(config, &bots, tc.seed + players as u64, done as u64, count, sample, &pool);
             for g in &data {
                 learn(g, w, &mut adam, players, tc.lambda);
             }
@@ -389,5 +448,44 @@ mod tests {
         assert_eq!(train(&tc, |_| true).unwrap().0, w);
         let short = TrainConfig { start: Some(Weights(vec![0.0; 3])), ..tc };
         assert!(train(&short, |_| true).unwrap_err().contains("start weights must hold"));
+    }
+
+    #[test]
+    fn root_values_are_the_targets_when_asked_and_only_searches_give_them() {
+        use super::super::SearchConfig;
+        let search = SearchConfig { iterations: 8, ..SearchConfig::default() };
+        let teacher = BotSpec::Level("search", LevelKind::Search(search));
+        let four = Config::standard(4).unwrap();
+        // Each kept position of a searched game carries its mover and the search's value.
+        let all = |values| Sample { keep: 1.0, values };
+        let g = play_one(four, std::slice::from_ref(&teacher), 5, 0, all(true));
+        assert_eq!(g.values.len(), g.rows.len());
+        assert!(g.rows.len() > 20);
+        assert!(g.values.iter().all(|&(m, v)| m < 4 && (0.0..=1.0).contains(&v)));
+        // The values are the searches' own: they vary, unlike the one result of the game.
+        let (lo, hi) = g.values.iter().fold((1.0f64, 0.0f64), |(lo, hi), &(_, v)| (lo.min(v), hi.max(v)));
+        assert!(hi - lo > 0.1, "{lo}..{hi}");
+        assert!(play_one(four, std::slice::from_ref(&teacher), 5, 0, all(false)).values.is_empty());
+
+        let tc = TrainConfig {
+            games: 4,
+            round: 2,
+            holdout: 2,
+            players: vec![4],
+            rate: 0.001,
+            teachers: vec![teacher],
+            start: Some(shipped().clone()),
+            ..TrainConfig::default()
+        };
+        let (by_values, curve) = train(&TrainConfig { values: true, ..tc.clone() }, |_| true).unwrap();
+        let (by_results, results_curve) = train(&tc, |_| true).unwrap();
+        assert_ne!(by_values, by_results);
+        // The same held-out positions, judged against their results either way.
+        assert_eq!(curve[0], results_curve[0]);
+        assert_eq!(train(&TrainConfig { values: true, threads: 2, ..tc.clone() }, |_| true).unwrap().0, by_values);
+        // A teacher that does not search has no value to learn.
+        let err = TrainConfig { values: true, teachers: vec![BotSpec::Greedy], ..tc.clone() }.validate().unwrap_err();
+        assert!(err.contains("teachers that all search"), "{err}");
+        assert!(TrainConfig { values: true, teachers: Vec::new(), ..tc }.validate().is_err());
     }
 }
