@@ -418,22 +418,29 @@ mod tests {
         assert!(train(&TrainConfig { players: vec![5], ..tc }, |_| true).is_err());
     }
 
-    #[test]
-    fn training_goes_on_from_given_weights_over_a_searching_teachers_games() {
+    /// A small search as the teacher: it keeps the tests quick (the pipeline's is `hard`).
+    fn small_search() -> BotSpec {
         use super::super::SearchConfig;
-        // A small search keeps the test quick (the pipeline's default teacher is `hard`).
-        let search = SearchConfig { iterations: 8, ..SearchConfig::default() };
-        let hard = BotSpec::Level("search", LevelKind::Search(search));
-        let tc = TrainConfig {
+        BotSpec::Level("search", LevelKind::Search(SearchConfig { iterations: 8, ..SearchConfig::default() }))
+    }
+
+    /// Four four-player games of `small_search`, from the shipped weights.
+    fn searched_run() -> TrainConfig {
+        TrainConfig {
             games: 4,
             round: 2,
             holdout: 2,
             players: vec![4],
             rate: 0.001,
-            teachers: vec![hard],
+            teachers: vec![small_search()],
             start: Some(shipped().clone()),
             ..TrainConfig::default()
-        };
+        }
+    }
+
+    #[test]
+    fn training_goes_on_from_given_weights_over_a_searching_teachers_games() {
+        let tc = searched_run();
         let (w, curve) = train(&tc, |_| true).unwrap();
         // Started from the given weights (from zero, the loss before any game would be the
         // uniform guess's), and only the trained class moved.
@@ -452,9 +459,7 @@ mod tests {
 
     #[test]
     fn root_values_are_the_targets_when_asked_and_only_searches_give_them() {
-        use super::super::SearchConfig;
-        let search = SearchConfig { iterations: 8, ..SearchConfig::default() };
-        let teacher = BotSpec::Level("search", LevelKind::Search(search));
+        let teacher = small_search();
         let four = Config::standard(4).unwrap();
         // Each kept position of a searched game carries its mover and the search's value.
         let all = |values| Sample { keep: 1.0, values };
@@ -467,16 +472,7 @@ mod tests {
         assert!(hi - lo > 0.1, "{lo}..{hi}");
         assert!(play_one(four, std::slice::from_ref(&teacher), 5, 0, all(false)).values.is_empty());
 
-        let tc = TrainConfig {
-            games: 4,
-            round: 2,
-            holdout: 2,
-            players: vec![4],
-            rate: 0.001,
-            teachers: vec![teacher],
-            start: Some(shipped().clone()),
-            ..TrainConfig::default()
-        };
+        let tc = searched_run();
         let (by_values, curve) = train(&TrainConfig { values: true, ..tc.clone() }, |_| true).unwrap();
         let (by_results, results_curve) = train(&tc, |_| true).unwrap();
         assert_ne!(by_values, by_results);
