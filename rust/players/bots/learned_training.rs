@@ -87,7 +87,7 @@ impl TrainConfig {
         for t in &self.teachers {
             t.validate()?;
         }
-        if self.values && (self.teachers.is_empty() || !self.teachers.iter().all(searches)) {
+        if self.values && (self.teachers.is_empty() || !self.teachers.iter().all(gives_root_values)) {
             return Err("learning from root values needs teachers that all search (hard, expert, master)".into());
         }
         if let Some(w) = &self.start {
@@ -118,8 +118,9 @@ fn teachers() -> Vec<BotSpec> {
     vec![lv("medium", false), BotSpec::Scarcity, BotSpec::Greedy, lv("easy", false), lv("medium", true)]
 }
 
-/// Whether a teacher searches (and so has a root value to learn from).
-fn searches(b: &BotSpec) -> bool {
+/// Whether a teacher is one of the levels' searches, whose analysis gives a root value to
+/// learn from (`mcts` searches too, but keeps no analysis: `BotSpec::searches` is wider).
+fn gives_root_values(b: &BotSpec) -> bool {
     matches!(b, BotSpec::Level(_, LevelKind::Search(_)))
 }
 
@@ -160,13 +161,15 @@ fn play_one(config: Config, bots: &[BotSpec], seed: u64, g: u64, sample: Sample)
     let mut row_values = Vec::new();
     while !game.is_over() {
         let p = game.current_player();
-        let kept = game.phase() != Phase::SwapOffer && rng.unit() < sample.keep;
-        let mut a = [Active::new(), Active::new(), Active::new(), Active::new()];
-        if kept {
+        // The position is encoded before the move; with values, kept once the search that
+        // chose the move has given its root value.
+        let row = (game.phase() != Phase::SwapOffer && rng.unit() < sample.keep).then(|| {
+            let mut a = [Active::new(), Active::new(), Active::new(), Active::new()];
             encode_all(&game, p, &mut a);
-        }
+            a
+        });
         let mv = Bot::choose_move(&mut seats[p], &game, &mut moves);
-        if kept {
+        if let Some(a) = row {
             match (sample.values, root_value(&seats[p], moves.len())) {
                 (false, _) => rows.push(a),
                 (true, Some(v)) => {
