@@ -99,12 +99,15 @@ fn done(log: &str, name: &str, players: usize, seed: u64) -> BTreeMap<u64, (f64,
         let n = r["players"].as_u64().unwrap_or(2) as usize;
         if r["bot"] == name && r["seed"] == seed && n == players {
             let d = r["deal"].as_u64().expect("deal");
-            let s = r["score"].as_array().expect("score");
-            let mean = s.iter().map(|x| x.as_f64().unwrap()).sum::<f64>() / s.len() as f64;
-            out.insert(d, (mean, r["cpu_s"].as_f64().unwrap_or(0.0)));
+            let s: Vec<f64> = r["score"].as_array().expect("score").iter().map(|x| x.as_f64().unwrap()).collect();
+            out.insert(d, (mean(&s), r["cpu_s"].as_f64().unwrap_or(0.0)));
         }
     }
     out
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
 }
 
 fn summary(name: &str, players: usize, seed: u64, deals: &BTreeMap<u64, (f64, f64)>) -> String {
@@ -113,7 +116,7 @@ fn summary(name: &str, players: usize, seed: u64, deals: &BTreeMap<u64, (f64, f6
         return format!("{name} vs expert, {players} players, seed {seed}: no deals yet");
     }
     let scores: Vec<f64> = deals.values().map(|d| d.0).collect();
-    let mean = scores.iter().sum::<f64>() / n;
+    let mean = mean(&scores);
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let half = 1.959964 * (var / n).sqrt();
     let cpu: f64 = deals.values().map(|d| d.1).sum();
@@ -162,7 +165,7 @@ fn main() {
         // One write of the whole line: runs of several bots append to one log at once, and
         // `writeln!` would write the line and its newline separately.
         f.write_all(format!("{line}\n").as_bytes()).expect("the log is written");
-        have.insert(d, (score.iter().sum::<f64>() / players as f64, cpu));
+        have.insert(d, (mean(&score), cpu));
         if have.len() % 10 == 0 {
             eprintln!("  {}", summary(name, players, seed, &have));
         }
